@@ -1,0 +1,57 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "RepairMinder",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "RepairMinderModels", targets: ["RepairMinderModels"]),
+        .library(name: "RepairMinderServer", targets: ["RepairMinderServer"]),
+        .executable(name: "repairminder", targets: ["repairminder"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "RepairMinderModels"
+        ),
+        .target(
+            name: "RepairMinderServer",
+            dependencies: [
+                "RepairMinderModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "repairminder",
+            dependencies: [
+                "RepairMinderServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "RepairMinderModelsTests",
+            dependencies: ["RepairMinderModels"]
+        ),
+        .testTarget(
+            name: "RepairMinderServerTests",
+            dependencies: [
+                "RepairMinderServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

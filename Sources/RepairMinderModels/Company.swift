@@ -1,0 +1,55 @@
+/// The staff-side `company` object (API.md §2.3): snake_case keys, VAT rates as decimal strings.
+public struct Company: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    public var name: String
+    public var status: CompanyStatus
+    public var currencyCode: String?
+    public var vatNumber: String?
+    public var logoUrl: String?
+    public var vatRateRepair: String?
+    public var vatRateDeviceSale: String?
+    public var vatRateAccessory: String?
+    public var vatRateDevicePurchase: String?
+
+    public init(
+        id: String, name: String, status: CompanyStatus, currencyCode: String?, vatNumber: String?, logoUrl: String?,
+        vatRateRepair: String?, vatRateDeviceSale: String?, vatRateAccessory: String?, vatRateDevicePurchase: String?
+    ) {
+        self.id = id
+        self.name = name
+        self.status = status
+        self.currencyCode = currencyCode
+        self.vatNumber = vatNumber
+        self.logoUrl = logoUrl
+        self.vatRateRepair = vatRateRepair
+        self.vatRateDeviceSale = vatRateDeviceSale
+        self.vatRateAccessory = vatRateAccessory
+        self.vatRateDevicePurchase = vatRateDevicePurchase
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, status
+        case currencyCode = "currency_code"
+        case vatNumber = "vat_number"
+        case logoUrl = "logo_url"
+        case vatRateRepair = "vat_rate_repair"
+        case vatRateDeviceSale = "vat_rate_device_sale"
+        case vatRateAccessory = "vat_rate_accessory"
+        case vatRateDevicePurchase = "vat_rate_device_purchase"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // Explicit so absent values are sent as `null`, as the backend does, not left out.
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(name, forKey: .name)
+        try c.encode(status, forKey: .status)
+        try c.encode(currencyCode, forKey: .currencyCode)
+        try c.encode(vatNumber, forKey: .vatNumber)
+        try c.encode(logoUrl, forKey: .logoUrl)
+        try c.encode(vatRateRepair, forKey: .vatRateRepair)
+        try c.encode(vatRateDeviceSale, forKey: .vatRateDeviceSale)
+        try c.encode(vatRateAccessory, forKey: .vatRateAccessory)
+        try c.encode(vatRateDevicePurchase, forKey: .vatRateDevicePurchase)
+    }
+}

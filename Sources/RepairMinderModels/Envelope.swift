@@ -1,0 +1,52 @@
+/// The JSON envelope every Repair Minder response body is wrapped in (API.md §1).
+///
+/// Success: `{"success": true, "data": ...}`; failure: `{"success": false, "error": "...", "code": "..."}`;
+/// bare success (logout): `{"success": true}`.
+public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
+    public var success: Bool
+    public var data: Payload?
+    public var error: String?
+    public var code: String?
+
+    public init(success: Bool, data: Payload? = nil, error: String? = nil, code: String? = nil) {
+        self.success = success
+        self.data = data
+        self.error = error
+        self.code = code
+    }
+
+    /// A successful envelope carrying `data`.
+    public static func ok(_ data: Payload) -> Envelope { Envelope(success: true, data: data) }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(success, forKey: .success)
+        try container.encodeIfPresent(data, forKey: .data)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(code, forKey: .code)
+    }
+}
+
+/// A payload for envelopes that carry no data (`{"success": true}`) or only an error.
+public struct EmptyPayload: Codable, Sendable, Equatable {
+    public init() {}
+}
+
+/// The failure envelope: `{"success": false, "error": message, "code": code}`.
+public typealias ErrorEnvelope = Envelope<EmptyPayload>
+
+extension Envelope where Payload == EmptyPayload {
+    /// `{"success": true}` with no data.
+    public static var bareSuccess: Envelope { Envelope(success: true) }
+
+    /// `{"success": false, "error": message, "code": code}`.
+    public static func failure(message: String, code: String) -> Envelope {
+        Envelope(success: false, error: message, code: code)
+    }
+}
+
+/// `{"message": "..."}`, the data of endpoints that only acknowledge.
+public struct MessageResponse: Codable, Sendable, Equatable {
+    public var message: String
+    public init(message: String) { self.message = message }
+}

@@ -1,0 +1,92 @@
+/// The staff `user` object of token, `/api/auth/me` and `/api/users/me` responses (API.md §2.3).
+///
+/// Encoded exactly as the backend does: snake_case keys and integer booleans (`"is_active": 1`).
+/// Decoding also accepts `true`/`false`.
+public struct StaffUser: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    public var email: String
+    public var firstName: String?
+    public var lastName: String?
+    public var companyId: String
+    public var role: UserRole
+    public var phiAccessLevel: String?
+    public var dataClassification: String?
+    public var isActive: Bool
+    public var magicLinkEnabled: Bool?
+    public var companyStatus: String?
+    public var lastLogin: String?
+    public var createdAt: String?
+    public var updatedAt: String?
+
+    public init(
+        id: String, email: String, firstName: String?, lastName: String?, companyId: String, role: UserRole,
+        phiAccessLevel: String?, dataClassification: String?, isActive: Bool, magicLinkEnabled: Bool?,
+        companyStatus: String?, lastLogin: String?, createdAt: String?, updatedAt: String?
+    ) {
+        self.id = id
+        self.email = email
+        self.firstName = firstName
+        self.lastName = lastName
+        self.companyId = companyId
+        self.role = role
+        self.phiAccessLevel = phiAccessLevel
+        self.dataClassification = dataClassification
+        self.isActive = isActive
+        self.magicLinkEnabled = magicLinkEnabled
+        self.companyStatus = companyStatus
+        self.lastLogin = lastLogin
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, role
+        case firstName = "first_name"
+        case lastName = "last_name"
+        case companyId = "company_id"
+        case phiAccessLevel = "phi_access_level"
+        case dataClassification = "data_classification"
+        case isActive = "is_active"
+        case magicLinkEnabled = "magic_link_enabled"
+        case companyStatus = "company_status"
+        case lastLogin = "last_login"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        email = try c.decode(String.self, forKey: .email)
+        firstName = try c.decodeIfPresent(String.self, forKey: .firstName)
+        lastName = try c.decodeIfPresent(String.self, forKey: .lastName)
+        companyId = try c.decode(String.self, forKey: .companyId)
+        role = try c.decode(UserRole.self, forKey: .role)
+        phiAccessLevel = try c.decodeIfPresent(String.self, forKey: .phiAccessLevel)
+        dataClassification = try c.decodeIfPresent(String.self, forKey: .dataClassification)
+        isActive = try c.decodeFlexibleBool(forKey: .isActive) ?? false
+        magicLinkEnabled = try c.decodeFlexibleBool(forKey: .magicLinkEnabled)
+        companyStatus = try c.decodeIfPresent(String.self, forKey: .companyStatus)
+        lastLogin = try c.decodeIfPresent(String.self, forKey: .lastLogin)
+        createdAt = try c.decodeIfPresent(String.self, forKey: .createdAt)
+        updatedAt = try c.decodeIfPresent(String.self, forKey: .updatedAt)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(email, forKey: .email)
+        try c.encode(firstName, forKey: .firstName)
+        try c.encode(lastName, forKey: .lastName)
+        try c.encode(companyId, forKey: .companyId)
+        try c.encode(role, forKey: .role)
+        try c.encode(phiAccessLevel, forKey: .phiAccessLevel)
+        try c.encode(dataClassification, forKey: .dataClassification)
+        try c.encode(isActive ? 1 : 0, forKey: .isActive)
+        try c.encode(magicLinkEnabled.map { $0 ? 1 : 0 }, forKey: .magicLinkEnabled)
+        try c.encode(companyStatus, forKey: .companyStatus)
+        try c.encode(lastLogin, forKey: .lastLogin)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RepairMinderModels
+
+/// A `users` row.
+struct UserRecord: Decodable, Sendable {
+    var id: String
+    var email: String
+    var firstName: String?
+    var lastName: String?
+    var companyId: String
+    var role: String
+    var phiAccessLevel: String?
+    var dataClassification: String?
+    var isActive: Int
+    var archived: Int
+    var magicLinkEnabled: Int
+    var passwordHash: String?
+    var lastLogin: Double?
+    var createdAt: Double
+    var updatedAt: Double
+
+    var canSignIn: Bool { isActive != 0 && archived == 0 }
+
+    /// The wire object of API.md §2.3.
+    func wire(companyStatus: CompanyStatus) -> StaffUser {
+        StaffUser(
+            id: id, email: email, firstName: firstName, lastName: lastName, companyId: companyId,
+            role: UserRole(rawValue: role) ?? .engineer, phiAccessLevel: phiAccessLevel,
+            dataClassification: dataClassification, isActive: isActive != 0, magicLinkEnabled: magicLinkEnabled != 0,
+            companyStatus: companyStatus.rawValue, lastLogin: lastLogin.map(Timestamp.iso8601),
+            createdAt: Timestamp.iso8601(createdAt), updatedAt: Timestamp.iso8601(updatedAt)
+        )
+    }
+}
+
+/// A `companies` row.
+struct CompanyRecord: Decodable, Sendable {
+    var id: String
+    var name: String
+    var status: String
+    var currencyCode: String?
+    var vatNumber: String?
+    var logoUrl: String?
+    var vatRateRepair: String?
+    var vatRateDeviceSale: String?
+    var vatRateAccessory: String?
+    var vatRateDevicePurchase: String?
+
+    /// Unknown statuses are treated as suspended: failing closed keeps a damaged row quarantined.
+    var companyStatus: CompanyStatus { CompanyStatus(rawValue: status) ?? .suspended }
+
+    var wire: Company {
+        Company(
+            id: id, name: name, status: companyStatus, currencyCode: currencyCode, vatNumber: vatNumber,
+            logoUrl: logoUrl, vatRateRepair: vatRateRepair, vatRateDeviceSale: vatRateDeviceSale,
+            vatRateAccessory: vatRateAccessory, vatRateDevicePurchase: vatRateDevicePurchase
+        )
+    }
+}
+
+/// Conversions between stored times (seconds since 1970) and the wire's ISO 8601.
+enum Timestamp {
+    static func iso8601(_ seconds: Double) -> String {
+        Date(timeIntervalSince1970: seconds).formatted(.iso8601)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import Logging
+import RepairMinderModels
+
+/// The server's version, reported by `/api/health`.
+public let repairMinderVersion = "0.1.0"
+
+/// A running server's parts that a caller may need besides the application itself.
+public struct ServerParts: Sendable {
+    public let database: Database
+    public let mailer: any Mailer
+}
+
+/// Builds the Repair Minder API: opens and migrates the database, loads or generates the
+/// signing secret, and wires every route. The database is closed when the application stops.
+public func buildApplication(
+    settings: ServerSettings,
+    clock: ServerClock = .system,
+    mailer: (any Mailer)? = nil,
+    logger: Logger = Logger(label: "repairminder")
+) async throws -> some ApplicationProtocol {
+    try settings.validate()
+    let database = try await Database.openMigrated(settings: settings, logger: logger)
+    let secret = try settings.jwtSecret ?? GeneratedSecret.loadOrCreate(named: "jwt-secret", in: settings.dataDirectory)
+    let services = AuthServices(
+        settings: settings, database: database, jwtSecret: secret, clock: clock,
+        mailer: mailer ?? OutboxMailer(dataDirectory: settings.dataDirectory, logger: logger))
+    let router = buildRouter(services: services)
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "RepairMinder"),
+        logger: logger)
+    app.addServices(ShutdownService(database: database, hasher: services.hasher))
+    return app
+}
+
+func buildRouter(services: AuthServices) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    router.get("api/health") { _, _ in
+        Response.json(HealthResponse(status: "ok", version: repairMinderVersion, database: "ok"))
+    }
+    let auth = router.group("api/auth")
+    if services.settings.ipRateLimit > 0 {
+        auth.add(middleware: IPRateLimitMiddleware(limiter: IPRateLimiter(limitPerMinute: services.settings.ipRateLimit, clock: services.clock)))
+    }
+    StaffAuthController(services: services).addRoutes(to: auth)
+    return router
+}
+
+/// `GET /api/health`'s body (not enveloped: load balancers read it as it is).
+struct HealthResponse: Codable, Sendable {
+    let status: String
+    let version: String
+    let database: String
+}

@@ -1,0 +1,80 @@
+import Crypto
+import Foundation
+
+/// HS256 JSON Web Tokens with a key id (`kid`) in the header, so the signing key can be rotated:
+/// tokens signed by the previous key still verify until they expire.
+struct JWTSigner: Sendable {
+    struct Key: Sendable {
+        let id: String
+        private let bytes: [UInt8]
+        // Kept as bytes because this swift-crypto's `SymmetricKey` is not `Sendable`.
+        var key: SymmetricKey { SymmetricKey(data: bytes) }
+
+        init(secret: String) {
+            bytes = Array(secret.utf8)
+            // A public, stable name for the key that reveals nothing usable about it.
+            id = String(SHA256.hash(data: Data("repairminder.kid|\(secret)".utf8)).hexString.prefix(16))
+        }
+    }
+
+    enum VerificationError: Error, Equatable {
+        case malformed
+        case badSignature
+        case expired
+    }
+
+    let current: Key
+    let previous: Key?
+
+    init(secret: String, previousSecret: String? = nil) {
+        current = Key(secret: secret)
+        previous = previousSecret.map(Key.init(secret:))
+    }
+
+    func sign(_ claims: some Encodable) throws -> String {
+        let header = #"{"alg":"HS256","typ":"JWT","kid":"\#(current.id)"}"#
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let signingInput = Data(header.utf8).base64URLEncoded() + "." + (try encoder.encode(claims)).base64URLEncoded()
+        let signature = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: current.key)
+        return signingInput + "." + Data(signature).base64URLEncoded()
+    }
+
+    /// Checks the signature (with the key named by `kid`), then decodes the claims and checks `exp`.
+    func verify<Claims: Decodable>(_ token: String, as type: Claims.Type, now: Date = Date()) throws -> Claims {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let headerData = Data(base64URLEncoded: parts[0]),
+            let header = try? JSONDecoder().decode(Header.self, from: headerData),
+            header.alg == "HS256",
+            let signature = Data(base64URLEncoded: parts[2]),
+            let payload = Data(base64URLEncoded: parts[1])
+        else { throw VerificationError.malformed }
+        let key: Key
+        if header.kid == nil || header.kid == current.id {
+            key = current
+        } else if let previous, header.kid == previous.id {
+            key = previous
+        } else {
+            throw VerificationError.badSignature
+        }
+        let signingInput = Data("\(parts[0]).\(parts[1])".utf8)
+        // `isValidAuthenticationCode` compares in constant time.
+        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key.key) else {
+            throw VerificationError.badSignature
+        }
+        guard let expiry = try? JSONDecoder().decode(Expiry.self, from: payload) else { throw VerificationError.malformed }
+        guard Double(expiry.exp) > now.timeIntervalSince1970 else { throw VerificationError.expired }
+        guard let claims = try? JSONDecoder().decode(Claims.self, from: payload) else { throw VerificationError.malformed }
+        return claims
+    }
+
+    private struct Header: Decodable {
+        let alg: String
+        let kid: String?
+    }
+
+    private struct Expiry: Decodable {
+        let exp: Int
+    }
+}

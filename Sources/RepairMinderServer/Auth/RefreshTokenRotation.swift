@@ -1,0 +1,95 @@
+import Foundation
+import SQLKit
+
+/// Refresh with rotation, reuse detection and retry grace (API.md §2.7).
+///
+/// Each presented token is used up and replaced by its successor, `HMAC(server key, token)`:
+/// derivable, so a client retrying after a lost response gets the same successor within the
+/// grace window, and 20 concurrent refreshes of one token all get that one successor, never
+/// two live siblings. Presenting a rotated token outside that allowance is treated as theft:
+/// the whole session is revoked.
+struct RefreshTokenRotation: Sendable {
+    let database: Database
+    let hashing: SecretHashing
+    let settings: ServerSettings
+
+    struct Rotated: Sendable {
+        let refreshToken: String
+        let sessionId: String
+        let userId: String
+        let isMobile: Bool
+    }
+
+    private enum Outcome: Sendable {
+        case rotated(Rotated)
+        case rejected(APIError)
+    }
+
+    private struct TokenRow: Decodable {
+        var sessionId: String
+        var expiresAt: Double
+        var rotatedAt: Double?
+        var userId: String
+        var isMobile: Int
+        var revokedAt: Double?
+        var isActive: Int
+        var archived: Int
+    }
+
+    func rotate(_ presented: String, now: Double) async throws -> Rotated {
+        let presentedHash = SecretHashing.tokenHash(presented)
+        let successor = hashing.successor(of: presented)
+        let successorHash = SecretHashing.tokenHash(successor)
+        let grace = Double(settings.refreshReuseGrace)
+        let settings = self.settings
+        // One write transaction: SQLite's write lock (BEGIN IMMEDIATE) serialises concurrent
+        // refreshes, so each sees the previous one's result.
+        let outcome: Outcome = try await database.transaction { db in
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT rt.session_id, rt.expires_at, rt.rotated_at, s.user_id, s.is_mobile, s.revoked_at, u.is_active, u.archived
+                    FROM refresh_tokens rt
+                    JOIN sessions s ON s.id = rt.session_id
+                    JOIN users u ON u.id = s.user_id
+                    WHERE rt.token_hash = \(bind: presentedHash)
+                    """
+                ).first(decoding: TokenRow.self, with: AccountStore.rowDecoder)
+            else { return .rejected(.invalidRefreshToken) }
+            if row.revokedAt != nil { return .rejected(.invalidRefreshToken) }
+            if row.isActive == 0 || row.archived != 0 {
+                try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: now, on: db)
+                return .rejected(.userInactive)
+            }
+            let rotated = Rotated(
+                refreshToken: successor, sessionId: row.sessionId, userId: row.userId, isMobile: row.isMobile != 0)
+            if let rotatedAt = row.rotatedAt {
+                let successorUnused = try await db.raw(
+                    "SELECT token_hash FROM refresh_tokens WHERE token_hash = \(bind: successorHash) AND rotated_at IS NULL"
+                ).first() != nil
+                if now - rotatedAt <= grace && successorUnused { return .rotated(rotated) }
+                try await SessionStore.revoke(id: row.sessionId, reason: "refresh_token_reuse", now: now, on: db)
+                return .rejected(.tokenReuseDetected)
+            }
+            if row.expiresAt <= now { return .rejected(.refreshTokenExpired) }
+            try await db.raw(
+                """
+                UPDATE refresh_tokens SET rotated_at = \(bind: now), successor_hash = \(bind: successorHash)
+                WHERE token_hash = \(bind: presentedHash) AND rotated_at IS NULL
+                """
+            ).run()
+            let ttl = Double(row.isMobile != 0 ? settings.refreshTokenTTLMobile : settings.refreshTokenTTLWeb)
+            try await db.raw(
+                """
+                INSERT INTO refresh_tokens (token_hash, session_id, issued_at, expires_at)
+                VALUES (\(bind: successorHash), \(bind: row.sessionId), \(bind: now), \(bind: now + ttl))
+                """
+            ).run()
+            return .rotated(rotated)
+        }
+        switch outcome {
+        case .rotated(let rotated): return rotated
+        case .rejected(let error): throw error
+        }
+    }
+}

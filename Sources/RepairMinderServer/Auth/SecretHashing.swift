@@ -1,0 +1,61 @@
+import Crypto
+import Foundation
+
+/// How secrets are stored: never in plaintext, compared in constant time.
+struct SecretHashing: Sendable {
+    /// Keys the hash of short codes, so a stolen database cannot be brute-forced offline
+    /// over the million 6-digit codes without the server key too.
+    private let codeKeyBytes: [UInt8]
+    /// Derives a refresh token's successor, so a retried refresh gets the same answer (API.md §2.7).
+    private let rotationKeyBytes: [UInt8]
+
+    init(serverSecret: String) {
+        let master = SymmetricKey(data: Data(serverSecret.utf8))
+        codeKeyBytes = Self.derive(master, label: "repairminder.code-hash")
+        rotationKeyBytes = Self.derive(master, label: "repairminder.refresh-rotation")
+    }
+
+    // Keys are kept as bytes because this swift-crypto's `SymmetricKey` is not `Sendable`.
+    private var codeKey: SymmetricKey { SymmetricKey(data: codeKeyBytes) }
+    private var rotationKey: SymmetricKey { SymmetricKey(data: rotationKeyBytes) }
+
+    private static func derive(_ key: SymmetricKey, label: String) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: Data(label.utf8), using: key))
+    }
+
+    /// SHA-256 hex of a high-entropy token (refresh tokens): enough, as they cannot be guessed.
+    static func tokenHash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).hexString
+    }
+
+    /// Keyed hash (HMAC-SHA256 hex) of a short code, bound to what it is for.
+    func codeHash(_ code: String, scope: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data("\(scope)|\(code)".utf8), using: codeKey).hexString
+    }
+
+    /// The refresh token that replaces `token` on rotation: the same input always gives the same successor.
+    func successor(of token: String) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: rotationKey)).base64URLEncoded()
+    }
+
+    /// Compares two strings without an early exit, so timing does not reveal a matching prefix.
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for i in x.indices { difference |= x[i] ^ y[i] }
+        return difference == 0
+    }
+}
+
+extension Sequence where Element == UInt8 {
+    var hexString: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+extension Digest {
+    var hexString: String { Array(self).hexString }
+}
+
+extension HashedAuthenticationCode {
+    var hexString: String { Array(self).hexString }
+}

@@ -1,0 +1,55 @@
+/// The fixture set `repairminder serve --demo` loads: one of everything sign-in can meet.
+public enum DemoFixtures {
+    public static let adminEmail = "admin@acme.test"
+    public static let adminPassword = "correct horse battery"
+    public static let engineerEmail = "engineer@acme.test"
+    public static let engineerPassword = "engineer password"
+
+    public static let file = FixtureFile(
+        companies: [
+            .init(name: "Acme Repairs", status: "active", currencyCode: "GBP", vatNumber: "GB123456789"),
+            .init(name: "Beta Tech", status: "active", currencyCode: "GBP"),
+            .init(name: "Pending Phones", status: "pending_approval", currencyCode: "GBP"),
+            .init(name: "Suspended Screens", status: "suspended", currencyCode: "GBP"),
+        ],
+        users: [
+            .init(email: adminEmail, password: adminPassword, firstName: "Ada", lastName: "Admin", company: "Acme Repairs",
+                  role: "admin", phiAccessLevel: "full"),
+            .init(email: engineerEmail, password: engineerPassword, firstName: "Eli", lastName: "Engineer",
+                  company: "Acme Repairs", role: "engineer", phiAccessLevel: "limited"),
+            .init(email: "nopassword@acme.test", firstName: "Nina", lastName: "NoPassword", company: "Acme Repairs", role: "office"),
+            .init(email: "deactivated@acme.test", password: "deactivated password", firstName: "Dee", lastName: "Activated",
+                  company: "Acme Repairs", role: "engineer", isActive: false),
+            .init(email: "archived@acme.test", password: "archived password", firstName: "Archie", lastName: "Ved",
+                  company: "Acme Repairs", role: "engineer", archived: true),
+            .init(email: "owner@pending.test", password: "pending password", firstName: "Penny", lastName: "Pending",
+                  company: "Pending Phones", role: "admin"),
+            .init(email: "owner@suspended.test", password: "suspended password", firstName: "Sam", lastName: "Suspended",
+                  company: "Suspended Screens", role: "admin"),
+        ],
+        clients: [
+            .init(email: "jane@example.test", firstName: "Jane", lastName: "Customer", company: "Acme Repairs"),
+            .init(email: "multi@example.test", firstName: "Max", lastName: "Multi", company: "Acme Repairs"),
+            .init(email: "multi@example.test", firstName: "Max", lastName: "Multi", company: "Beta Tech"),
+        ])
+}
+
+extension FixtureFile.Company {
+    init(name: String, status: String, currencyCode: String, vatNumber: String? = nil) {
+        self.init(
+            name: name, status: status, currencyCode: currencyCode, vatNumber: vatNumber, logoUrl: nil,
+            vatRateRepair: nil, vatRateDeviceSale: nil, vatRateAccessory: nil, vatRateDevicePurchase: nil)
+    }
+}
+
+extension FixtureFile.User {
+    init(
+        email: String, password: String? = nil, firstName: String, lastName: String, company: String, role: String,
+        isActive: Bool = true, archived: Bool = false, phiAccessLevel: String = "none"
+    ) {
+        self.init(
+            email: email, password: password, firstName: firstName, lastName: lastName, company: company, role: role,
+            isActive: isActive, archived: archived, magicLinkEnabled: true, phiAccessLevel: phiAccessLevel,
+            dataClassification: "internal")
+    }
+}

@@ -1,0 +1,51 @@
+/// A fixtures file for `repairminder seed` (DESIGN.md §3). Optional fields take the defaults shown.
+public struct FixtureFile: Codable, Sendable {
+    public struct Company: Codable, Sendable {
+        public var name: String
+        public var status: String?
+        public var currencyCode: String?
+        public var vatNumber: String?
+        public var logoUrl: String?
+        public var vatRateRepair: String?
+        public var vatRateDeviceSale: String?
+        public var vatRateAccessory: String?
+        public var vatRateDevicePurchase: String?
+    }
+
+    public struct User: Codable, Sendable {
+        public var email: String
+        /// Omitted: a user without a password (magic link only).
+        public var password: String?
+        public var firstName: String?
+        public var lastName: String?
+        /// A company of the same file, or an existing one, by name or id.
+        public var company: String
+        public var role: String?
+        public var isActive: Bool?
+        public var archived: Bool?
+        public var magicLinkEnabled: Bool?
+        public var phiAccessLevel: String?
+        public var dataClassification: String?
+    }
+
+    public struct Client: Codable, Sendable {
+        public var email: String
+        public var firstName: String?
+        public var lastName: String?
+        public var company: String
+    }
+
+    public var companies: [Company]?
+    public var users: [User]?
+    public var clients: [Client]?
+}
+
+/// The ids of what a fixtures file created or updated, printed by `repairminder seed` as JSON.
+public struct FixtureIDs: Codable, Sendable, Equatable {
+    /// Company name → id.
+    public var companies: [String: String] = [:]
+    /// User email → id.
+    public var users: [String: String] = [:]
+    /// "email@company name" → client id.
+    public var clients: [String: String] = [:]
+}

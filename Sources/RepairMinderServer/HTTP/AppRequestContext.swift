@@ -1,0 +1,20 @@
+import Hummingbird
+import NIOCore
+
+/// The per-request context: Hummingbird's core storage plus who is calling.
+public struct AppRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The peer's IP address, when the request came over a socket (nil in router tests).
+    public let clientIP: String?
+    /// The signed-in staff member, set by `StaffAuthenticator`.
+    var staff: AuthenticatedStaff?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        clientIP = source.channel.remoteAddress?.ipAddress
+        staff = nil
+    }
+
+    /// Bodies are read explicitly with a smaller limit (`JSONBody`); this only bounds other uses.
+    public var maxUploadSize: Int { 64 * 1024 }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RepairMinderModels
+
+extension Response {
+    /// A JSON response of exactly `value`'s encoding.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        // Encoding our own wire types cannot fail; if it ever did, answer a valid envelope anyway.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let body = (try? encoder.encode(value))
+            ?? Data(#"{"success":false,"error":"An unexpected error occurred","code":"INTERNAL_ERROR"}"#.utf8)
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// `{"success": true, "data": data}`.
+    static func envelope<T: Codable & Sendable>(_ data: T, status: HTTPResponse.Status = .ok) -> Response {
+        json(Envelope.ok(data), status: status)
+    }
+
+    /// `{"success": true}`.
+    static var bareSuccess: Response { json(ErrorEnvelope.bareSuccess) }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Everything the server can be configured with. Every value has a command-line flag and a
+/// `REPAIRMINDER_*` environment twin (see the `repairminder` tool); the defaults are API.md §7's.
+public struct ServerSettings: Sendable {
+    /// Where the server runs: development generates missing secrets, production refuses to.
+    public enum Environment: String, Sendable, CaseIterable {
+        case development
+        case production
+    }
+
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// Holds the SQLite database, generated secrets and the development outbox.
+    public var dataDirectory = "./.repairminder"
+    /// `sqlite:///absolute/path.sqlite` or a plain file path; nil means `<data-dir>/repairminder.sqlite`.
+    public var databaseURL: String?
+    /// HS256 signing secret; nil in development means "generate one into the data directory".
+    public var jwtSecret: String?
+    /// Tokens signed with this earlier secret stay valid until they expire (key rotation).
+    public var previousJWTSecret: String?
+    /// The address clients reach this server at, used to build absolute URLs.
+    public var publicURL: String?
+    public var environment = Environment.development
+    public var bcryptCost = 12
+    /// Seconds.
+    public var accessTokenTTL = 900
+    public var refreshTokenTTLWeb = 7 * 24 * 3600
+    public var refreshTokenTTLMobile = 90 * 24 * 3600
+    public var codeTTL = 600
+    public var loginChallengeTTL = 600
+    public var maxCodeAttempts = 5
+    public var refreshReuseGrace = 10
+    /// Minimum seconds between code emails to one address or login challenge; 0 turns it off.
+    public var codeResendInterval = 30
+    /// Code emails per address per hour; 0 turns it off.
+    public var codeEmailsPerHour = 10
+    /// Requests per minute per client IP on auth endpoints; 0 turns it off.
+    public var ipRateLimit = 60
+    /// Failed password logins per account (email) per 15 minutes; 0 turns it off.
+    public var loginFailureLimit = 10
+    /// Largest accepted request body, in bytes.
+    public var maxBodySize = 64 * 1024
+
+    public init() {}
+
+    /// The SQLite file path this configuration uses.
+    public func sqlitePath() throws -> String {
+        guard let url = databaseURL, !url.isEmpty else {
+            return URL(fileURLWithPath: dataDirectory).appendingPathComponent("repairminder.sqlite").path
+        }
+        if url.hasPrefix("sqlite://") { return String(url.dropFirst("sqlite://".count)) }
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            throw SettingsError("PostgreSQL is not supported yet by this build; use a SQLite path or leave --database-url unset")
+        }
+        if url.contains("://") { throw SettingsError("--database-url must be sqlite:///path/to/file.sqlite or a file path") }
+        return url
+    }
+
+    /// Checks the combination of values; production refuses weak or missing secrets.
+    public func validate() throws {
+        guard (1...65535).contains(port) else { throw SettingsError("--port must be between 1 and 65535") }
+        guard (4...31).contains(bcryptCost) else { throw SettingsError("--bcrypt-cost must be between 4 and 31") }
+        for (name, value) in [
+            ("--access-token-ttl", accessTokenTTL), ("--refresh-token-ttl-web", refreshTokenTTLWeb),
+            ("--refresh-token-ttl-mobile", refreshTokenTTLMobile), ("--code-ttl", codeTTL),
+            ("--max-code-attempts", maxCodeAttempts),
+        ] where value <= 0 {
+            throw SettingsError("\(name) must be greater than 0")
+        }
+        for (name, value) in [
+            ("--refresh-reuse-grace", refreshReuseGrace), ("--code-resend-interval", codeResendInterval),
+            ("--code-emails-per-hour", codeEmailsPerHour), ("--ip-rate-limit", ipRateLimit),
+            ("--login-failure-limit", loginFailureLimit),
+        ] where value < 0 {
+            throw SettingsError("\(name) must not be negative")
+        }
+        if environment == .production {
+            guard let secret = jwtSecret, secret.utf8.count >= 32 else {
+                throw SettingsError("--env production needs --jwt-secret (REPAIRMINDER_JWT_SECRET) of at least 32 bytes")
+            }
+        }
+        _ = try sqlitePath()
+    }
+}
+
+/// A setting that cannot be used, with a message for the person who set it.
+public struct SettingsError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

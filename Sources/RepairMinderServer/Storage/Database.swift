@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+import SQLiteKit
+
+/// The server's database: a small pool of SQLite connections on one file in WAL mode.
+///
+/// Several connections let reads proceed while one write is in progress, and let other
+/// processes (`repairminder seed`) write to the same file while a server runs: SQLite's
+/// busy timeout makes them wait for each other instead of failing.
+public actor Database {
+    private let path: String
+    private let logger: Logger
+    private var idle: [SQLiteConnection] = []
+    private var all: [SQLiteConnection] = []
+    private var waiters: [CheckedContinuation<SQLiteConnection, any Error>] = []
+    private let maxConnections: Int
+    private var opening = 0
+    private var isClosed = false
+
+    /// Opens (creating if needed) the SQLite database at `path`.
+    public init(sqlitePath path: String, maxConnections: Int = 4, logger: Logger) async throws {
+        self.path = path
+        self.logger = logger
+        self.maxConnections = max(1, maxConnections)
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try DataDirectory.create(directory)
+        // Open one connection up front so a bad path fails at start-up, not on the first request.
+        let first = try await Self.open(path: path, logger: logger)
+        idle.append(first)
+        all.append(first)
+    }
+
+    private static func open(path: String, logger: Logger) async throws -> SQLiteConnection {
+        let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        do {
+            // WAL lets readers and a writer work at once; the busy timeout queues concurrent
+            // writers (other connections, other processes) instead of failing with SQLITE_BUSY.
+            _ = try await connection.query("PRAGMA busy_timeout = 10000")
+            _ = try await connection.query("PRAGMA journal_mode = WAL")
+            _ = try await connection.query("PRAGMA foreign_keys = ON")
+            _ = try await connection.query("PRAGMA synchronous = NORMAL")
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    /// Runs `body` with a connection of its own (statements of other tasks cannot interleave).
+    public func withConnection<T: Sendable>(
+        _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        let connection = try await checkout()
+        do {
+            let result = try await body(connection.sql())
+            checkin(connection)
+            return result
+        } catch {
+            checkin(connection)
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE`): it takes the write lock at the
+    /// start, so the reads inside it see the state its writes are based on; rolled back on error.
+    public func transaction<T: Sendable>(
+        _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await withConnection { db in
+            try await db.raw("BEGIN IMMEDIATE").run()
+            do {
+                let result = try await body(db)
+                try await db.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await db.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    /// Closes every connection; later calls fail.
+    public func close() async {
+        isClosed = true
+        for waiter in waiters { waiter.resume(throwing: DatabaseClosedError()) }
+        waiters.removeAll()
+        for connection in all { try? await connection.close() }
+        all.removeAll()
+        idle.removeAll()
+    }
+
+    private func checkout() async throws -> SQLiteConnection {
+        if isClosed { throw DatabaseClosedError() }
+        if let connection = idle.popLast() { return connection }
+        if all.count + opening < maxConnections {
+            // Reserve the slot before suspending: the actor is re-entered while opening.
+            opening += 1
+            defer { opening -= 1 }
+            let connection = try await Self.open(path: path, logger: logger)
+            all.append(connection)
+            return connection
+        }
+        return try await withCheckedThrowingContinuation { waiters.append($0) }
+    }
+
+    private func checkin(_ connection: SQLiteConnection) {
+        if !waiters.isEmpty {
+            waiters.removeFirst().resume(returning: connection)
+        } else {
+            idle.append(connection)
+        }
+    }
+}
+
+/// The database was closed (the server is shutting down).
+public struct DatabaseClosedError: Error {}

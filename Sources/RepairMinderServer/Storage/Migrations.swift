@@ -1,0 +1,158 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// The schema, as numbered steps applied once each and recorded in `schema_migrations`.
+///
+/// Never edit a step that has shipped: add a new one. Times are stored as seconds since 1970 (REAL).
+enum Migrations {
+    struct Step: Sendable {
+        let version: Int
+        let name: String
+        let statements: [String]
+    }
+
+    static let steps: [Step] = [
+        Step(version: 1, name: "accounts", statements: [
+            """
+            CREATE TABLE companies (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE,
+                status TEXT NOT NULL DEFAULT 'active',
+                currency_code TEXT,
+                vat_number TEXT,
+                logo_url TEXT,
+                vat_rate_repair TEXT,
+                vat_rate_device_sale TEXT,
+                vat_rate_accessory TEXT,
+                vat_rate_device_purchase TEXT,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY,
+                email TEXT NOT NULL UNIQUE,
+                first_name TEXT,
+                last_name TEXT,
+                company_id TEXT NOT NULL REFERENCES companies(id),
+                role TEXT NOT NULL,
+                phi_access_level TEXT,
+                data_classification TEXT,
+                is_active INTEGER NOT NULL DEFAULT 1,
+                archived INTEGER NOT NULL DEFAULT 0,
+                magic_link_enabled INTEGER NOT NULL DEFAULT 1,
+                password_hash TEXT,
+                last_login REAL,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE clients (
+                id TEXT PRIMARY KEY,
+                email TEXT NOT NULL,
+                first_name TEXT,
+                last_name TEXT,
+                company_id TEXT NOT NULL REFERENCES companies(id),
+                created_at REAL NOT NULL,
+                UNIQUE (email, company_id)
+            )
+            """,
+        ]),
+        Step(version: 2, name: "staff sessions and codes", statements: [
+            """
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                is_mobile INTEGER NOT NULL,
+                created_at REAL NOT NULL,
+                revoked_at REAL,
+                revoked_reason TEXT
+            )
+            """,
+            "CREATE INDEX sessions_user ON sessions(user_id)",
+            """
+            CREATE TABLE refresh_tokens (
+                token_hash TEXT PRIMARY KEY,
+                session_id TEXT NOT NULL REFERENCES sessions(id),
+                issued_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                rotated_at REAL,
+                successor_hash TEXT
+            )
+            """,
+            "CREATE INDEX refresh_tokens_session ON refresh_tokens(session_id)",
+            """
+            CREATE TABLE login_challenges (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                email TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                closed_at REAL,
+                failed_attempts INTEGER NOT NULL DEFAULT 0,
+                code_hash TEXT,
+                code_expires_at REAL,
+                last_code_sent_at REAL
+            )
+            """,
+            "CREATE INDEX login_challenges_user ON login_challenges(user_id, closed_at)",
+            """
+            CREATE TABLE magic_codes (
+                id TEXT PRIMARY KEY,
+                purpose TEXT NOT NULL,
+                email TEXT NOT NULL,
+                code_hash TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                used_at REAL,
+                failed_attempts INTEGER NOT NULL DEFAULT 0
+            )
+            """,
+            "CREATE INDEX magic_codes_email ON magic_codes(purpose, email, used_at)",
+            "CREATE TABLE code_emails (email TEXT NOT NULL, sent_at REAL NOT NULL)",
+            "CREATE INDEX code_emails_email ON code_emails(email, sent_at)",
+            "CREATE TABLE login_failures (email TEXT NOT NULL, failed_at REAL NOT NULL)",
+            "CREATE INDEX login_failures_email ON login_failures(email, failed_at)",
+        ]),
+    ]
+
+    /// Applies every step not yet recorded, each in its own transaction. Safe to run from
+    /// several processes at once: the write lock serialises them and the check is repeated inside it.
+    static func run(on database: Database, logger: Logger) async throws {
+        try await database.withConnection { db in
+            try await db.raw(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+            ).run()
+        }
+        for step in steps {
+            let applied = try await database.transaction { db in
+                let done = try await db.raw("SELECT version FROM schema_migrations WHERE version = \(bind: step.version)")
+                    .first()
+                if done != nil { return false }
+                for statement in step.statements { try await db.raw(SQLQueryString(statement)).run() }
+                try await db.raw(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: step.version), \(bind: step.name), \(bind: Date().timeIntervalSince1970))"
+                ).run()
+                return true
+            }
+            if applied { logger.info("Applied migration \(step.version): \(step.name)") }
+        }
+    }
+}
+
+extension Database {
+    /// Opens the database the settings name and brings its schema up to date.
+    public static func openMigrated(settings: ServerSettings, logger: Logger) async throws -> Database {
+        let database = try await Database(sqlitePath: try settings.sqlitePath(), logger: logger)
+        do {
+            try await Migrations.run(on: database, logger: logger)
+        } catch {
+            await database.close()
+            throw error
+        }
+        return database
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import RepairMinderServer
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the API server (SQLite in the data directory by default).",
+        discussion: "Stops gracefully on SIGINT (Ctrl-C) or SIGTERM, finishing requests in flight."
+    )
+
+    @Flag(help: "Load the built-in demo accounts first and print how to sign in.")
+    var demo = false
+
+    @Flag(help: "Log every request and debug details.")
+    var verbose = false
+
+    @OptionGroup var options: SettingsOptions
+
+    func run() async throws {
+        let settings = try options.settings()
+        var logger = Logger(label: "repairminder")
+        logger.logLevel = verbose ? .debug : .info
+        if demo {
+            print("Loading demo accounts (hashing passwords at bcrypt cost \(settings.bcryptCost))...")
+            fflush(stdout)
+            let database = try await Database.openMigrated(settings: settings, logger: logger)
+            _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(DemoFixtures.file)
+            await database.close()
+        }
+        let app = try await buildApplication(settings: settings, logger: logger)
+        if demo {
+            printDemoHelp(settings: settings)
+            fflush(stdout)
+        }
+        try await app.runService()
+    }
+
+    private func printDemoHelp(settings: ServerSettings) {
+        let base = "http://\(settings.host):\(settings.port)"
+        print("""
+
+            Demo accounts loaded. Sign in as the admin:
+              curl -s \(base)/api/auth/login -H 'Content-Type: application/json' \\
+                -d '{"email":"\(DemoFixtures.adminEmail)","password":"\(DemoFixtures.adminPassword)"}'
+            then ask for the emailed code with /api/auth/2fa/request and read it with:
+              swift run repairminder outbox --data-dir \(settings.dataDirectory) --last 1
+            Other demo staff: \(DemoFixtures.engineerEmail) / "\(DemoFixtures.engineerPassword)", nopassword@acme.test (magic link only),
+            deactivated@acme.test, archived@acme.test, owner@pending.test, owner@suspended.test.
+
+            """)
+    }
+}

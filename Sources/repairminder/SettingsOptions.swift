@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import RepairMinderServer
+
+/// The server settings as flags; each falls back to its `REPAIRMINDER_*` environment twin
+/// (e.g. `--data-dir` → `REPAIRMINDER_DATA_DIR`), then to the default.
+struct SettingsOptions: ParsableArguments {
+    @Option(help: "Address to listen on. [env: REPAIRMINDER_HOST] (default: 127.0.0.1)")
+    var host: String?
+    @Option(help: "Port to listen on. [env: REPAIRMINDER_PORT] (default: 8080)")
+    var port: Int?
+    @Option(help: "Directory for the SQLite database, generated secrets and the outbox. [env: REPAIRMINDER_DATA_DIR] (default: ./.repairminder)")
+    var dataDir: String?
+    @Option(help: "sqlite:///path/file.sqlite or a file path. [env: REPAIRMINDER_DATABASE_URL] (default: <data-dir>/repairminder.sqlite)")
+    var databaseUrl: String?
+    @Option(help: "HS256 signing secret, at least 32 bytes in production. [env: REPAIRMINDER_JWT_SECRET] (default: generated into the data dir in development)")
+    var jwtSecret: String?
+    @Option(help: "Previous signing secret: its tokens stay valid until they expire. [env: REPAIRMINDER_JWT_PREVIOUS_SECRET]")
+    var jwtPreviousSecret: String?
+    @Option(help: "The URL clients reach this server at. [env: REPAIRMINDER_PUBLIC_URL] (default: http://<host>:<port>)")
+    var publicUrl: String?
+    @Option(help: "development or production. [env: REPAIRMINDER_ENV] (default: development)")
+    var env: String?
+    @Option(help: "bcrypt cost, 4-31. [env: REPAIRMINDER_BCRYPT_COST] (default: 12)")
+    var bcryptCost: Int?
+    @Option(help: "Access token lifetime, seconds. [env: REPAIRMINDER_ACCESS_TOKEN_TTL] (default: 900)")
+    var accessTokenTtl: Int?
+    @Option(help: "Refresh token lifetime for browsers, seconds. [env: REPAIRMINDER_REFRESH_TOKEN_TTL_WEB] (default: 604800)")
+    var refreshTokenTtlWeb: Int?
+    @Option(help: "Refresh token lifetime for mobile apps, seconds. [env: REPAIRMINDER_REFRESH_TOKEN_TTL_MOBILE] (default: 7776000)")
+    var refreshTokenTtlMobile: Int?
+    @Option(help: "Emailed code lifetime, seconds. [env: REPAIRMINDER_CODE_TTL] (default: 600)")
+    var codeTtl: Int?
+    @Option(help: "Wrong codes allowed per code or login challenge. [env: REPAIRMINDER_MAX_CODE_ATTEMPTS] (default: 5)")
+    var maxCodeAttempts: Int?
+    @Option(help: "Seconds a rotated refresh token may be retried. [env: REPAIRMINDER_REFRESH_REUSE_GRACE] (default: 10)")
+    var refreshReuseGrace: Int?
+    @Option(help: "Minimum seconds between code emails to one address or challenge; 0 = off. [env: REPAIRMINDER_CODE_RESEND_INTERVAL] (default: 30)")
+    var codeResendInterval: Int?
+    @Option(help: "Code emails per address per hour; 0 = off. [env: REPAIRMINDER_CODE_EMAILS_PER_HOUR] (default: 10)")
+    var codeEmailsPerHour: Int?
+    @Option(help: "Requests per minute per client IP on auth endpoints; 0 = off. [env: REPAIRMINDER_IP_RATE_LIMIT] (default: 60)")
+    var ipRateLimit: Int?
+    @Option(help: "Failed password logins per account per 15 minutes; 0 = off. [env: REPAIRMINDER_LOGIN_FAILURE_LIMIT] (default: 10)")
+    var loginFailureLimit: Int?
+
+    /// The settings from flags, then environment, then defaults; validated.
+    func settings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerSettings {
+        var s = ServerSettings()
+        func string(_ flag: String?, _ name: String) -> String? { flag ?? environment["REPAIRMINDER_\(name)"] }
+        func int(_ flag: Int?, _ name: String) throws -> Int? {
+            if let flag { return flag }
+            guard let raw = environment["REPAIRMINDER_\(name)"] else { return nil }
+            guard let value = Int(raw.trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("REPAIRMINDER_\(name) must be a whole number, got \"\(raw)\"")
+            }
+            return value
+        }
+        if let v = string(host, "HOST") { s.host = v }
+        if let v = try int(port, "PORT") { s.port = v }
+        if let v = string(dataDir, "DATA_DIR") { s.dataDirectory = v }
+        s.databaseURL = string(databaseUrl, "DATABASE_URL")
+        s.jwtSecret = string(jwtSecret, "JWT_SECRET")
+        s.previousJWTSecret = string(jwtPreviousSecret, "JWT_PREVIOUS_SECRET")
+        s.publicURL = string(publicUrl, "PUBLIC_URL")
+        if let v = string(env, "ENV") {
+            guard let parsed = ServerSettings.Environment(rawValue: v) else {
+                throw ValidationError("--env must be development or production, got \"\(v)\"")
+            }
+            s.environment = parsed
+        }
+        if let v = try int(bcryptCost, "BCRYPT_COST") { s.bcryptCost = v }
+        if let v = try int(accessTokenTtl, "ACCESS_TOKEN_TTL") { s.accessTokenTTL = v }
+        if let v = try int(refreshTokenTtlWeb, "REFRESH_TOKEN_TTL_WEB") { s.refreshTokenTTLWeb = v }
+        if let v = try int(refreshTokenTtlMobile, "REFRESH_TOKEN_TTL_MOBILE") { s.refreshTokenTTLMobile = v }
+        if let v = try int(codeTtl, "CODE_TTL") { s.codeTTL = v }
+        if let v = try int(maxCodeAttempts, "MAX_CODE_ATTEMPTS") { s.maxCodeAttempts = v }
+        if let v = try int(refreshReuseGrace, "REFRESH_REUSE_GRACE") { s.refreshReuseGrace = v }
+        if let v = try int(codeResendInterval, "CODE_RESEND_INTERVAL") { s.codeResendInterval = v }
+        if let v = try int(codeEmailsPerHour, "CODE_EMAILS_PER_HOUR") { s.codeEmailsPerHour = v }
+        if let v = try int(ipRateLimit, "IP_RATE_LIMIT") { s.ipRateLimit = v }
+        if let v = try int(loginFailureLimit, "LOGIN_FAILURE_LIMIT") { s.loginFailureLimit = v }
+        do {
+            try s.validate()
+        } catch let error as SettingsError {
+            throw ValidationError(error.description)
+        }
+        return s
+    }
+}
