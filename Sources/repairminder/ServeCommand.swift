@@ -24,23 +24,19 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "repairminder")
         logger.logLevel = verbose ? .debug : .info
         if demo {
-            print("Loading demo accounts (hashing passwords at bcrypt cost \(settings.bcryptCost))...")
-            fflush(stdout)
+            say("Loading demo accounts (hashing passwords at bcrypt cost \(settings.bcryptCost))...")
             let database = try await Database.openMigrated(settings: settings, logger: logger)
             _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(DemoFixtures.file)
             await database.close()
         }
         let app = try await buildApplication(settings: settings, logger: logger)
-        if demo {
-            printDemoHelp(settings: settings)
-            fflush(stdout)
-        }
+        if demo { printDemoHelp(settings: settings) }
         try await app.runService()
     }
 
     private func printDemoHelp(settings: ServerSettings) {
         let base = "http://\(settings.host):\(settings.port)"
-        print("""
+        say("""
 
             Demo accounts loaded. Sign in as the admin:
               curl -s \(base)/api/auth/login -H 'Content-Type: application/json' \\

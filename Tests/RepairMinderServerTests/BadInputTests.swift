@@ -1,0 +1,123 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@testable import RepairMinderServer
+
+/// API.md §1's table of bad input: each row's status, code and message, and no state change.
+@Suite struct BadInputTests {
+    @Test func bodyThatIsNotJSONIsInvalidJSON() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let reply = try await client.send(.post, "/api/auth/login", json: "{not json")
+            reply.expectFailure(.badRequest, "INVALID_JSON")
+            let array = try await client.send(.post, "/api/auth/login", json: #"["a@b.test","pw"]"#)
+            array.expectFailure(.badRequest, "INVALID_JSON")
+            let empty = try await client.send(.post, "/api/auth/login", json: "")
+            empty.expectFailure(.badRequest, "INVALID_JSON")
+        }
+    }
+
+    @Test func wrongContentTypeIsInvalidJSON() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let reply = try await client.send(
+                .post, "/api/auth/login", json: #"{"email":"admin@acme.test","password":"x"}"#,
+                headers: [.contentType: "application/x-www-form-urlencoded"])
+            reply.expectFailure(.badRequest, "INVALID_JSON")
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"password":"pw"}"#, "email is required"),
+        (#"{"email":"","password":"pw"}"#, "email is required"),
+        (#"{"email":"   ","password":"pw"}"#, "email is required"),
+        (#"{"email":42,"password":"pw"}"#, "email must be a string"),
+        (#"{"email":"not-an-email","password":"pw"}"#, "email must be a valid email address"),
+        (#"{"email":"a@b","password":"pw"}"#, "email must be a valid email address"),
+        (#"{"email":"admin@acme.test"}"#, "password is required"),
+        (#"{"email":"admin@acme.test","password":""}"#, "password is required"),
+        (#"{"email":"admin@acme.test","password":["x"]}"#, "password must be a string"),
+        (#"{"email":"admin@acme.test","password":null}"#, "password is required"),
+    ])
+    func loginFieldValidation(body: String, message: String) async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let reply = try await client.send(.post, "/api/auth/login", json: body)
+            reply.expectFailure(.badRequest, "VALIDATION_ERROR", message)
+            // Nothing changed: no challenge was opened.
+            let challenges = try await server.withDatabase { db in try await db.count("login_challenges") }
+            #expect(challenges == 0)
+        }
+    }
+
+    @Test(arguments: [
+        ("/api/auth/2fa/request", #"{"email":"admin@acme.test"}"#, "userId is required"),
+        ("/api/auth/2fa/request", #"{"userId":"x"}"#, "email is required"),
+        ("/api/auth/2fa/verify", #"{"userId":"x"}"#, "code is required"),
+        ("/api/auth/2fa/verify", #"{"code":"123456"}"#, "userId is required"),
+        ("/api/auth/2fa/verify", #"{"userId":"x","code":"12345"}"#, "code must be a 6-digit code"),
+        ("/api/auth/2fa/verify", #"{"userId":"x","code":"12345a"}"#, "code must be a 6-digit code"),
+        ("/api/auth/2fa/verify", #"{"userId":"x","code":123456}"#, "code must be a string"),
+        ("/api/auth/magic-link/request", #"{}"#, "email is required"),
+        ("/api/auth/magic-link/request", #"{"email":"nope"}"#, "email must be a valid email address"),
+        ("/api/auth/magic-link/verify-code", #"{"email":"admin@acme.test"}"#, "code is required"),
+        ("/api/auth/magic-link/verify-code", #"{"email":"admin@acme.test","code":"1234567"}"#, "code must be a 6-digit code"),
+        ("/api/auth/refresh", #"{}"#, "refreshToken is required"),
+        ("/api/auth/refresh", #"{"refreshToken":7}"#, "refreshToken must be a string"),
+    ])
+    func fieldValidationOnEveryEndpoint(path: String, body: String, message: String) async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let reply = try await client.send(.post, path, json: body)
+            reply.expectFailure(.badRequest, "VALIDATION_ERROR", message)
+            #expect(try client.mail(to: "admin@acme.test").isEmpty)
+        }
+    }
+
+    @Test func bodyOver64KiBIsRefused() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let padding = String(repeating: "x", count: 65 * 1024)
+            let reply = try await client.send(
+                .post, "/api/auth/login", json: #"{"email":"admin@acme.test","password":"\#(padding)"}"#)
+            reply.expectFailure(.contentTooLarge, "PAYLOAD_TOO_LARGE")
+            let challenges = try await server.withDatabase { db in try await db.count("login_challenges") }
+            #expect(challenges == 0)
+        }
+    }
+
+    @Test func unknownRouteAndWrongMethodAreNotFound() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            try await client.send(.get, "/api/nothing-here").expectFailure(.notFound, "NOT_FOUND")
+            try await client.send(.get, "/api/auth/login").expectFailure(.notFound, "NOT_FOUND")
+            try await client.send(.get, "/").expectFailure(.notFound, "NOT_FOUND")
+        }
+    }
+
+    @Test func unexpectedFailureIsAGeneric500() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            // Break the database under the running server: the answer must be the generic envelope.
+            try await server.withDatabase { db in
+                try await db.withConnection { try await $0.raw("DROP TABLE login_failures").run() }
+                try await db.withConnection { try await $0.raw("DROP TABLE login_challenges").run() }
+            }
+            let reply = try await client.post(
+                "/api/auth/login", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword])
+            reply.expectFailure(.internalServerError, "INTERNAL_ERROR", "An unexpected error occurred")
+            #expect(!(reply.error ?? "").contains("login_challenges"))
+        }
+    }
+}
+
+extension Database {
+    /// Rows in `table` (test helper).
+    func count(_ table: String, where condition: String = "1 = 1") async throws -> Int {
+        try await withConnection { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE \(unsafeRaw: condition)")
+                .first(decodingColumn: "n", as: Int.self) ?? 0
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import RepairMinderModels
+import Testing
+
+@testable import RepairMinderServer
+
+/// A clock tests move by hand.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Double
+
+    init(start: Double = Date().timeIntervalSince1970) { current = start }
+
+    var now: Double { lock.withLock { current } }
+    func advance(by seconds: Double) { lock.withLock { current += seconds } }
+    var serverClock: ServerClock { ServerClock { [self] in now } }
+}
+
+/// A server on a fresh data directory with the demo fixtures loaded, for one test.
+struct TestServer {
+    let settings: ServerSettings
+    let clock: ManualClock
+
+    /// Defaults that keep tests fast and independent: cheap bcrypt, no rate limits unless a
+    /// test turns one on.
+    static func defaultSettings() -> ServerSettings {
+        var settings = ServerSettings()
+        settings.dataDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("repairminder-tests-\(UUID().uuidString)").path
+        settings.bcryptCost = 4
+        settings.ipRateLimit = 0
+        settings.loginFailureLimit = 0
+        settings.codeResendInterval = 0
+        settings.codeEmailsPerHour = 0
+        settings.jwtSecret = "test-secret-that-is-at-least-32-bytes-long"
+        return settings
+    }
+
+    init(configure: (inout ServerSettings) -> Void = { _ in }) async throws {
+        var settings = Self.defaultSettings()
+        configure(&settings)
+        self.settings = settings
+        clock = ManualClock()
+        let database = try await Database.openMigrated(settings: settings, logger: Self.quietLogger)
+        _ = try await FixtureLoader(database: database, bcryptCost: 4).load(DemoFixtures.file)
+        await database.close()
+    }
+
+    static var quietLogger: Logger {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// Runs `body` against the application over Hummingbird's in-process router transport
+    /// (or real sockets with `.live`), then removes the data directory.
+    func run(
+        _ testing: TestingSetup = .router,
+        _ body: @Sendable @escaping (TestClient) async throws -> Void
+    ) async throws {
+        defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
+        let app = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
+        try await app.test(testing) { client in
+            try await body(TestClient(client: client, settings: settings))
+        }
+    }
+
+    /// A second connection to the server's database, for checking what a request changed.
+    func withDatabase<T: Sendable>(_ body: @Sendable (Database) async throws -> T) async throws -> T {
+        let database = try await Database(sqlitePath: settings.sqlitePath(), logger: Self.quietLogger)
+        do {
+            let result = try await body(database)
+            await database.close()
+            return result
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+}
+
+/// A reply decoded for assertions.
+struct Reply: Sendable {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let json: [String: any Sendable]
+
+    var data: [String: any Sendable] { json["data"] as? [String: any Sendable] ?? [:] }
+    var code: String? { json["code"] as? String }
+    var error: String? { json["error"] as? String }
+
+    func string(_ key: String) -> String? { data[key] as? String }
+
+    /// Checks the failure envelope of API.md §1.
+    func expectFailure(_ status: HTTPResponse.Status, _ code: String, _ message: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(self.status == status, "status", sourceLocation: sourceLocation)
+        #expect(json["success"] as? Bool == false, "success false", sourceLocation: sourceLocation)
+        #expect(self.code == code, "code", sourceLocation: sourceLocation)
+        if let message { #expect(self.error == message, "message", sourceLocation: sourceLocation) }
+        #expect(json["data"] == nil, sourceLocation: sourceLocation)
+    }
+}
+
+/// Requests with JSON bodies and the sign-in steps, over a HummingbirdTesting client.
+struct TestClient: Sendable {
+    let client: any TestClientProtocol
+    let settings: ServerSettings
+
+    static let browser = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Safari/605.1.15"
+    static let iPhone = "RepairMinder-iOS/1.0 (iPhone; iOS 18.0)"
+
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, json: String? = nil, bearer: String? = nil,
+        userAgent: String = browser, headers extra: HTTPFields = [:]
+    ) async throws -> Reply {
+        var headers = extra
+        if json != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        if let bearer { headers[.authorization] = "Bearer \(bearer)" }
+        headers[.userAgent] = userAgent
+        return try await client.execute(
+            uri: path, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }
+        ) { response in
+            let object = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any] ?? [:]
+            return Reply(status: response.status, headers: response.headers, json: object.mapValues { $0 as! any Sendable })
+        }
+    }
+
+    func post(_ path: String, _ body: [String: String], bearer: String? = nil, userAgent: String = browser) async throws -> Reply {
+        let data = try JSONSerialization.data(withJSONObject: body)
+        return try await send(.post, path, json: String(decoding: data, as: UTF8.self), bearer: bearer, userAgent: userAgent)
+    }
+
+    /// Login step 1; returns the user id.
+    func login(_ email: String, _ password: String) async throws -> String {
+        let reply = try await post("/api/auth/login", ["email": email, "password": password])
+        #expect(reply.status == .ok)
+        return try #require(reply.string("userId"))
+    }
+
+    /// Asks for the emailed code and reads it from the outbox.
+    func requestCode(userId: String, email: String) async throws -> String {
+        let reply = try await post("/api/auth/2fa/request", ["userId": userId, "email": email])
+        #expect(reply.status == .ok)
+        return try latestCode(to: email)
+    }
+
+    /// The full staff password sign-in; returns the token response's data.
+    func signIn(
+        _ email: String = DemoFixtures.adminEmail, _ password: String = DemoFixtures.adminPassword,
+        userAgent: String = browser
+    ) async throws -> Reply {
+        let userId = try await login(email, password)
+        let code = try await requestCode(userId: userId, email: email)
+        let reply = try await post("/api/auth/2fa/verify", ["userId": userId, "code": code], userAgent: userAgent)
+        #expect(reply.status == .ok)
+        return reply
+    }
+
+    /// The six-digit code of the newest mail to `email`.
+    func latestCode(to email: String) throws -> String {
+        try #require(Self.code(in: try mail(to: email).last))
+    }
+
+    func mail(to email: String) throws -> [MailMessage] {
+        try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: settings.dataDirectory)).filter { $0.to == email }
+    }
+
+    static func code(in message: MailMessage?) -> String? {
+        guard let text = message?.text, let range = text.range(of: #"\d{6}"#, options: .regularExpression) else { return nil }
+        return String(text[range])
+    }
+}
