@@ -45,7 +45,7 @@ struct TestServer {
         self.settings = settings
         clock = ManualClock()
         let database = try await Database.openMigrated(settings: settings, logger: Self.quietLogger)
-        _ = try await FixtureLoader(database: database, bcryptCost: 4).load(DemoFixtures.file)
+        _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(DemoFixtures.file)
         await database.close()
     }
 
