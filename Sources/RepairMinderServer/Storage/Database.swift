@@ -18,6 +18,11 @@ public actor Database {
     private var waiters: [CheckedContinuation<SQLiteConnection, any Error>] = []
     private let maxConnections: Int
     private var opening = 0
+    /// Runs SQLite's blocking calls. One thread per connection: a connection waiting for the write
+    /// lock blocks its thread, and the connection holding the lock must still find one to finish.
+    private let threadPool: NIOThreadPool
+    private var writerActive = false
+    private var writerWaiters: [CheckedContinuation<Void, Never>] = []
     private var isClosed = false
 
     /// Opens (creating if needed) the SQLite database at `path`.
@@ -27,14 +32,25 @@ public actor Database {
         self.maxConnections = max(1, maxConnections)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try DataDirectory.create(directory)
+        let pool = NIOThreadPool(numberOfThreads: self.maxConnections)
+        pool.start()
+        threadPool = pool
         // Open one connection up front so a bad path fails at start-up, not on the first request.
-        let first = try await Self.open(path: path, logger: logger)
+        let first: SQLiteConnection
+        do {
+            first = try await Self.open(path: path, threadPool: pool, logger: logger)
+        } catch {
+            try? await pool.shutdownGracefully()
+            throw error
+        }
         idle.append(first)
         all.append(first)
     }
 
-    private static func open(path: String, logger: Logger) async throws -> SQLiteConnection {
-        let connection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+    private static func open(path: String, threadPool: NIOThreadPool, logger: Logger) async throws -> SQLiteConnection {
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: path), threadPool: threadPool, logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton.any())
         do {
             // WAL lets readers and a writer work at once; the busy timeout queues concurrent
             // writers (other connections, other processes) instead of failing with SQLITE_BUSY.
@@ -66,10 +82,14 @@ public actor Database {
 
     /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE`): it takes the write lock at the
     /// start, so the reads inside it see the state its writes are based on; rolled back on error.
+    /// Transactions of this process queue here, in Swift, rather than in SQLite's sleeping busy
+    /// handler; other processes are still kept out by the busy timeout.
     public func transaction<T: Sendable>(
         _ body: @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        try await withConnection { db in
+        await acquireWriter()
+        defer { releaseWriter() }
+        return try await withConnection { db in
             try await db.raw("BEGIN IMMEDIATE").run()
             do {
                 let result = try await body(db)
@@ -82,6 +102,23 @@ public actor Database {
         }
     }
 
+    private func acquireWriter() async {
+        if !writerActive {
+            writerActive = true
+            return
+        }
+        await withCheckedContinuation { writerWaiters.append($0) }
+    }
+
+    private func releaseWriter() {
+        if writerWaiters.isEmpty {
+            writerActive = false
+        } else {
+            // Hand the slot straight to the next waiter; it stays taken.
+            writerWaiters.removeFirst().resume()
+        }
+    }
+
     /// Closes every connection; later calls fail.
     public func close() async {
         isClosed = true
@@ -90,6 +127,7 @@ public actor Database {
         for connection in all { try? await connection.close() }
         all.removeAll()
         idle.removeAll()
+        try? await threadPool.shutdownGracefully()
     }
 
     private func checkout() async throws -> SQLiteConnection {
@@ -99,7 +137,7 @@ public actor Database {
             // Reserve the slot before suspending: the actor is re-entered while opening.
             opening += 1
             defer { opening -= 1 }
-            let connection = try await Self.open(path: path, logger: logger)
+            let connection = try await Self.open(path: path, threadPool: threadPool, logger: logger)
             all.append(connection)
             return connection
         }

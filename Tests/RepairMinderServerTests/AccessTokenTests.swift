@@ -1,0 +1,140 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RepairMinderModels
+import Testing
+
+@testable import RepairMinderServer
+
+/// Bearer authentication, `/api/auth/me` and logout (API.md §1, §2.6, §2.8, §2.9).
+@Suite struct AccessTokenTests {
+    @Test func meAnswersTheUserCompanyAndHasPassword() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let signIn = try await client.signIn()
+            let me = try await client.send(.get, "/api/auth/me", bearer: signIn.string("token"))
+            #expect(me.status == .ok)
+            #expect(me.data["hasPassword"] as? Bool == true)
+            let user = try #require(me.data["user"] as? [String: Any])
+            let signedInUser = try #require(signIn.data["user"] as? [String: Any])
+            #expect(user["id"] as? String == signedInUser["id"] as? String)
+            #expect(user["email"] as? String == "admin@acme.test")
+            #expect((me.data["company"] as? [String: Any])?["name"] as? String == "Acme Repairs")
+        }
+    }
+
+    @Test func claimsAreThoseOfSeed000() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let signIn = try await client.signIn()
+            let token = try #require(signIn.string("token"))
+            let payload = try #require(Data(base64URLEncoded: token.split(separator: ".")[1]))
+            let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+            for key in ["userId", "companyId", "role", "phiAccessLevel", "isMobile", "dataClassification", "permissions", "sub", "sid", "iat", "exp"] {
+                #expect(claims[key] != nil, "missing claim \(key)")
+            }
+            #expect(claims["sub"] as? String == claims["userId"] as? String)
+            #expect((claims["exp"] as? Int ?? 0) - (claims["iat"] as? Int ?? 0) == 900)
+            let header = try #require(Data(base64URLEncoded: token.split(separator: ".")[0]))
+            let fields = try #require(try JSONSerialization.jsonObject(with: header) as? [String: Any])
+            #expect(fields["alg"] as? String == "HS256")
+            #expect(fields["kid"] is String)
+        }
+    }
+
+    @Test(arguments: [nil, "", "Bearer", "Bearer not.a.jwt", "Basic YWRtaW46cGFzc3dvcmQ=", "Bearer a.b.c"])
+    func missingOrMalformedTokensAreUnauthorized(header: String?) async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            var headers: HTTPFields = [:]
+            if let header { headers[.authorization] = header }
+            try await client.send(.get, "/api/auth/me", headers: headers)
+                .expectFailure(.unauthorized, "UNAUTHORIZED")
+            try await client.send(.post, "/api/auth/logout", headers: headers)
+                .expectFailure(.unauthorized, "UNAUTHORIZED")
+        }
+    }
+
+    @Test func aTamperedTokenIsUnauthorized() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            var parts = token.split(separator: ".").map(String.init)
+            var claims = try #require(try JSONSerialization.jsonObject(with: Data(base64URLEncoded: parts[1])!) as? [String: Any])
+            claims["role"] = "master_admin"
+            parts[1] = try JSONSerialization.data(withJSONObject: claims).base64URLEncoded()
+            try await client.send(.get, "/api/auth/me", bearer: parts.joined(separator: "."))
+                .expectFailure(.unauthorized, "UNAUTHORIZED")
+            // Signed with another key: refused as well.
+            let forged = try JWTSigner(secret: "another-secret-another-secret-another")
+                .sign(["userId": "x", "sid": "y"])
+            try await client.send(.get, "/api/auth/me", bearer: forged).expectFailure(.unauthorized, "UNAUTHORIZED")
+        }
+    }
+
+    @Test func anExpiredTokenGetsTokenExpired() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            server.clock.advance(by: 901)
+            try await client.send(.get, "/api/auth/me", bearer: token)
+                .expectFailure(.unauthorized, "TOKEN_EXPIRED")
+        }
+    }
+
+    @Test func logoutRevokesTheSessionAndItsAccessToken() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let signIn = try await client.signIn()
+            let other = try await client.signIn()
+            let token = try #require(signIn.string("token"))
+            let logout = try await client.send(.post, "/api/auth/logout", bearer: token)
+            #expect(logout.status == .ok)
+            #expect(NSDictionary(dictionary: logout.json) == NSDictionary(dictionary: ["success": true]))
+            try await client.send(.get, "/api/auth/me", bearer: token).expectFailure(.unauthorized, "UNAUTHORIZED")
+            try await client.send(.post, "/api/auth/logout", bearer: token).expectFailure(.unauthorized, "UNAUTHORIZED")
+            // Another session of the same user is untouched.
+            #expect(try await client.send(.get, "/api/auth/me", bearer: other.string("token")).status == .ok)
+        }
+    }
+
+    @Test func deactivationStopsAccessTokensAtOnce() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            try await server.withDatabase { db in
+                try await db.withConnection {
+                    try await $0.raw("UPDATE users SET is_active = 0 WHERE email = 'admin@acme.test'").run()
+                }
+            }
+            try await client.send(.get, "/api/auth/me", bearer: token).expectFailure(.unauthorized, "UNAUTHORIZED")
+        }
+    }
+
+    @Test func tokensOfThePreviousKeyStayValidAfterRotation() async throws {
+        let oldSecret = "the-old-signing-secret-of-32-bytes-or-more"
+        let server = try await TestServer { $0.jwtSecret = oldSecret }
+        let token: String = try await {
+            let box = TokenBox()
+            try await server.run { client in box.token = try #require(try await client.signIn().string("token")) }
+            return try #require(box.token)
+        }()
+        // Restart with a new key, keeping the old one as previous: the old token still verifies.
+        var rotated = server.settings
+        rotated.jwtSecret = "the-new-signing-secret-of-32-bytes-or-more"
+        rotated.previousJWTSecret = oldSecret
+        let old = JWTSigner(secret: oldSecret)
+        let signer = JWTSigner(secret: rotated.jwtSecret!, previousSecret: rotated.previousJWTSecret)
+        let claims = try signer.verify(token, as: AccessTokenClaims.self, now: Date(timeIntervalSince1970: server.clock.now))
+        #expect(claims.role == .admin)
+        #expect(signer.current.id != old.current.id)
+        // Without the previous key it is refused.
+        #expect(throws: JWTSigner.VerificationError.badSignature) {
+            _ = try JWTSigner(secret: rotated.jwtSecret!).verify(token, as: AccessTokenClaims.self, now: Date(timeIntervalSince1970: server.clock.now))
+        }
+    }
+}
+
+final class TokenBox: @unchecked Sendable {
+    var token: String?
+}

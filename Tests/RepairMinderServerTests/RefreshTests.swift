@@ -1,0 +1,170 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import RepairMinderServer
+
+/// Refresh rotation, reuse detection, grace, lifetimes (API.md §2.6, §2.7).
+@Suite struct RefreshTests {
+    @Test func refreshRotatesTheToken() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let signIn = try await client.signIn()
+            let first = try #require(signIn.string("refreshToken"))
+            let reply = try await client.post("/api/auth/refresh", ["refreshToken": first])
+            #expect(reply.status == .ok)
+            let second = try #require(reply.string("refreshToken"))
+            #expect(second != first)
+            #expect(reply.data["expiresIn"] as? Int == 900)
+            #expect(reply.data.keys.sorted() == ["expiresIn", "refreshToken", "token"])
+            let me = try await client.send(.get, "/api/auth/me", bearer: reply.string("token"))
+            #expect(me.status == .ok)
+            // Only hashes are stored.
+            let stored = try await server.withDatabase {
+                try await $0.count("refresh_tokens", where: "token_hash = '\(first)' OR token_hash = '\(second)'")
+            }
+            #expect(stored == 0)
+        }
+    }
+
+    @Test func aRetryWithinTheGraceWindowGetsTheSameSuccessor() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let first = try #require(try await client.signIn().string("refreshToken"))
+            let a = try await client.post("/api/auth/refresh", ["refreshToken": first])
+            server.clock.advance(by: 5)
+            let b = try await client.post("/api/auth/refresh", ["refreshToken": first])
+            #expect(b.status == .ok)
+            #expect(a.string("refreshToken") == b.string("refreshToken"))
+            // The successor still works.
+            #expect(try await client.post("/api/auth/refresh", ["refreshToken": a.string("refreshToken")!]).status == .ok)
+        }
+    }
+
+    @Test func reuseAfterTheGraceWindowRevokesTheWholeSession() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let signIn = try await client.signIn()
+            let first = try #require(signIn.string("refreshToken"))
+            let rotated = try await client.post("/api/auth/refresh", ["refreshToken": first])
+            let successor = try #require(rotated.string("refreshToken"))
+            server.clock.advance(by: 11)
+            try await client.post("/api/auth/refresh", ["refreshToken": first])
+                .expectFailure(.unauthorized, "TOKEN_REUSE_DETECTED", "Token reuse detected. All sessions revoked. Please log in again.")
+            // The successor and the session's access tokens stop working too.
+            try await client.post("/api/auth/refresh", ["refreshToken": successor])
+                .expectFailure(.unauthorized, "INVALID_REFRESH_TOKEN", "Invalid refresh token")
+            try await client.send(.get, "/api/auth/me", bearer: rotated.string("token"))
+                .expectFailure(.unauthorized, "UNAUTHORIZED")
+            try await client.send(.get, "/api/auth/me", bearer: signIn.string("token"))
+                .expectFailure(.unauthorized, "UNAUTHORIZED")
+        }
+    }
+
+    @Test func reuseWithinGraceAfterTheSuccessorWasUsedIsTheft() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let first = try #require(try await client.signIn().string("refreshToken"))
+            let second = try #require(try await client.post("/api/auth/refresh", ["refreshToken": first]).string("refreshToken"))
+            let third = try #require(try await client.post("/api/auth/refresh", ["refreshToken": second]).string("refreshToken"))
+            try await client.post("/api/auth/refresh", ["refreshToken": first])
+                .expectFailure(.unauthorized, "TOKEN_REUSE_DETECTED")
+            try await client.post("/api/auth/refresh", ["refreshToken": third])
+                .expectFailure(.unauthorized, "INVALID_REFRESH_TOKEN")
+        }
+    }
+
+    @Test func twentyConcurrentRefreshesYieldExactlyOneSuccessor() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let first = try #require(try await client.signIn().string("refreshToken"))
+            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for _ in 0..<20 { group.addTask { try await client.post("/api/auth/refresh", ["refreshToken": first]) } }
+                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            }
+            #expect(replies.allSatisfy { $0.status == .ok })
+            #expect(Set(replies.compactMap { $0.string("refreshToken") }).count == 1)
+            let live = try await server.withDatabase { try await $0.count("refresh_tokens", where: "rotated_at IS NULL") }
+            #expect(live == 1)
+            let total = try await server.withDatabase { try await $0.count("refresh_tokens") }
+            #expect(total == 2)
+        }
+    }
+
+    @Test func unknownAndLoggedOutTokensAreInvalid() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            try await client.post("/api/auth/refresh", ["refreshToken": "not-a-token-we-issued"])
+                .expectFailure(.unauthorized, "INVALID_REFRESH_TOKEN", "Invalid refresh token")
+            let signIn = try await client.signIn()
+            #expect(try await client.send(.post, "/api/auth/logout", bearer: signIn.string("token")).status == .ok)
+            try await client.post("/api/auth/refresh", ["refreshToken": signIn.string("refreshToken")!])
+                .expectFailure(.unauthorized, "INVALID_REFRESH_TOKEN", "Invalid refresh token")
+        }
+    }
+
+    @Test(arguments: [
+        (TestClient.browser, 7 * 24 * 3600),
+        (TestClient.iPhone, 90 * 24 * 3600),
+        ("Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120 Mobile Safari/537.36", 90 * 24 * 3600),
+    ])
+    func lifetimeDependsOnTheUserAgent(userAgent: String, lifetime: Int) async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let signIn = try await client.signIn(userAgent: userAgent)
+            let token = try #require(signIn.string("refreshToken"))
+            // Valid one second before its lifetime ends, expired one second after.
+            server.clock.advance(by: Double(lifetime) - 1)
+            let refreshed = try await client.post("/api/auth/refresh", ["refreshToken": token])
+            #expect(refreshed.status == .ok)
+            // Sliding: the successor lives a full lifetime from now.
+            server.clock.advance(by: Double(lifetime) - 1)
+            let again = try await client.post("/api/auth/refresh", ["refreshToken": refreshed.string("refreshToken")!])
+            #expect(again.status == .ok)
+            server.clock.advance(by: Double(lifetime) + 1)
+            try await client.post("/api/auth/refresh", ["refreshToken": again.string("refreshToken")!])
+                .expectFailure(.unauthorized, "REFRESH_TOKEN_EXPIRED", "Refresh token expired")
+        }
+    }
+
+    @Test func accessTokenCarriesIsMobile() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let mobile = try await client.signIn(userAgent: TestClient.iPhone)
+            let claims = try JWTSigner(secret: server.settings.jwtSecret!)
+                .verify(mobile.string("token")!, as: AccessTokenClaimsProbe.self, now: Date(timeIntervalSince1970: server.clock.now))
+            #expect(claims.isMobile == true)
+        }
+    }
+
+    @Test(arguments: ["is_active = 0", "archived = 1"])
+    func aDeactivatedUsersRefreshIsRefusedAndTheSessionRevoked(change: String) async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let signIn = try await client.signIn()
+            try await server.withDatabase { db in
+                try await db.withConnection {
+                    try await $0.raw("UPDATE users SET \(unsafeRaw: change) WHERE email = 'admin@acme.test'").run()
+                }
+            }
+            try await client.post("/api/auth/refresh", ["refreshToken": signIn.string("refreshToken")!])
+                .expectFailure(.unauthorized, "USER_INACTIVE", "User account is no longer active")
+            let revoked = try await server.withDatabase { try await $0.count("sessions", where: "revoked_at IS NOT NULL") }
+            #expect(revoked == 1)
+        }
+    }
+}
+
+/// The claims as a client would read them.
+struct AccessTokenClaimsProbe: Decodable {
+    let isMobile: Bool
+    let sid: String
+    let sub: String
+    let userId: String
+    let companyId: String
+    let role: String
+    let permissions: [String]
+    let iat: Int
+    let exp: Int
+}
