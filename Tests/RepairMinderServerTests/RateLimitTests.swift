@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import RepairMinderServer
+
+/// The limits of API.md §7 that answer 429 with `Retry-After`.
+@Suite struct RateLimitTests {
+    @Test func authRequestsPerClientIPAreLimited() async throws {
+        let server = try await TestServer { $0.ipRateLimit = 5 }
+        // Real sockets, so the server sees the client's address.
+        try await server.run(.live) { client in
+            for _ in 1...5 {
+                let reply = try await client.post("/api/auth/magic-link/request", ["email": "nobody@acme.test"])
+                #expect(reply.status == .ok)
+            }
+            let limited = try await client.post("/api/auth/magic-link/request", ["email": "nobody@acme.test"])
+            limited.expectFailure(.tooManyRequests, "RATE_LIMITED")
+            let retryAfter = try #require(limited.headers[.retryAfter].flatMap(Int.init))
+            #expect((1...60).contains(retryAfter))
+            // Non-auth endpoints are not counted.
+            #expect(try await client.send(.get, "/api/health").status == .ok)
+            // A new window admits again.
+            server.clock.advance(by: 60)
+            #expect(try await client.post("/api/auth/magic-link/request", ["email": "nobody@acme.test"]).status == .ok)
+        }
+    }
+
+    @Test func failedLoginsPerAccountAreLimitedEvenForUnknownEmails() async throws {
+        let server = try await TestServer { $0.loginFailureLimit = 3 }
+        try await server.run { client in
+            for email in [DemoFixtures.adminEmail, "nobody@acme.test"] {
+                for _ in 1...3 {
+                    try await client.post("/api/auth/login", ["email": email, "password": "wrong"])
+                        .expectFailure(.unauthorized, "INVALID_CREDENTIALS")
+                }
+                // Even the right password is refused for the rest of the window.
+                let limited = try await client.post("/api/auth/login", ["email": email, "password": DemoFixtures.adminPassword])
+                limited.expectFailure(.tooManyRequests, "RATE_LIMITED")
+                let retryAfter = try #require(limited.headers[.retryAfter].flatMap(Int.init))
+                #expect((890...900).contains(retryAfter))
+            }
+            // Another account is unaffected.
+            _ = try await client.login(DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
+            let challenges = try await server.withDatabase { try await $0.count("login_challenges") }
+            #expect(challenges == 1)
+            // After the window the account can sign in again.
+            server.clock.advance(by: 15 * 60 + 1)
+            _ = try await client.login(DemoFixtures.adminEmail, DemoFixtures.adminPassword)
+        }
+    }
+
+    @Test func codeEmailsAreSpacedPerChallengeAndAddress() async throws {
+        let server = try await TestServer {
+            $0.codeResendInterval = 30
+            $0.codeEmailsPerHour = 10
+        }
+        try await server.run { client in
+            let admin = DemoFixtures.adminEmail
+            let userId = try await client.login(admin, DemoFixtures.adminPassword)
+            _ = try await client.requestCode(userId: userId, email: admin)
+            server.clock.advance(by: 10)
+            let limited = try await client.post("/api/auth/2fa/request", ["userId": userId, "email": admin])
+            limited.expectFailure(.tooManyRequests, "RATE_LIMITED")
+            #expect(limited.headers[.retryAfter] == "20")
+            #expect(try client.mail(to: admin).count == 1)
+            // The magic link to the same address shares the budget.
+            try await client.post("/api/auth/magic-link/request", ["email": admin])
+                .expectFailure(.tooManyRequests, "RATE_LIMITED")
+            server.clock.advance(by: 20)
+            #expect(try await client.post("/api/auth/2fa/request", ["userId": userId, "email": admin]).status == .ok)
+            #expect(try client.mail(to: admin).count == 2)
+        }
+    }
+
+    @Test func codeEmailsPerAddressPerHourAreCapped() async throws {
+        let server = try await TestServer {
+            $0.codeResendInterval = 30
+            $0.codeEmailsPerHour = 3
+        }
+        try await server.run { client in
+            let email = DemoFixtures.engineerEmail
+            for _ in 1...3 {
+                #expect(try await client.post("/api/auth/magic-link/request", ["email": email]).status == .ok)
+                server.clock.advance(by: 31)
+            }
+            let limited = try await client.post("/api/auth/magic-link/request", ["email": email])
+            limited.expectFailure(.tooManyRequests, "RATE_LIMITED")
+            // The oldest of the three was sent 93 s ago: it leaves the hour in 3600 - 93 s.
+            #expect(limited.headers[.retryAfter] == "3507")
+            #expect(try client.mail(to: email).count == 3)
+            // Unknown addresses are limited the same way, so a 429 reveals nothing.
+            for _ in 1...3 {
+                #expect(try await client.post("/api/auth/magic-link/request", ["email": "ghost@acme.test"]).status == .ok)
+                server.clock.advance(by: 31)
+            }
+            try await client.post("/api/auth/magic-link/request", ["email": "ghost@acme.test"])
+                .expectFailure(.tooManyRequests, "RATE_LIMITED")
+        }
+    }
+
+    @Test func concurrentCodeRequestsSendOneEmail() async throws {
+        let server = try await TestServer { $0.codeResendInterval = 30 }
+        try await server.run { client in
+            let admin = DemoFixtures.adminEmail
+            let userId = try await client.login(admin, DemoFixtures.adminPassword)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try await client.post("/api/auth/2fa/request", ["userId": userId, "email": admin]).status.code }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 200 }.count == 1)
+            #expect(statuses.filter { $0 == 429 }.count == 9)
+            #expect(try client.mail(to: admin).count == 1)
+        }
+    }
+}
