@@ -46,6 +46,10 @@ let package = Package(
             dependencies: ["RepairMinderModels"]
         ),
         .testTarget(
+            name: "repairminderTests",
+            dependencies: ["repairminder", "RepairMinderServer"]
+        ),
+        .testTarget(
             name: "RepairMinderServerTests",
             dependencies: [
                 "RepairMinderServer",

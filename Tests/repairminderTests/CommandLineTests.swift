@@ -1,0 +1,79 @@
+import Foundation
+import RepairMinderServer
+import Testing
+
+/// The built `repairminder` binary, run as a person or script would.
+@Suite struct CommandLineTests {
+    /// `.build/<config>/repairminder`, next to the test bundle.
+    static var binary: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("repairminder").path),
+            directory.path != "/"
+        {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("repairminder")
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+    }
+
+    static func temporaryDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("repairminder-cli-\(UUID().uuidString)").path
+    }
+
+    @Test func seedIsIdempotentAndPrintsIds() throws {
+        let dataDir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let file = dataDir + "-fixtures.json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(
+            #"""
+            { "companies": [ { "name": "Acme Repairs" } ],
+              "users": [ { "email": "Admin@Acme.test", "password": "pw", "firstName": "Ada", "company": "Acme Repairs", "role": "admin" } ],
+              "clients": [ { "email": "jane@example.test", "company": "Acme Repairs" } ] }
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let first = try Self.run(["seed", file, "--data-dir", dataDir, "--bcrypt-cost", "4"])
+        #expect(first.status == 0, "\(first.error)")
+        let ids = try JSONDecoder().decode(FixtureIDs.self, from: Data(first.output.utf8))
+        #expect(ids.users["admin@acme.test"] != nil)
+        #expect(ids.companies["Acme Repairs"] != nil)
+        let second = try Self.run(["seed", file, "--data-dir", dataDir, "--bcrypt-cost", "4"])
+        #expect(second.status == 0)
+        #expect(try JSONDecoder().decode(FixtureIDs.self, from: Data(second.output.utf8)) == ids)
+    }
+
+    @Test func badInputGivesAClearMessageAndAFailingStatus() throws {
+        let dataDir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let missing = try Self.run(["seed", "/no/such/file.json", "--data-dir", dataDir])
+        #expect(missing.status != 0)
+        #expect(missing.error.contains("cannot read /no/such/file.json"))
+        let production = try Self.run(["migrate", "--data-dir", dataDir, "--env", "production"])
+        #expect(production.status != 0)
+        #expect(production.error.contains("--jwt-secret"))
+    }
+
+    @Test func migrateThenOutboxOnAFreshDirectory() throws {
+        let dataDir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let migrate = try Self.run(["migrate", "--data-dir", dataDir])
+        #expect(migrate.status == 0, "\(migrate.error)")
+        #expect(migrate.output.contains("up to date"))
+        let outbox = try Self.run(["outbox", "--data-dir", dataDir])
+        #expect(outbox.status == 0)
+        #expect(outbox.output.contains("No mail yet"))
+    }
+}

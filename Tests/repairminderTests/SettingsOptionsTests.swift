@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import RepairMinderServer
+import Testing
+
+@testable import repairminder
+
+/// Every setting is a flag with a `REPAIRMINDER_*` twin; flags win; bad values are refused clearly.
+@Suite struct SettingsOptionsTests {
+    @Test func defaultsAreThoseOfAPIMdSection7() throws {
+        let settings = try SettingsOptions.parse([]).settings(environment: [:])
+        #expect(settings.host == "127.0.0.1")
+        #expect(settings.port == 8080)
+        #expect(settings.dataDirectory == "./.repairminder")
+        #expect(settings.bcryptCost == 12)
+        #expect(settings.accessTokenTTL == 900)
+        #expect(settings.refreshTokenTTLWeb == 604_800)
+        #expect(settings.refreshTokenTTLMobile == 7_776_000)
+        #expect(settings.codeTTL == 600)
+        #expect(settings.maxCodeAttempts == 5)
+        #expect(settings.refreshReuseGrace == 10)
+        #expect(settings.codeResendInterval == 30)
+        #expect(settings.codeEmailsPerHour == 10)
+        #expect(settings.ipRateLimit == 60)
+        #expect(settings.loginFailureLimit == 10)
+        #expect(settings.environment == .development)
+    }
+
+    @Test func everyFlagHasAnEnvironmentTwinAndFlagsWin() throws {
+        let names = [
+            ("--host", "HOST", "0.0.0.0"), ("--port", "PORT", "9000"), ("--data-dir", "DATA_DIR", "/tmp/rm"),
+            ("--database-url", "DATABASE_URL", "/tmp/rm/x.sqlite"), ("--jwt-secret", "JWT_SECRET", String(repeating: "s", count: 40)),
+            ("--public-url", "PUBLIC_URL", "https://rm.example"), ("--env", "ENV", "production"),
+            ("--bcrypt-cost", "BCRYPT_COST", "11"), ("--access-token-ttl", "ACCESS_TOKEN_TTL", "60"),
+            ("--refresh-token-ttl-web", "REFRESH_TOKEN_TTL_WEB", "61"), ("--refresh-token-ttl-mobile", "REFRESH_TOKEN_TTL_MOBILE", "62"),
+            ("--code-ttl", "CODE_TTL", "63"), ("--max-code-attempts", "MAX_CODE_ATTEMPTS", "3"),
+            ("--refresh-reuse-grace", "REFRESH_REUSE_GRACE", "4"), ("--code-resend-interval", "CODE_RESEND_INTERVAL", "0"),
+            ("--code-emails-per-hour", "CODE_EMAILS_PER_HOUR", "7"), ("--ip-rate-limit", "IP_RATE_LIMIT", "8"),
+            ("--login-failure-limit", "LOGIN_FAILURE_LIMIT", "9"),
+        ]
+        let environment = Dictionary(uniqueKeysWithValues: names.map { ("REPAIRMINDER_\($0.1)", $0.2) })
+        let fromEnvironment = try SettingsOptions.parse([]).settings(environment: environment)
+        let fromFlags = try SettingsOptions.parse(names.flatMap { [$0.0, $0.2] }).settings(environment: [:])
+        for settings in [fromEnvironment, fromFlags] {
+            #expect(settings.host == "0.0.0.0")
+            #expect(settings.port == 9000)
+            #expect(settings.dataDirectory == "/tmp/rm")
+            #expect(settings.databaseURL == "/tmp/rm/x.sqlite")
+            #expect(settings.publicURL == "https://rm.example")
+            #expect(settings.environment == .production)
+            #expect(settings.bcryptCost == 11)
+            let lifetimes: [Int] = [settings.accessTokenTTL, settings.refreshTokenTTLWeb, settings.refreshTokenTTLMobile, settings.codeTTL]
+            #expect(lifetimes == [60, 61, 62, 63])
+            let limits: [Int] = [
+                settings.maxCodeAttempts, settings.refreshReuseGrace, settings.codeResendInterval,
+                settings.codeEmailsPerHour, settings.ipRateLimit, settings.loginFailureLimit,
+            ]
+            #expect(limits == [3, 4, 0, 7, 8, 9])
+        }
+        let both = try SettingsOptions.parse(["--port", "9100"]).settings(environment: ["REPAIRMINDER_PORT": "9000"])
+        #expect(both.port == 9100)
+    }
+
+    @Test func productionRefusesAMissingOrShortSecret() throws {
+        #expect(throws: ValidationError.self) { _ = try SettingsOptions.parse(["--env", "production"]).settings(environment: [:]) }
+        #expect(throws: ValidationError.self) {
+            _ = try SettingsOptions.parse(["--env", "production", "--jwt-secret", "too-short"]).settings(environment: [:])
+        }
+        let ok = try SettingsOptions.parse(["--env", "production", "--jwt-secret", String(repeating: "k", count: 32)])
+            .settings(environment: [:])
+        #expect(ok.environment == .production)
+    }
+
+    @Test(arguments: [
+        (["--env", "staging"], [String: String]()),
+        (["--port", "0"], [:]),
+        (["--bcrypt-cost", "3"], [:]),
+        (["--access-token-ttl", "0"], [:]),
+        (["--ip-rate-limit=-1"], [:]),
+        (["--database-url", "postgres://db/repairminder"], [:]),
+        ([], ["REPAIRMINDER_PORT": "eighty"]),
+    ])
+    func badValuesAreRefused(arguments: [String], environment: [String: String]) throws {
+        #expect(throws: ValidationError.self) { _ = try SettingsOptions.parse(arguments).settings(environment: environment) }
+    }
+}
