@@ -39,7 +39,7 @@ func buildRouter(services: AuthServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
     router.get("api/health") { _, _ in
-        Response.json(HealthResponse(status: "ok", version: repairMinderVersion, database: "ok"))
+        Response.envelope(HealthResponse(status: "ok", version: repairMinderVersion, database: "ok"))
     }
     let auth = router.group("api/auth")
     if services.settings.ipRateLimit > 0 {
@@ -49,7 +49,7 @@ func buildRouter(services: AuthServices) -> Router<AppRequestContext> {
     return router
 }
 
-/// `GET /api/health`'s body (not enveloped: load balancers read it as it is).
+/// `GET /api/health`'s data (API.md §6).
 struct HealthResponse: Codable, Sendable {
     let status: String
     let version: String

@@ -122,3 +122,17 @@ extension Database {
         }
     }
 }
+
+@Suite struct HealthTests {
+    @Test func healthAnswersTheEnvelopedStatus() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let reply = try await client.send(.get, "/api/health")
+            #expect(reply.status == .ok)
+            #expect(reply.json["success"] as? Bool == true)
+            #expect(reply.string("status") == "ok")
+            #expect(reply.string("database") == "ok")
+            #expect(reply.string("version") == repairMinderVersion)
+        }
+    }
+}

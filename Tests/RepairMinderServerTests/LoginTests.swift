@@ -59,9 +59,11 @@ import Testing
                 unknown.append(try await time("nobody@acme.test"))
                 known.append(try await time(DemoFixtures.adminEmail))
             }
+            // Skipping bcrypt would make unknown emails ~100 times faster; the wide bounds only
+            // absorb noise from tests running in parallel.
             let unknownMedian = unknown.sorted()[1], knownMedian = known.sorted()[1]
-            #expect(unknownMedian > knownMedian * 0.5, "unknown \(unknownMedian)s vs known \(knownMedian)s")
-            #expect(unknownMedian < knownMedian * 2.0, "unknown \(unknownMedian)s vs known \(knownMedian)s")
+            #expect(unknownMedian > knownMedian * 0.25, "unknown \(unknownMedian)s vs known \(knownMedian)s")
+            #expect(unknownMedian < knownMedian * 4.0, "unknown \(unknownMedian)s vs known \(knownMedian)s")
         }
     }
 

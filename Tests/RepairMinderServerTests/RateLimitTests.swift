@@ -117,3 +117,21 @@ import Testing
         }
     }
 }
+
+extension RateLimitTests {
+    @Test func concurrentWrongPasswordsCannotOverrunTheFailureBudget() async throws {
+        let server = try await TestServer { $0.loginFailureLimit = 5 }
+        try await server.run { client in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": "wrong"]).status.code
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 401 }.count == 5)
+            #expect(statuses.filter { $0 == 429 }.count == 15)
+        }
+    }
+}

@@ -29,32 +29,29 @@ struct AbuseLimits: Sendable {
         if let wait { throw APIError.rateLimited(retryAfter: wait) }
     }
 
-    /// Throws 429 while `email` has used up its failed-login budget for the current window.
-    func checkLoginFailures(for email: String) async throws {
+    /// Counts a password attempt for `email` before it is checked, or throws 429 while the
+    /// account's failure budget for the window is used up. Counting first, in one write
+    /// transaction, keeps the limit exact under concurrent attempts; a correct password then
+    /// clears the count (`clearLoginFailures`), so only failures remain counted.
+    func admitLoginAttempt(for email: String) async throws {
         let limit = settings.loginFailureLimit
         guard limit > 0 else { return }
         let now = clock.now()
-        let failures = try await database.withConnection { db in
-            try await db.raw(
-                "SELECT failed_at FROM login_failures WHERE email = \(bind: email) AND failed_at > \(bind: now - Self.failureWindow) ORDER BY failed_at ASC"
-            ).all(decodingColumn: "failed_at", as: Double.self)
-        }
-        if failures.count >= limit, let oldest = failures.first {
-            throw APIError.rateLimited(retryAfter: oldest + Self.failureWindow - now)
-        }
-    }
-
-    func recordLoginFailure(for email: String) async throws {
-        guard settings.loginFailureLimit > 0 else { return }
-        let now = clock.now()
-        try await database.withConnection { db in
+        let wait: Double? = try await database.transaction { db in
             try await db.raw("DELETE FROM login_failures WHERE failed_at <= \(bind: now - Self.failureWindow)").run()
+            let failures = try await db.raw(
+                "SELECT failed_at FROM login_failures WHERE email = \(bind: email) ORDER BY failed_at ASC"
+            ).all(decodingColumn: "failed_at", as: Double.self)
+            if failures.count >= limit, let oldest = failures.first { return oldest + Self.failureWindow - now }
             try await db.raw("INSERT INTO login_failures (email, failed_at) VALUES (\(bind: email), \(bind: now))").run()
+            return nil
         }
+        if let wait { throw APIError.rateLimited(retryAfter: wait) }
     }
 
     /// A correct password starts the account's budget afresh.
     func clearLoginFailures(for email: String) async throws {
+        guard settings.loginFailureLimit > 0 else { return }
         try await database.withConnection { db in
             try await db.raw("DELETE FROM login_failures WHERE email = \(bind: email)").run()
         }

@@ -31,20 +31,14 @@ struct StaffAuthController {
         let body = try await JSONBody(request: request, limit: settings.maxBodySize)
         let email = try body.email()
         let password = try body.untrimmedString("password")
-        try await services.limits.checkLoginFailures(for: email)
+        try await services.limits.admitLoginAttempt(for: email)
         let user = try await services.accounts.user(email: email)
         // Always run bcrypt, against a dummy hash for unknown emails or password-less users, so
         // response time does not reveal which accounts exist.
         let passwordMatches = try await services.hasher.verify(password, against: user?.passwordHash)
-        guard let user else {
-            try await services.limits.recordLoginFailure(for: email)
-            throw APIError.invalidCredentials
-        }
+        guard let user else { throw APIError.invalidCredentials }
         guard user.passwordHash != nil else { throw APIError.noPasswordSet }
-        guard passwordMatches else {
-            try await services.limits.recordLoginFailure(for: email)
-            throw APIError.invalidCredentials
-        }
+        guard passwordMatches else { throw APIError.invalidCredentials }
         try await services.limits.clearLoginFailures(for: email)
         guard user.isActive != 0 else { throw APIError.accountDeactivated }
         guard user.archived == 0 else { throw APIError.accountArchived }

@@ -117,6 +117,47 @@ enum Migrations {
             "CREATE TABLE login_failures (email TEXT NOT NULL, failed_at REAL NOT NULL)",
             "CREATE INDEX login_failures_email ON login_failures(email, failed_at)",
         ]),
+        Step(version: 3, name: "customer sessions and push", statements: [
+            // The company a customer code was requested for; NULL covers all the email's companies.
+            "ALTER TABLE magic_codes ADD COLUMN company_id TEXT",
+            """
+            CREATE TABLE customer_sessions (
+                id TEXT PRIMARY KEY,
+                client_id TEXT NOT NULL REFERENCES clients(id),
+                company_id TEXT NOT NULL REFERENCES companies(id),
+                is_mobile INTEGER NOT NULL,
+                created_at REAL NOT NULL,
+                expires_at REAL NOT NULL,
+                revoked_at REAL
+            )
+            """,
+            """
+            CREATE TABLE device_tokens (
+                id TEXT PRIMARY KEY,
+                device_token TEXT NOT NULL UNIQUE,
+                platform TEXT NOT NULL,
+                app_type TEXT NOT NULL,
+                owner_kind TEXT NOT NULL,
+                owner_id TEXT NOT NULL,
+                session_id TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL
+            )
+            """,
+            "CREATE INDEX device_tokens_owner ON device_tokens(owner_kind, owner_id)",
+            "CREATE INDEX device_tokens_session ON device_tokens(session_id)",
+            """
+            CREATE TABLE push_preferences (
+                user_id TEXT PRIMARY KEY REFERENCES users(id),
+                enabled INTEGER NOT NULL,
+                orders INTEGER NOT NULL,
+                devices INTEGER NOT NULL,
+                enquiries INTEGER NOT NULL,
+                payments INTEGER NOT NULL,
+                updated_at REAL NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from
