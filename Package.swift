@@ -20,7 +20,8 @@ let package = Package(
     ],
     targets: [
         .target(
-            name: "RepairMinderModels"
+            name: "RepairMinderModels",
+            resources: [.copy("Resources/config.json")]
         ),
         .target(
             name: "RepairMinderServer",

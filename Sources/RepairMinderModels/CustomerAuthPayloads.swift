@@ -1,0 +1,132 @@
+/// `POST /api/customer/auth/request-magic-link` body (API.md §3.1).
+public struct CustomerMagicLinkRequest: Codable, Sendable, Equatable {
+    public var email: String
+    public var companyId: String?
+    public init(email: String, companyId: String? = nil) {
+        self.email = email
+        self.companyId = companyId
+    }
+}
+
+/// `POST /api/customer/auth/verify-code` body (API.md §3.2).
+public struct CustomerVerifyCodeRequest: Codable, Sendable, Equatable {
+    public var email: String
+    public var code: String
+    public var companyId: String?
+    public init(email: String, code: String, companyId: String? = nil) {
+        self.email = email
+        self.code = code
+        self.companyId = companyId
+    }
+}
+
+/// The customer `client` object: camelCase (API.md §3.2).
+public struct CustomerClient: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    public var firstName: String?
+    public var lastName: String?
+    public var email: String
+    /// "First Last", or the email when there is no name.
+    public var name: String
+    public init(id: String, firstName: String?, lastName: String?, email: String, name: String) {
+        self.id = id
+        self.firstName = firstName
+        self.lastName = lastName
+        self.email = email
+        self.name = name
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // Explicit so missing names are sent as `null`, not left out.
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(firstName, forKey: .firstName)
+        try c.encode(lastName, forKey: .lastName)
+        try c.encode(email, forKey: .email)
+        try c.encode(name, forKey: .name)
+    }
+}
+
+/// The customer-side `company` object: camelCase, `logoUrl` null without a logo (API.md §3.2).
+public struct CustomerCompany: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    public var name: String
+    public var logoUrl: String?
+    public init(id: String, name: String, logoUrl: String?) {
+        self.id = id
+        self.name = name
+        self.logoUrl = logoUrl
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(name, forKey: .name)
+        try c.encode(logoUrl, forKey: .logoUrl)
+    }
+}
+
+/// A completed customer sign-in (API.md §3.2). Customers get no refresh token.
+public struct CustomerTokenResponse: Codable, Sendable, Equatable {
+    public var token: String
+    public var client: CustomerClient
+    public var company: CustomerCompany
+    public init(token: String, client: CustomerClient, company: CustomerCompany) {
+        self.token = token
+        self.client = client
+        self.company = company
+    }
+}
+
+/// The answer when the email is a client of several companies and none was chosen: call
+/// verify-code again with the same code and one `companyId` (API.md §3.2).
+public struct CompanySelectionResponse: Codable, Sendable, Equatable {
+    public var requiresCompanySelection: Bool
+    public var companies: [CustomerCompany]
+    public var email: String
+    public var code: String
+    public init(companies: [CustomerCompany], email: String, code: String) {
+        self.requiresCompanySelection = true
+        self.companies = companies
+        self.email = email
+        self.code = code
+    }
+}
+
+/// `GET /api/customer/auth/me`'s answer (API.md §3.3).
+public struct CustomerMeResponse: Codable, Sendable, Equatable {
+    public var client: CustomerClient
+    public var company: CustomerCompany
+    public init(client: CustomerClient, company: CustomerCompany) {
+        self.client = client
+        self.company = company
+    }
+}
+
+/// The claims of a customer token (API.md §3.2, seed 000).
+public struct CustomerTokenClaims: Codable, Sendable, Equatable {
+    /// Always `"customer"`: what tells a customer token from a staff one.
+    public var type: String
+    public var clientId: String
+    public var companyId: String
+    public var email: String
+    /// Always `"customer_portal"`.
+    public var scope: String
+    /// Issued at, seconds since 1970 (the seed's own claim; `iat` carries the same).
+    public var issuedAt: Int
+    public var sessionId: String
+    public var iat: Int
+    public var exp: Int
+
+    public init(clientId: String, companyId: String, email: String, sessionId: String, issuedAt: Int, expiresAt: Int) {
+        type = "customer"
+        scope = "customer_portal"
+        self.clientId = clientId
+        self.companyId = companyId
+        self.email = email
+        self.sessionId = sessionId
+        self.issuedAt = issuedAt
+        iat = issuedAt
+        exp = expiresAt
+    }
+}

@@ -1,0 +1,59 @@
+/// The platform a push device token belongs to.
+public enum PushPlatform: String, Codable, Sendable, CaseIterable {
+    case ios
+    case android
+}
+
+/// Which app registered a device token: decides which notifications it gets.
+public enum PushAppType: String, Codable, Sendable, CaseIterable {
+    case staff
+    case customer
+}
+
+/// `POST /api/user/device-token` and `/api/customer/device-token` body (API.md §5).
+public struct DeviceTokenRegistration: Codable, Sendable, Equatable {
+    public var deviceToken: String
+    public var platform: PushPlatform
+    public var appType: PushAppType
+    public init(deviceToken: String, platform: PushPlatform, appType: PushAppType) {
+        self.deviceToken = deviceToken
+        self.platform = platform
+        self.appType = appType
+    }
+}
+
+/// A registered device token, as answered by registration and the list.
+public struct RegisteredDeviceToken: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    public var deviceToken: String
+    public var platform: PushPlatform
+    public var appType: PushAppType
+    public init(id: String, deviceToken: String, platform: PushPlatform, appType: PushAppType) {
+        self.id = id
+        self.deviceToken = deviceToken
+        self.platform = platform
+        self.appType = appType
+    }
+}
+
+/// `DELETE .../device-token` body.
+public struct DeviceTokenRemoval: Codable, Sendable, Equatable {
+    public var deviceToken: String
+    public init(deviceToken: String) { self.deviceToken = deviceToken }
+}
+
+/// Which staff notifications a user wants (API.md §5).
+public struct PushPreferences: Codable, Sendable, Equatable {
+    public var enabled: Bool
+    public var orders: Bool
+    public var devices: Bool
+    public var enquiries: Bool
+    public var payments: Bool
+    public init(enabled: Bool = true, orders: Bool = true, devices: Bool = true, enquiries: Bool = true, payments: Bool = true) {
+        self.enabled = enabled
+        self.orders = orders
+        self.devices = devices
+        self.enquiries = enquiries
+        self.payments = payments
+    }
+}
