@@ -26,7 +26,7 @@ public func buildApplication(
     let services = AuthServices(
         settings: settings, database: database, jwtSecret: secret, clock: clock,
         mailer: mailer ?? OutboxMailer(dataDirectory: settings.dataDirectory, logger: logger))
-    let router = buildRouter(services: services)
+    let router = try buildRouter(services: services)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "RepairMinder"),
@@ -35,23 +35,21 @@ public func buildApplication(
     return app
 }
 
-func buildRouter(services: AuthServices) -> Router<AppRequestContext> {
+func buildRouter(services: AuthServices) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
-    router.get("api/health") { _, _ in
-        Response.envelope(HealthResponse(status: "ok", version: repairMinderVersion, database: "ok"))
+    router.add(middleware: QuarantineMiddleware(services: services))
+    try PublicController(services: services).addRoutes(to: router)
+    // One budget per client IP across staff and customer sign-in.
+    let limiter = IPRateLimiter(limitPerMinute: services.settings.ipRateLimit, clock: services.clock)
+    func authGroup(_ path: RouterPath) -> RouterGroup<AppRequestContext> {
+        let group = router.group(path)
+        if services.settings.ipRateLimit > 0 { group.add(middleware: IPRateLimitMiddleware(limiter: limiter)) }
+        return group
     }
-    let auth = router.group("api/auth")
-    if services.settings.ipRateLimit > 0 {
-        auth.add(middleware: IPRateLimitMiddleware(limiter: IPRateLimiter(limitPerMinute: services.settings.ipRateLimit, clock: services.clock)))
-    }
-    StaffAuthController(services: services).addRoutes(to: auth)
+    StaffAuthController(services: services).addRoutes(to: authGroup("api/auth"))
+    CustomerAuthController(services: services).addRoutes(to: authGroup("api/customer/auth"))
+    AccountController(services: services).addRoutes(to: router)
+    PushController(services: services).addRoutes(to: router)
     return router
-}
-
-/// `GET /api/health`'s data (API.md §6).
-struct HealthResponse: Codable, Sendable {
-    let status: String
-    let version: String
-    let database: String
 }

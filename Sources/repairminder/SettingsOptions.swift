@@ -31,6 +31,10 @@ struct SettingsOptions: ParsableArguments {
     var refreshTokenTtlMobile: Int?
     @Option(help: "Emailed code lifetime, seconds. [env: REPAIRMINDER_CODE_TTL] (default: 600)")
     var codeTtl: Int?
+    @Option(help: "Customer session lifetime for browsers, seconds. [env: REPAIRMINDER_CUSTOMER_SESSION_TTL_WEB] (default: 604800)")
+    var customerSessionTtlWeb: Int?
+    @Option(help: "Customer session lifetime for mobile apps, seconds. [env: REPAIRMINDER_CUSTOMER_SESSION_TTL_MOBILE] (default: 7776000)")
+    var customerSessionTtlMobile: Int?
     @Option(help: "Wrong codes allowed per code or login challenge. [env: REPAIRMINDER_MAX_CODE_ATTEMPTS] (default: 5)")
     var maxCodeAttempts: Int?
     @Option(help: "Seconds a rotated refresh token may be retried. [env: REPAIRMINDER_REFRESH_REUSE_GRACE] (default: 10)")
@@ -74,6 +78,8 @@ struct SettingsOptions: ParsableArguments {
         if let v = try int(refreshTokenTtlWeb, "REFRESH_TOKEN_TTL_WEB") { s.refreshTokenTTLWeb = v }
         if let v = try int(refreshTokenTtlMobile, "REFRESH_TOKEN_TTL_MOBILE") { s.refreshTokenTTLMobile = v }
         if let v = try int(codeTtl, "CODE_TTL") { s.codeTTL = v }
+        if let v = try int(customerSessionTtlWeb, "CUSTOMER_SESSION_TTL_WEB") { s.customerSessionTTLWeb = v }
+        if let v = try int(customerSessionTtlMobile, "CUSTOMER_SESSION_TTL_MOBILE") { s.customerSessionTTLMobile = v }
         if let v = try int(maxCodeAttempts, "MAX_CODE_ATTEMPTS") { s.maxCodeAttempts = v }
         if let v = try int(refreshReuseGrace, "REFRESH_REUSE_GRACE") { s.refreshReuseGrace = v }
         if let v = try int(codeResendInterval, "CODE_RESEND_INTERVAL") { s.codeResendInterval = v }

@@ -157,7 +157,8 @@ import Testing
 }
 
 /// The claims as a client would read them.
-struct AccessTokenClaimsProbe: Decodable {
+struct AccessTokenClaimsProbe: ExpiringClaims {
+    var isWellFormed: Bool { true }
     let isMobile: Bool
     let sid: String
     let sub: String

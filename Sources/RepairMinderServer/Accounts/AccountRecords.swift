@@ -49,12 +49,20 @@ struct CompanyRecord: Decodable, Sendable {
     /// Unknown statuses are treated as suspended: failing closed keeps a damaged row quarantined.
     var companyStatus: CompanyStatus { CompanyStatus(rawValue: status) ?? .suspended }
 
-    var wire: Company {
+    /// The staff-side wire object; `serverURL` turns a stored logo file into its public URL.
+    func wire(serverURL: String) -> Company {
         Company(
             id: id, name: name, status: companyStatus, currencyCode: currencyCode, vatNumber: vatNumber,
-            logoUrl: logoUrl, vatRateRepair: vatRateRepair, vatRateDeviceSale: vatRateDeviceSale,
+            logoUrl: CompanyLogo.publicURL(for: self, serverURL: serverURL), vatRateRepair: vatRateRepair, vatRateDeviceSale: vatRateDeviceSale,
             vatRateAccessory: vatRateAccessory, vatRateDevicePurchase: vatRateDevicePurchase
         )
+    }
+}
+
+extension CompanyRecord {
+    /// The customer-side wire object.
+    func customerWire(serverURL: String) -> CustomerCompany {
+        CustomerCompany(id: id, name: name, logoUrl: CompanyLogo.publicURL(for: self, serverURL: serverURL))
     }
 }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RepairMinderModels
 
 /// HS256 JSON Web Tokens with a key id (`kid`) in the header, so the signing key can be rotated:
 /// tokens signed by the previous key still verify until they expire.
@@ -40,8 +41,10 @@ struct JWTSigner: Sendable {
         return signingInput + "." + Data(signature).base64URLEncoded()
     }
 
-    /// Checks the signature (with the key named by `kid`), then decodes the claims and checks `exp`.
-    func verify<Claims: Decodable>(_ token: String, as type: Claims.Type, now: Date = Date()) throws -> Claims {
+    /// Checks the signature (with the key named by `kid`), decodes the claims, then checks `exp`.
+    /// Claims of another kind (a customer token where a staff one is expected) are `malformed`,
+    /// whether or not they expired.
+    func verify<Claims: ExpiringClaims>(_ token: String, as type: Claims.Type, now: Date = Date()) throws -> Claims {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let headerData = Data(base64URLEncoded: parts[0]),
@@ -63,9 +66,10 @@ struct JWTSigner: Sendable {
         guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key.key) else {
             throw VerificationError.badSignature
         }
-        guard let expiry = try? JSONDecoder().decode(Expiry.self, from: payload) else { throw VerificationError.malformed }
-        guard Double(expiry.exp) > now.timeIntervalSince1970 else { throw VerificationError.expired }
-        guard let claims = try? JSONDecoder().decode(Claims.self, from: payload) else { throw VerificationError.malformed }
+        guard let claims = try? JSONDecoder().decode(Claims.self, from: payload), claims.isWellFormed else {
+            throw VerificationError.malformed
+        }
+        guard Double(claims.exp) > now.timeIntervalSince1970 else { throw VerificationError.expired }
         return claims
     }
 
@@ -73,8 +77,19 @@ struct JWTSigner: Sendable {
         let alg: String
         let kid: String?
     }
+}
 
-    private struct Expiry: Decodable {
-        let exp: Int
-    }
+/// Claims a `JWTSigner` can verify: they carry their expiry and can say whether they are of
+/// the expected kind.
+protocol ExpiringClaims: Decodable {
+    var exp: Int { get }
+    var isWellFormed: Bool { get }
+}
+
+extension AccessTokenClaims: ExpiringClaims {
+    var isWellFormed: Bool { sub == userId }
+}
+
+extension CustomerTokenClaims: ExpiringClaims {
+    var isWellFormed: Bool { type == "customer" && scope == "customer_portal" }
 }

@@ -8,6 +8,8 @@ struct MagicCode: Decodable, Sendable {
     var codeHash: String
     var expiresAt: Double
     var failedAttempts: Int
+    /// Customer codes requested for one company only; nil covers every company of the email.
+    var companyId: String?
 }
 
 /// Storage of magic-link codes. `purpose` separates staff codes from customer ones.
@@ -15,15 +17,16 @@ struct MagicCodeStore: Sendable {
     let database: Database
 
     /// Stores a new code for `email`; earlier unused codes of the same purpose stop working.
-    func issue(purpose: String, email: String, codeHash: String, now: Double, ttl: Double) async throws {
+    func issue(purpose: String, email: String, companyId: String? = nil, codeHash: String, now: Double, ttl: Double) async throws {
         try await database.transaction { db in
             try await db.raw(
                 "UPDATE magic_codes SET used_at = \(bind: now) WHERE purpose = \(bind: purpose) AND email = \(bind: email) AND used_at IS NULL"
             ).run()
             try await db.raw(
                 """
-                INSERT INTO magic_codes (id, purpose, email, code_hash, created_at, expires_at, failed_attempts)
-                VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: purpose), \(bind: email), \(bind: codeHash), \(bind: now), \(bind: now + ttl), 0)
+                INSERT INTO magic_codes (id, purpose, email, company_id, code_hash, created_at, expires_at, failed_attempts)
+                VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: purpose), \(bind: email), \(bind: companyId),
+                    \(bind: codeHash), \(bind: now), \(bind: now + ttl), 0)
                 """
             ).run()
         }

@@ -37,16 +37,19 @@ struct SessionStore: Sendable {
         }
     }
 
-    /// Ends a session: its refresh tokens and access tokens stop working.
+    /// Ends a session: its refresh tokens and access tokens stop working, and the device tokens
+    /// it registered are forgotten.
     func revoke(id: String, reason: String, now: Double) async throws {
-        try await database.withConnection { db in
+        try await database.transaction { db in
             try await Self.revoke(id: id, reason: reason, now: now, on: db)
         }
     }
 
+    /// `revoke` inside a transaction the caller already holds.
     static func revoke(id: String, reason: String, now: Double, on db: any SQLDatabase) async throws {
         try await db.raw(
             "UPDATE sessions SET revoked_at = \(bind: now), revoked_reason = \(bind: reason) WHERE id = \(bind: id) AND revoked_at IS NULL"
         ).run()
+        try await DeviceTokenStore.removeAll(ofSession: id, on: db)
     }
 }

@@ -159,7 +159,7 @@ struct StaffAuthController {
         let staff = try context.requireStaff()
         return .envelope(
             StaffMeResponse(
-                user: staff.user.wire(companyStatus: staff.company.companyStatus), company: staff.company.wire,
+                user: staff.user.wire(companyStatus: staff.company.companyStatus), company: staff.company.wire(serverURL: settings.serverURL),
                 hasPassword: staff.user.passwordHash != nil))
     }
 

@@ -2,22 +2,21 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// The caller of a staff endpoint, as established by `StaffAuthenticator`.
+/// The caller of a staff endpoint, as established by `StaffIdentity`.
 struct AuthenticatedStaff: Sendable {
     let claims: AccessTokenClaims
     let user: UserRecord
     let company: CompanyRecord
 }
 
-/// Requires a valid staff access token on the routes it wraps: signature, expiry, and a live
-/// session checked in the database on every request (so logout and deactivation take effect
-/// at once, on every instance).
-struct StaffAuthenticator: RouterMiddleware {
-    typealias Context = AppRequestContext
+/// Who a staff bearer token belongs to: signature, expiry, and a live session and active user
+/// checked in the database on every request (so logout and deactivation take effect at once,
+/// on every instance).
+struct StaffIdentity: Sendable {
     let services: AuthServices
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let token = BearerToken.from(request) else { throw APIError.unauthorized }
+    /// The staff member behind `token`; 401 `TOKEN_EXPIRED` or `UNAUTHORIZED` otherwise.
+    func resolve(_ token: String) async throws -> AuthenticatedStaff {
         let now = services.clock.now()
         let claims: AccessTokenClaims
         do {
@@ -32,8 +31,21 @@ struct StaffAuthenticator: RouterMiddleware {
             let (user, company) = try await services.accounts.userWithCompany(id: claims.userId),
             user.canSignIn
         else { throw APIError.unauthorized }
+        return AuthenticatedStaff(claims: claims, user: user, company: company)
+    }
+}
+
+/// Requires a valid staff access token on the routes it wraps.
+struct StaffAuthenticator: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let services: AuthServices
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // The quarantine check may already have resolved the caller for this request.
+        if context.staff != nil { return try await next(request, context) }
+        guard let token = BearerToken.from(request) else { throw APIError.unauthorized }
         var context = context
-        context.staff = AuthenticatedStaff(claims: claims, user: user, company: company)
+        context.staff = try await StaffIdentity(services: services).resolve(token)
         return try await next(request, context)
     }
 }

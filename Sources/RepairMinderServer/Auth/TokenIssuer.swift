@@ -36,6 +36,6 @@ struct TokenIssuer: Sendable {
         return StaffTokenResponse(
             token: try accessToken(for: user, sessionId: sessionId, isMobile: isMobile, now: now),
             refreshToken: refreshToken, expiresIn: settings.accessTokenTTL,
-            user: signedIn.wire(companyStatus: company.companyStatus), company: company.wire)
+            user: signedIn.wire(companyStatus: company.companyStatus), company: company.wire(serverURL: services.settings.serverURL))
     }
 }

@@ -53,6 +53,14 @@ extension APIError {
     static let tooManyAttempts = APIError(.unauthorized, "TOO_MANY_ATTEMPTS", "Too many attempts. Please log in again.")
     static let invalidOrExpiredCode = APIError(.unauthorized, "INVALID_CODE", "Invalid or expired code")
 
+    // Quarantine and access (API.md §4).
+    static let accountPendingApproval = APIError(
+        .forbidden, "ACCOUNT_PENDING_APPROVAL",
+        "Your account is pending approval. You will be notified when it is activated.")
+    static let accountSuspended = APIError(
+        .forbidden, "ACCOUNT_SUSPENDED", "Your account has been suspended. Please contact support.")
+    static let forbidden = APIError(.forbidden, "FORBIDDEN", "You do not have access to this resource")
+
     // Refresh (API.md §2.7).
     static let invalidRefreshToken = APIError(.unauthorized, "INVALID_REFRESH_TOKEN", "Invalid refresh token")
     static let refreshTokenExpired = APIError(.unauthorized, "REFRESH_TOKEN_EXPIRED", "Refresh token expired")

@@ -8,11 +8,14 @@ public struct AppRequestContext: RequestContext {
     public let clientIP: String?
     /// The signed-in staff member, set by `StaffAuthenticator`.
     var staff: AuthenticatedStaff?
+    /// The signed-in customer, set by `CustomerAuthenticator`.
+    var customer: AuthenticatedCustomer?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         clientIP = source.channel.remoteAddress?.ipAddress
         staff = nil
+        customer = nil
     }
 
     /// Bodies are read explicitly with a smaller limit (`JSONBody`); this only bounds other uses.

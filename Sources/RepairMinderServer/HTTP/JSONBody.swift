@@ -47,6 +47,36 @@ struct JSONBody: Sendable {
         return raw
     }
 
+    /// An optional string: nil when absent or null, else non-empty after trimming.
+    func optionalString(_ name: String) throws -> String? {
+        guard let value = fields[name], value != .null else { return nil }
+        return try string(name)
+    }
+
+    /// An optional identifier (see `identifier`).
+    func optionalIdentifier(_ name: String) throws -> String? {
+        guard let value = fields[name], value != .null else { return nil }
+        return try identifier(name)
+    }
+
+    /// An optional boolean: nil when absent; `true`/`false` only.
+    func optionalBool(_ name: String) throws -> Bool? {
+        guard let value = fields[name] else { return nil }
+        guard case .bool(let bool) = value else { throw APIError.validation("\(name) must be true or false") }
+        return bool
+    }
+
+    /// One of a fixed set of string values.
+    func oneOf<Value: RawRepresentable & CaseIterable>(_ name: String, _ type: Value.Type) throws -> Value
+    where Value.RawValue == String {
+        let raw = try string(name)
+        guard let value = Value(rawValue: raw) else {
+            let allowed = Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw APIError.validation("\(name) must be one of \(allowed)")
+        }
+        return value
+    }
+
     /// A well-formed email address, trimmed and lowercased (emails compare case-insensitively).
     func email(_ name: String = "email") throws -> String {
         let value = try string(name)
@@ -75,14 +105,17 @@ struct JSONBody: Sendable {
 /// The JSON values a request field can hold, as far as validation needs to tell them apart.
 enum JSONValue: Equatable, Sendable {
     case string(String)
+    case bool(Bool)
     case null
-    /// A number, boolean, array or object.
+    /// A number, array or object.
     case other
 
     init(_ any: Any) {
         switch any {
         case let string as String: self = .string(string)
         case is NSNull: self = .null
+        // JSONSerialization gives booleans as NSNumbers of ObjC type "c" (char); numbers as others.
+        case let number as NSNumber where String(cString: number.objCType) == "c": self = .bool(number.boolValue)
         default: self = .other
         }
     }

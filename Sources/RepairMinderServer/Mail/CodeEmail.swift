@@ -15,4 +15,12 @@ enum CodeEmail {
             text: "Your sign-in code is \(code). It expires in \(validMinutes) minutes.\n\nIf you did not ask for it, you can ignore this email.",
             sentAt: Timestamp.iso8601(now))
     }
+
+    static func customerLogin(to email: String, code: String, companies: [String], validMinutes: Int, now: Double) -> MailMessage {
+        let shops = companies.count == 1 ? companies[0] : "your repair shops"
+        return MailMessage(
+            to: email, subject: "Your login code for \(shops)",
+            text: "Your login code is \(code). It expires in \(validMinutes) minutes.\n\nIf you did not ask for it, you can ignore this email.",
+            sentAt: Timestamp.iso8601(now))
+    }
 }

@@ -42,7 +42,18 @@ public struct ServerSettings: Sendable {
     /// Largest accepted request body, in bytes.
     public var maxBodySize = 64 * 1024
 
+    /// Customer sessions (no refresh token): lifetime by the client kind at sign-in.
+    public var customerSessionTTLWeb = 7 * 24 * 3600
+    public var customerSessionTTLMobile = 90 * 24 * 3600
+
     public init() {}
+
+    /// The base of absolute URLs the server hands out: `publicURL`, or where it listens.
+    public var serverURL: String {
+        var url = publicURL ?? "http://\(host):\(port)"
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
 
     /// The SQLite file path this configuration uses.
     public func sqlitePath() throws -> String {
@@ -64,7 +75,8 @@ public struct ServerSettings: Sendable {
         for (name, value) in [
             ("--access-token-ttl", accessTokenTTL), ("--refresh-token-ttl-web", refreshTokenTTLWeb),
             ("--refresh-token-ttl-mobile", refreshTokenTTLMobile), ("--code-ttl", codeTTL),
-            ("--max-code-attempts", maxCodeAttempts),
+            ("--max-code-attempts", maxCodeAttempts), ("--customer-session-ttl-web", customerSessionTTLWeb),
+            ("--customer-session-ttl-mobile", customerSessionTTLMobile),
         ] where value <= 0 {
             throw SettingsError("\(name) must be greater than 0")
         }
@@ -74,6 +86,9 @@ public struct ServerSettings: Sendable {
             ("--login-failure-limit", loginFailureLimit),
         ] where value < 0 {
             throw SettingsError("\(name) must not be negative")
+        }
+        if let publicURL, URL(string: publicURL)?.scheme.map({ ["http", "https"].contains($0) }) != true {
+            throw SettingsError("--public-url must be an http:// or https:// URL")
         }
         if environment == .production {
             guard let secret = jwtSecret, secret.utf8.count >= 32 else {

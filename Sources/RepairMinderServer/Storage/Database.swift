@@ -155,3 +155,21 @@ public actor Database {
 
 /// The database was closed (the server is shutting down).
 public struct DatabaseClosedError: Error {}
+
+extension Database {
+    /// Whether the database answers a trivial query within `timeout` seconds.
+    public func isAnswering(timeout: Duration = .seconds(2)) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                (try? await self.withConnection { db in try await db.raw("SELECT 1 AS ok").first() }) != nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}
