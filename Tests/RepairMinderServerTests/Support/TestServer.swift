@@ -147,6 +147,24 @@ struct TestClient: Sendable {
         return try latestCode(to: email)
     }
 
+    /// The customer sign-in: asks for a code and verifies it, choosing `companyName` when the
+    /// email has several companies. Returns the token response.
+    func customerSignIn(_ email: String, companyName: String? = nil, userAgent: String = browser) async throws -> Reply {
+        let request = try await post("/api/customer/auth/request-magic-link", ["email": email])
+        #expect(request.status == .ok)
+        let code = try latestCode(to: email)
+        var reply = try await post("/api/customer/auth/verify-code", ["email": email, "code": code], userAgent: userAgent)
+        if reply.data["requiresCompanySelection"] as? Bool == true {
+            let companies = try #require(reply.data["companies"] as? [[String: Any]])
+            let chosen = try #require(companies.first { companyName == nil || $0["name"] as? String == companyName })
+            let companyId = try #require(chosen["id"] as? String)
+            reply = try await post(
+                "/api/customer/auth/verify-code", ["email": email, "code": code, "companyId": companyId], userAgent: userAgent)
+        }
+        #expect(reply.status == .ok)
+        return reply
+    }
+
     /// The full staff password sign-in; returns the token response's data.
     func signIn(
         _ email: String = DemoFixtures.adminEmail, _ password: String = DemoFixtures.adminPassword,

@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RepairMinderModels
+import Testing
+
+@testable import RepairMinderServer
+
+/// `/api/config` and `/api/health` (API.md §6).
+@Suite struct PublicEndpointTests {
+    @Test func configIsTheBundledFileWithCachingHeaders() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            try await client.client.execute(uri: "/api/config", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.cacheControl] == "public, max-age=86400")
+                let etag = try #require(response.headers[.eTag])
+                #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
+                let envelope = try JSONDecoder().decode(Envelope<AppConfig>.self, from: Data(buffer: response.body))
+                #expect(envelope.success)
+                #expect(envelope.data == (try AppConfig.bundled()))
+                #expect(envelope.data?.workflows == ["repair", "buyback"])
+            }
+        }
+    }
+
+    @Test func ifNoneMatchWithTheCurrentETagIs304AndAStaleOneIs200() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let etag = try await client.client.execute(uri: "/api/config", method: .get) { try #require($0.headers[.eTag]) }
+            for header in [etag, "W/\(etag)", "\"stale\", \(etag)", "*"] {
+                try await client.client.execute(uri: "/api/config", method: .get, headers: [.ifNoneMatch: header]) { response in
+                    #expect(response.status == .notModified, "\(header)")
+                    #expect(response.body.readableBytes == 0)
+                    #expect(response.headers[.eTag] == etag)
+                }
+            }
+            for header in ["\"stale\"", "W/\"stale\"", ""] {
+                try await client.client.execute(uri: "/api/config", method: .get, headers: [.ifNoneMatch: header]) { response in
+                    #expect(response.status == .ok, "\(header)")
+                    #expect(response.body.readableBytes > 100)
+                }
+            }
+        }
+    }
+
+    @Test func healthIs503WhenTheDatabaseDoesNotAnswer() async throws {
+        let settings = TestServer.defaultSettings()
+        defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
+        let database = try await Database.openMigrated(settings: settings, logger: TestServer.quietLogger)
+        let services = AuthServices(
+            settings: settings, database: database, jwtSecret: settings.jwtSecret!, clock: .system,
+            mailer: OutboxMailer(dataDirectory: settings.dataDirectory, logger: TestServer.quietLogger))
+        let app = Application(router: try buildRouter(services: services), logger: TestServer.quietLogger)
+        try await app.test(.router) { client in
+            let client = TestClient(client: client, settings: settings)
+            #expect(try await client.send(.get, "/api/health").string("database") == "ok")
+            await database.close()
+            let reply = try await client.send(.get, "/api/health")
+            #expect(reply.status == .serviceUnavailable)
+            #expect(reply.json["success"] as? Bool == false)
+            #expect(reply.string("database") == "unavailable")
+        }
+        await services.hasher.shutdown()
+    }
+}
