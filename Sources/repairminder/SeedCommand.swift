@@ -27,12 +27,14 @@ struct SeedCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("cannot read \(file): \(error.localizedDescription)")
         }
-        let fixtures: FixtureFile
+        var fixtures: FixtureFile
         do {
             fixtures = try JSONDecoder().decode(FixtureFile.self, from: data)
         } catch {
             throw ValidationError("\(file) is not a valid fixtures file: \(error)")
         }
+        // Logo files are named relative to the fixtures file; the server needs absolute paths.
+        fixtures.resolveLogoPaths(relativeTo: URL(fileURLWithPath: file).deletingLastPathComponent())
         var logger = Logger(label: "repairminder")
         logger.logLevel = .warning
         let database = try await Database.openMigrated(settings: settings, logger: logger)

@@ -26,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
         if demo {
             say("Loading demo accounts (hashing passwords at bcrypt cost \(settings.bcryptCost))...")
             let database = try await Database.openMigrated(settings: settings, logger: logger)
-            _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(DemoFixtures.file)
+            _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(DemoFixtures.withLogo(in: settings.dataDirectory))
             await database.close()
         }
         let app = try await buildApplication(settings: settings, logger: logger)
@@ -44,7 +44,11 @@ struct ServeCommand: AsyncParsableCommand {
             then ask for the emailed code with /api/auth/2fa/request and read it with:
               swift run repairminder outbox --data-dir \(settings.dataDirectory) --last 1
             Other demo staff: \(DemoFixtures.engineerEmail) / "\(DemoFixtures.engineerPassword)", nopassword@acme.test (magic link only),
-            deactivated@acme.test, archived@acme.test, owner@pending.test, owner@suspended.test.
+            deactivated@acme.test, archived@acme.test, owner@pending.test / "pending password",
+            owner@suspended.test / "suspended password" (quarantined companies).
+            Customers (passwordless): jane@example.test (one shop), multi@example.test (two shops):
+              curl -s \(base)/api/customer/auth/request-magic-link -H 'Content-Type: application/json' -d '{"email":"jane@example.test"}'
+            The README walks through every flow.
 
             """)
     }

@@ -77,3 +77,42 @@ import Testing
         #expect(outbox.output.contains("No mail yet"))
     }
 }
+
+extension CommandLineTests {
+    @Test func seedResolvesRelativeLogoPathsAgainstTheFixturesFile() throws {
+        let dataDir = Self.temporaryDirectory()
+        let fixturesDir = dataDir + "-fixtures"
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: fixturesDir)
+        }
+        try FileManager.default.createDirectory(atPath: fixturesDir + "/logos", withIntermediateDirectories: true)
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: fixturesDir + "/logos/acme.png"))
+        try Data(#"{"companies":[{"name":"Acme Repairs","logoUrl":"logos/acme.png"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: fixturesDir + "/fixtures.json"))
+        let result = try Self.run(["seed", fixturesDir + "/fixtures.json", "--data-dir", dataDir])
+        #expect(result.status == 0, "\(result.error)")
+        let stored = try Self.run(["seed", fixturesDir + "/fixtures.json", "--data-dir", dataDir])
+        #expect(stored.output == result.output)
+        // The stored path is absolute: read it back through the database.
+        let database = try Self.sqlite(dataDir, "SELECT logo_url FROM companies")
+        #expect(database.trimmingCharacters(in: .whitespacesAndNewlines) == URL(fileURLWithPath: fixturesDir + "/logos/acme.png").standardizedFileURL.path)
+    }
+
+    /// Runs one query with Python's sqlite3 (always on the machine with python3).
+    static func sqlite(_ dataDir: String, _ query: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import sqlite3,sys; print('\\n'.join(str(r[0]) for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])))",
+            dataDir + "/repairminder.sqlite", query,
+        ]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The fixture set `repairminder serve --demo` loads: one of everything sign-in can meet.
 public enum DemoFixtures {
     public static let adminEmail = "admin@acme.test"
@@ -32,6 +34,25 @@ public enum DemoFixtures {
             .init(email: "multi@example.test", firstName: "Max", lastName: "Multi", company: "Acme Repairs"),
             .init(email: "multi@example.test", firstName: "Max", lastName: "Multi", company: "Beta Tech"),
         ])
+}
+
+extension DemoFixtures {
+    /// A 16×16 PNG, so the demo shows a served company logo.
+    static let logoPNG = Data(
+        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR42mOQqzhBEmIY1TCqYfhqAABoaV4QiY2AzgAAAABJRU5ErkJggg==") ?? Data()
+
+    /// The demo set with a logo for Beta Tech, written into `dataDirectory` and served at
+    /// `/api/branding/<id>/logo`; Acme Repairs keeps none, so both cases show.
+    public static func withLogo(in dataDirectory: String) throws -> FixtureFile {
+        try DataDirectory.create(dataDirectory)
+        let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("demo-logo.png").standardizedFileURL.path
+        try logoPNG.write(to: URL(fileURLWithPath: path))
+        var fixtures = file
+        if let index = fixtures.companies?.firstIndex(where: { $0.name == "Beta Tech" }) {
+            fixtures.companies?[index].logoUrl = path
+        }
+        return fixtures
+    }
 }
 
 extension FixtureFile.Company {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A fixtures file for `repairminder seed` (DESIGN.md §3). Optional fields take the defaults shown.
 public struct FixtureFile: Codable, Sendable {
     public struct Company: Codable, Sendable {
@@ -38,6 +40,18 @@ public struct FixtureFile: Codable, Sendable {
     public var companies: [Company]?
     public var users: [User]?
     public var clients: [Client]?
+}
+
+extension FixtureFile {
+    /// Makes relative logo file paths absolute against `directory` (URLs are left alone).
+    public mutating func resolveLogoPaths(relativeTo directory: URL) {
+        for index in (companies ?? []).indices {
+            guard let logo = companies?[index].logoUrl, !logo.isEmpty, !CompanyLogo.isRemote(logo), !logo.hasPrefix("/") else {
+                continue
+            }
+            companies?[index].logoUrl = directory.appendingPathComponent(logo).standardizedFileURL.path
+        }
+    }
 }
 
 /// The ids of what a fixtures file created or updated, printed by `repairminder seed` as JSON.
