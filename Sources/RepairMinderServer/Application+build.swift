@@ -23,8 +23,10 @@ public func buildApplication(
     try settings.validate()
     let database = try await Database.openMigrated(settings: settings, logger: logger)
     let secret = try settings.jwtSecret ?? GeneratedSecret.loadOrCreate(named: "jwt-secret", in: settings.dataDirectory)
+    let encryptionKey = try settings.encryptionKey
+        ?? GeneratedSecret.loadOrCreate(named: "encryption-key", in: settings.dataDirectory)
     let services = AuthServices(
-        settings: settings, database: database, jwtSecret: secret, clock: clock,
+        settings: settings, database: database, jwtSecret: secret, encryptionKey: encryptionKey, clock: clock,
         mailer: mailer ?? OutboxMailer(dataDirectory: settings.dataDirectory, logger: logger))
     let router = try buildRouter(services: services)
     var app = Application(
@@ -47,7 +49,9 @@ func buildRouter(services: AuthServices) throws -> Router<AppRequestContext> {
         if services.settings.ipRateLimit > 0 { group.add(middleware: IPRateLimitMiddleware(limiter: limiter)) }
         return group
     }
-    StaffAuthController(services: services).addRoutes(to: authGroup("api/auth"))
+    let staffAuth = authGroup("api/auth")
+    StaffAuthController(services: services).addRoutes(to: staffAuth)
+    TOTPController(services: services).addRoutes(to: staffAuth)
     CustomerAuthController(services: services).addRoutes(to: authGroup("api/customer/auth"))
     AccountController(services: services).addRoutes(to: router)
     PushController(services: services).addRoutes(to: router)

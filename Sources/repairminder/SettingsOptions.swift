@@ -17,6 +17,8 @@ struct SettingsOptions: ParsableArguments {
     var jwtSecret: String?
     @Option(help: "Previous signing secret: its tokens stay valid until they expire. [env: REPAIRMINDER_JWT_PREVIOUS_SECRET]")
     var jwtPreviousSecret: String?
+    @Option(help: "Key that encrypts secrets at rest (TOTP), at least 32 bytes in production. [env: REPAIRMINDER_ENCRYPTION_KEY] (default: generated into the data dir in development)")
+    var encryptionKey: String?
     @Option(help: "The URL clients reach this server at. [env: REPAIRMINDER_PUBLIC_URL] (default: http://<host>:<port>)")
     var publicUrl: String?
     @Option(help: "development or production. [env: REPAIRMINDER_ENV] (default: development)")
@@ -67,6 +69,7 @@ struct SettingsOptions: ParsableArguments {
         s.jwtSecret = string(jwtSecret, "JWT_SECRET")
         s.previousJWTSecret = string(jwtPreviousSecret, "JWT_PREVIOUS_SECRET")
         s.publicURL = string(publicUrl, "PUBLIC_URL")
+        s.encryptionKey = string(encryptionKey, "ENCRYPTION_KEY")
         if let v = string(env, "ENV") {
             guard let parsed = ServerSettings.Environment(rawValue: v) else {
                 throw ValidationError("--env must be development or production, got \"\(v)\"")

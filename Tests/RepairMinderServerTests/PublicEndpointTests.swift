@@ -49,7 +49,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
         let database = try await Database.openMigrated(settings: settings, logger: TestServer.quietLogger)
         let services = AuthServices(
-            settings: settings, database: database, jwtSecret: settings.jwtSecret!, clock: .system,
+            settings: settings, database: database, jwtSecret: settings.jwtSecret!, encryptionKey: String(repeating: "e", count: 32), clock: .system,
             mailer: OutboxMailer(dataDirectory: settings.dataDirectory, logger: TestServer.quietLogger))
         let app = Application(router: try buildRouter(services: services), logger: TestServer.quietLogger)
         try await app.test(.router) { client in

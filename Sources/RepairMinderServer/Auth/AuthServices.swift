@@ -16,8 +16,12 @@ final class AuthServices: Sendable {
     let sessions: SessionStore
     let rotation: RefreshTokenRotation
     let limits: AbuseLimits
+    let secretBox: SecretBox
 
-    init(settings: ServerSettings, database: Database, jwtSecret: String, clock: ServerClock, mailer: any Mailer) {
+    init(
+        settings: ServerSettings, database: Database, jwtSecret: String, encryptionKey: String, clock: ServerClock,
+        mailer: any Mailer
+    ) {
         self.settings = settings
         self.database = database
         self.clock = clock
@@ -31,5 +35,6 @@ final class AuthServices: Sendable {
         sessions = SessionStore(database: database)
         rotation = RefreshTokenRotation(database: database, hashing: hashing, settings: settings)
         limits = AbuseLimits(database: database, settings: settings, clock: clock)
+        secretBox = SecretBox(key: encryptionKey)
     }
 }

@@ -100,6 +100,16 @@ struct LoginChallengeStore: Sendable {
         } != nil
     }
 
+    /// Closes the challenge after another second factor (authenticator app) was accepted.
+    /// Exactly one caller wins.
+    func close(challengeId: String, now: Double) async throws -> Bool {
+        try await database.withConnection { db in
+            try await db.raw(
+                "UPDATE login_challenges SET closed_at = \(bind: now) WHERE id = \(bind: challengeId) AND closed_at IS NULL RETURNING id"
+            ).first()
+        } != nil
+    }
+
     private func challenge(id: String) async throws -> LoginChallenge? {
         try await database.withConnection { db in
             try await db.raw("SELECT * FROM login_challenges WHERE id = \(bind: id)")

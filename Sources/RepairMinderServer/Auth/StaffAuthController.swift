@@ -46,8 +46,10 @@ struct StaffAuthController {
             userId: user.id, email: user.email, now: services.clock.now(), ttl: Double(settings.loginChallengeTTL))
         let summary = LoginUserSummary(
             id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, companyId: user.companyId)
+        let methods: [TwoFactorMethod] =
+            try await AuthenticatorApp(services: services).isEnabled(userId: user.id) ? [.email, .totp] : [.email]
         return .envelope(
-            LoginChallengeResponse(userId: user.id, email: user.email, user: summary, twoFactorMethods: [.email]))
+            LoginChallengeResponse(userId: user.id, email: user.email, user: summary, twoFactorMethods: methods))
     }
 
     // MARK: Login step 2 (§2.2)
@@ -83,16 +85,25 @@ struct StaffAuthController {
     @Sendable func verifyTwoFactorCode(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await JSONBody(request: request, limit: settings.maxBodySize)
         let userId = try body.identifier("userId")
-        let code = try body.numericCode()
+        let code = try body.secondFactorCode()
         let now = services.clock.now()
         guard let challenge = try await services.challenges.openChallenge(userId: userId, now: now) else {
             throw APIError.loginChallengeExpired
         }
-        let submitted = services.hashing.codeHash(code, scope: Self.codeScope2FA)
-        let matches = challenge.codeHash.map { SecretHashing.constantTimeEquals($0, submitted) } ?? false
-        if matches, let expiry = challenge.codeExpiresAt, expiry <= now { throw APIError.verificationCodeExpired }
-        guard matches, try await services.challenges.complete(challengeId: challenge.id, codeHash: submitted, now: now)
-        else {
+        let emailed = services.hashing.codeHash(code, scope: Self.codeScope2FA)
+        let isEmailedCode = challenge.codeHash.map { SecretHashing.constantTimeEquals($0, emailed) } ?? false
+        if isEmailedCode, let expiry = challenge.codeExpiresAt, expiry <= now { throw APIError.verificationCodeExpired }
+        // The emailed code, or else the authenticator app (a TOTP or recovery code), then close
+        // the challenge: of concurrent requests, only the one that closes it signs in.
+        let completed: Bool
+        if isEmailedCode {
+            completed = try await services.challenges.complete(challengeId: challenge.id, codeHash: emailed, now: now)
+        } else if try await AuthenticatorApp(services: services).accept(code, userId: challenge.userId, now: now) {
+            completed = try await services.challenges.close(challengeId: challenge.id, now: now)
+        } else {
+            completed = false
+        }
+        guard completed else {
             let used = try await services.challenges.recordFailure(
                 challengeId: challenge.id, maxAttempts: settings.maxCodeAttempts, now: now)
             guard let used else { throw APIError.loginChallengeExpired }

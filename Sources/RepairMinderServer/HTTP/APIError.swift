@@ -61,6 +61,12 @@ extension APIError {
         .forbidden, "ACCOUNT_SUSPENDED", "Your account has been suspended. Please contact support.")
     static let forbidden = APIError(.forbidden, "FORBIDDEN", "You do not have access to this resource")
 
+    // Authenticator app (API.md §2.10).
+    static let totpAlreadyEnabled = APIError(.conflict, "TOTP_ALREADY_ENABLED", "Authenticator app is already enabled")
+    static let totpSetupRequired = APIError(
+        .badRequest, "TOTP_SETUP_REQUIRED", "Start authenticator setup first: no setup is pending")
+    static let totpNotEnabled = APIError(.badRequest, "TOTP_NOT_ENABLED", "Authenticator app is not enabled")
+
     // Refresh (API.md §2.7).
     static let invalidRefreshToken = APIError(.unauthorized, "INVALID_REFRESH_TOKEN", "Invalid refresh token")
     static let refreshTokenExpired = APIError(.unauthorized, "REFRESH_TOKEN_EXPIRED", "Refresh token expired")

@@ -93,6 +93,16 @@ struct JSONBody: Sendable {
         return value
     }
 
+    /// A second-factor code: 6 digits (emailed or authenticator) or an 8-character recovery code.
+    func secondFactorCode(_ name: String = "code") throws -> String {
+        let value = try string(name)
+        let isDigits = value.count == 6 && value.allSatisfy { $0.isASCII && $0.isNumber }
+        guard isDigits || RecoveryCodes.looksLikeOne(value) else {
+            throw APIError.validation("\(name) must be a 6-digit code or an 8-character recovery code")
+        }
+        return value
+    }
+
     /// An identifier string (a UUID in our data; anything non-empty up to 128 characters is accepted
     /// so that a wrong id is a "not found" answer rather than a validation error).
     func identifier(_ name: String) throws -> String {

@@ -19,6 +19,8 @@ public struct ServerSettings: Sendable {
     public var jwtSecret: String?
     /// Tokens signed with this earlier secret stay valid until they expire (key rotation).
     public var previousJWTSecret: String?
+    /// Encrypts secrets at rest (TOTP secrets); nil in development means "generate one into the data directory".
+    public var encryptionKey: String?
     /// The address clients reach this server at, used to build absolute URLs.
     public var publicURL: String?
     public var environment = Environment.development
@@ -87,12 +89,18 @@ public struct ServerSettings: Sendable {
         ] where value < 0 {
             throw SettingsError("\(name) must not be negative")
         }
+        if let encryptionKey, encryptionKey.utf8.count < 32 {
+            throw SettingsError("--encryption-key must be at least 32 bytes")
+        }
         if let publicURL, URL(string: publicURL)?.scheme.map({ ["http", "https"].contains($0) }) != true {
             throw SettingsError("--public-url must be an http:// or https:// URL")
         }
         if environment == .production {
             guard let secret = jwtSecret, secret.utf8.count >= 32 else {
                 throw SettingsError("--env production needs --jwt-secret (REPAIRMINDER_JWT_SECRET) of at least 32 bytes")
+            }
+            guard let key = encryptionKey, key.utf8.count >= 32 else {
+                throw SettingsError("--env production needs --encryption-key (REPAIRMINDER_ENCRYPTION_KEY) of at least 32 bytes")
             }
         }
         _ = try sqlitePath()

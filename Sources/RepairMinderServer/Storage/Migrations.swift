@@ -158,6 +158,26 @@ enum Migrations {
             )
             """,
         ]),
+        Step(version: 4, name: "authenticator apps", statements: [
+            """
+            CREATE TABLE totp_credentials (
+                user_id TEXT PRIMARY KEY REFERENCES users(id),
+                secret_sealed TEXT,
+                pending_secret_sealed TEXT,
+                enabled_at REAL,
+                last_used_step INTEGER
+            )
+            """,
+            """
+            CREATE TABLE recovery_codes (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                code_hash TEXT NOT NULL,
+                used_at REAL
+            )
+            """,
+            "CREATE INDEX recovery_codes_user ON recovery_codes(user_id, code_hash)",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

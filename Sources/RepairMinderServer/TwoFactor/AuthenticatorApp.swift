@@ -1,0 +1,49 @@
+import Foundation
+import RepairMinderModels
+
+/// The authenticator-app second factor (API.md §2.10): TOTP codes with replay protection and
+/// single-use recovery codes.
+struct AuthenticatorApp: Sendable {
+    let services: AuthServices
+    let generator = TOTPGenerator()
+
+    var store: TOTPStore { TOTPStore(database: services.database) }
+
+    static let issuer = "Repair Minder"
+
+    /// The `otpauth://` URL of API.md §2.10, which Google Authenticator, 1Password and Authy read.
+    static func otpauthURL(secret: String, email: String) -> String {
+        let label = "\(issuer):\(email)".addingPercentEncoding(withAllowedCharacters: labelAllowed) ?? email
+        let issuerParameter = issuer.addingPercentEncoding(withAllowedCharacters: labelAllowed) ?? issuer
+        return "otpauth://totp/\(label)?secret=\(secret)&issuer=\(issuerParameter)&algorithm=SHA1&digits=6&period=30"
+    }
+
+    private static let labelAllowed: CharacterSet = {
+        var set = CharacterSet.alphanumerics
+        set.insert(charactersIn: "-._~@:")
+        return set
+    }()
+
+    func isEnabled(userId: String) async throws -> Bool {
+        try await store.credential(userId: userId)?.isEnabled ?? false
+    }
+
+    /// Accepts `code` as a second factor of an enrolled user: a current TOTP code (refused if its
+    /// step, or a later one, was already used) or an unused recovery code (then used up).
+    func accept(_ code: String, userId: String, now: Double) async throws -> Bool {
+        guard let credential = try await store.credential(userId: userId), credential.isEnabled,
+            let sealed = credential.secretSealed
+        else { return false }
+        if code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            let secret = try services.secretBox.open(sealed, owner: userId)
+            guard let step = generator.matchingStep(of: code, secret: secret, at: now) else { return false }
+            return try await store.claimStep(userId: userId, step: step)
+        }
+        guard RecoveryCodes.looksLikeOne(code) else { return false }
+        return try await store.consumeRecoveryCode(userId: userId, hash: recoveryHash(code, userId: userId), now: now)
+    }
+
+    func recoveryHash(_ code: String, userId: String) -> String {
+        services.hashing.codeHash(RecoveryCodes.normalize(code), scope: "recovery:\(userId)")
+    }
+}

@@ -1,0 +1,282 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import RepairMinderServer
+
+/// RFC 6238 itself, against the RFC's Appendix B vectors.
+@Suite struct TOTPGeneratorTests {
+    static let rfcSecret = Array("12345678901234567890".utf8)
+
+    @Test(arguments: [
+        (59.0, "94287082"), (1_111_111_109, "07081804"), (1_111_111_111, "14050471"),
+        (1_234_567_890, "89005924"), (2_000_000_000, "69279037"), (20_000_000_000, "65353130"),
+    ])
+    func rfc6238AppendixBSHA1(time: Double, expected: String) {
+        let generator = TOTPGenerator(digits: 8)
+        #expect(generator.code(secret: Self.rfcSecret, step: generator.step(at: time)) == expected)
+    }
+
+    @Test func base32RoundTripsAndMatchesRFC4648() {
+        #expect(Base32.encode(Array("foobar".utf8)) == "MZXW6YTBOI")
+        #expect(Base32.decode("mzxw 6ytb oi======") == Array("foobar".utf8))
+        #expect(Base32.decode("not base32!") == nil)
+        let random = (0..<20).map { _ in UInt8.random(in: 0...255) }
+        #expect(Base32.decode(Base32.encode(random)) == random)
+    }
+}
+
+/// The authenticator app as a second factor (API.md §2.10, §2.3).
+@Suite struct TOTPTests {
+    let admin = DemoFixtures.adminEmail
+
+    /// Enrols the admin; returns the secret bytes and the recovery codes.
+    static func enrol(_ client: TestClient, server: TestServer, token: String) async throws -> (secret: [UInt8], recovery: [String]) {
+        let setup = try await client.send(.post, "/api/auth/totp/setup", bearer: token)
+        #expect(setup.status == .ok)
+        let encoded = try #require(setup.string("secret"))
+        let secret = try #require(Base32.decode(encoded))
+        #expect(secret.count == 20)
+        let url = try #require(setup.string("otpauthUrl"))
+        #expect(url == "otpauth://totp/Repair%20Minder:admin@acme.test?secret=\(encoded)&issuer=Repair%20Minder&algorithm=SHA1&digits=6&period=30")
+        let reply = try await client.post("/api/auth/totp/verify-setup", ["code": code(secret, server.clock.now)], bearer: token)
+        #expect(reply.status == .ok)
+        #expect(reply.data["enabled"] as? Bool == true)
+        let recovery = try #require(reply.data["recoveryCodes"] as? [String])
+        #expect(recovery.count == 10)
+        #expect(Set(recovery).count == 10)
+        #expect(recovery.allSatisfy { $0.count == 8 && $0.allSatisfy { RecoveryCodes.alphabet.contains($0) } })
+        return (secret, recovery)
+    }
+
+    static func code(_ secret: [UInt8], _ time: Double) -> String {
+        let generator = TOTPGenerator()
+        return generator.code(secret: secret, step: generator.step(at: time))
+    }
+
+    /// Login step 1 and a verify with `code`.
+    static func verify(_ client: TestClient, code: String, email: String = DemoFixtures.adminEmail) async throws -> Reply {
+        let userId = try await client.login(email, DemoFixtures.adminPassword)
+        return try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": code])
+    }
+
+    @Test func enrolledUsersSignInWithACodeAndNoEmail() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (secret, _) = try await Self.enrol(client, server: server, token: token)
+            let login = try await client.post("/api/auth/login", ["email": admin, "password": DemoFixtures.adminPassword])
+            #expect(login.data["twoFactorMethods"] as? [String] == ["email", "totp"])
+            let mailBefore = try client.mail(to: admin).count
+            server.clock.advance(by: 30)
+            let reply = try await client.post(
+                "/api/auth/2fa/verify", ["userId": try #require(login.string("userId")), "code": Self.code(secret, server.clock.now)])
+            #expect(reply.status == .ok)
+            #expect(reply.string("refreshToken") != nil)
+            #expect(try client.mail(to: admin).count == mailBefore)
+            let status = try await client.send(.get, "/api/auth/totp/status", bearer: token)
+            #expect(NSDictionary(dictionary: status.data) == ["enabled": true, "recoveryCodesRemaining": 10])
+        }
+    }
+
+    @Test(arguments: [(-30.0, true), (0, true), (30, true), (-60, false), (60, false)])
+    func codesOfTheNeighbouringStepsAreAcceptedAndNoFurther(offset: Double, accepted: Bool) async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (secret, _) = try await Self.enrol(client, server: server, token: token)
+            // Move on well past the setup's step and to the middle of a step.
+            server.clock.advance(by: 300 - server.clock.now.truncatingRemainder(dividingBy: 30) + 15)
+            let reply = try await Self.verify(client, code: Self.code(secret, server.clock.now + offset))
+            if accepted {
+                #expect(reply.status == .ok)
+            } else {
+                reply.expectFailure(.unauthorized, "INVALID_CODE", "Invalid verification code")
+            }
+        }
+    }
+
+    @Test func anAcceptedCodeIsRefusedForTheRestOfItsWindow() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (secret, _) = try await Self.enrol(client, server: server, token: token)
+            server.clock.advance(by: 60)
+            let code = Self.code(secret, server.clock.now)
+            #expect(try await Self.verify(client, code: code).status == .ok)
+            try await Self.verify(client, code: code).expectFailure(.unauthorized, "INVALID_CODE")
+            // So is the previous step's code, still inside the ±1 window.
+            try await Self.verify(client, code: Self.code(secret, server.clock.now - 30)).expectFailure(.unauthorized, "INVALID_CODE")
+            // The next step's code works.
+            server.clock.advance(by: 30)
+            #expect(try await Self.verify(client, code: Self.code(secret, server.clock.now)).status == .ok)
+        }
+    }
+
+    @Test func eachRecoveryCodeWorksOnce() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (_, recovery) = try await Self.enrol(client, server: server, token: token)
+            #expect(try await Self.verify(client, code: recovery[0]).status == .ok)
+            try await Self.verify(client, code: recovery[0]).expectFailure(.unauthorized, "INVALID_CODE")
+            // Lowercase with a dash is the same code.
+            let typed = recovery[1].prefix(4).lowercased() + "-" + recovery[1].suffix(4).lowercased()
+            #expect(try await Self.verify(client, code: typed).status == .ok)
+            let status = try await client.send(.get, "/api/auth/totp/status", bearer: token)
+            #expect(status.data["recoveryCodesRemaining"] as? Int == 8)
+            // Stored only as hashes.
+            let plain = try await server.withDatabase { try await $0.count("recovery_codes", where: "code_hash = '\(recovery[2])'") }
+            #expect(plain == 0)
+        }
+    }
+
+    @Test func concurrentUsesOfARecoveryCodeSignInOnce() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (_, recovery) = try await Self.enrol(client, server: server, token: token)
+            let userId = try await client.login(admin, DemoFixtures.adminPassword)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": recovery[0]]).status.code }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 200 }.count == 1)
+            #expect(try await client.send(.get, "/api/auth/totp/status", bearer: token).data["recoveryCodesRemaining"] as? Int == 9)
+        }
+    }
+
+    @Test func aTOTPCodeWithoutAnOpenChallengeIsRefused() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let signIn = try await client.signIn()
+            let token = try #require(signIn.string("token"))
+            let userId = try #require((signIn.data["user"] as? [String: Any])?["id"] as? String)
+            let (secret, recovery) = try await Self.enrol(client, server: server, token: token)
+            server.clock.advance(by: 30)
+            try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": Self.code(secret, server.clock.now)])
+                .expectFailure(.unauthorized, "LOGIN_CHALLENGE_EXPIRED")
+            try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": recovery[0]])
+                .expectFailure(.unauthorized, "LOGIN_CHALLENGE_EXPIRED")
+            #expect(try await client.send(.get, "/api/auth/totp/status", bearer: token).data["recoveryCodesRemaining"] as? Int == 10)
+        }
+    }
+
+    @Test func wrongAuthenticatorCodesShareTheChallengeBudget() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (secret, _) = try await Self.enrol(client, server: server, token: token)
+            let userId = try await client.login(admin, DemoFixtures.adminPassword)
+            let right = Self.code(secret, server.clock.now + 30)
+            let wrong = right == "000000" ? "111111" : "000000"
+            for attempt in 1...5 {
+                let code = attempt % 2 == 0 ? "ABCD2345" : wrong
+                let reply = try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": code])
+                #expect(reply.code == (attempt < 5 ? "INVALID_CODE" : "TOO_MANY_ATTEMPTS"))
+            }
+            try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": right])
+                .expectFailure(.unauthorized, "LOGIN_CHALLENGE_EXPIRED")
+        }
+    }
+
+    @Test func theSecretIsNotReadableInTheDatabaseFiles() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let setup = try await client.send(.post, "/api/auth/totp/setup", bearer: token)
+            let encoded = try #require(setup.string("secret"))
+            let raw = Data(try #require(Base32.decode(encoded)))
+            _ = try await client.post("/api/auth/totp/verify-setup", ["code": Self.code(Array(raw), server.clock.now)], bearer: token)
+            let path = try server.settings.sqlitePath()
+            var files = Data()
+            for suffix in ["", "-wal"] {
+                if let data = FileManager.default.contents(atPath: path + suffix) { files.append(data) }
+            }
+            #expect(files.count > 0)
+            #expect(files.range(of: Data(encoded.utf8)) == nil)
+            #expect(files.range(of: raw) == nil)
+            #expect(files.range(of: Data(raw.base64EncodedString().utf8)) == nil)
+            let sealed = try await server.withDatabase { db in
+                try await db.withConnection {
+                    try await $0.raw("SELECT secret_sealed FROM totp_credentials").first(decodingColumn: "secret_sealed", as: String?.self)
+                }
+            }
+            #expect((sealed ?? nil) != nil)
+        }
+    }
+
+    @Test func setupWhileEnabledIs409AndARepeatedSetupReplacesThePendingSecret() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let first = try #require(try await client.send(.post, "/api/auth/totp/setup", bearer: token).string("secret"))
+            let second = try #require(try await client.send(.post, "/api/auth/totp/setup", bearer: token).string("secret"))
+            #expect(first != second)
+            // The first secret no longer completes the setup.
+            try await client.post("/api/auth/totp/verify-setup", ["code": Self.code(Base32.decode(first)!, server.clock.now)], bearer: token)
+                .expectFailure(.badRequest, "INVALID_CODE")
+            #expect(try await client.post("/api/auth/totp/verify-setup", ["code": Self.code(Base32.decode(second)!, server.clock.now)], bearer: token).status == .ok)
+            try await client.send(.post, "/api/auth/totp/setup", bearer: token)
+                .expectFailure(.conflict, "TOTP_ALREADY_ENABLED")
+            try await client.post("/api/auth/totp/verify-setup", ["code": "123456"], bearer: token)
+                .expectFailure(.conflict, "TOTP_ALREADY_ENABLED")
+        }
+    }
+
+    @Test func verifySetupWithoutSetupOrWithABadCodeChangesNothing() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            try await client.post("/api/auth/totp/verify-setup", ["code": "123456"], bearer: token)
+                .expectFailure(.badRequest, "TOTP_SETUP_REQUIRED")
+            _ = try await client.send(.post, "/api/auth/totp/setup", bearer: token)
+            try await client.post("/api/auth/totp/verify-setup", ["code": "12345"], bearer: token)
+                .expectFailure(.badRequest, "VALIDATION_ERROR", "code must be a 6-digit code")
+            let status = try await client.send(.get, "/api/auth/totp/status", bearer: token)
+            #expect(NSDictionary(dictionary: status.data) == ["enabled": false, "recoveryCodesRemaining": 0])
+        }
+    }
+
+    @Test func disableWithAWrongCodeChangesNothingAndWithARightOneTurnsItOff() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (secret, recovery) = try await Self.enrol(client, server: server, token: token)
+            for code in ["000000", "ZZZZ2222"] {
+                try await client.post("/api/auth/totp/disable", ["code": code], bearer: token)
+                    .expectFailure(.badRequest, "INVALID_CODE")
+            }
+            try await client.post("/api/auth/totp/disable", ["code": "abc"], bearer: token)
+                .expectFailure(.badRequest, "VALIDATION_ERROR")
+            #expect(NSDictionary(dictionary: try await client.send(.get, "/api/auth/totp/status", bearer: token).data)
+                == ["enabled": true, "recoveryCodesRemaining": 10])
+            _ = secret
+            let off = try await client.post("/api/auth/totp/disable", ["code": recovery[3]], bearer: token)
+            #expect(NSDictionary(dictionary: off.data) == ["enabled": false])
+            try await client.post("/api/auth/totp/disable", ["code": recovery[4]], bearer: token)
+                .expectFailure(.badRequest, "TOTP_NOT_ENABLED")
+            let login = try await client.post("/api/auth/login", ["email": admin, "password": DemoFixtures.adminPassword])
+            #expect(login.data["twoFactorMethods"] as? [String] == ["email"])
+            // Recovery codes are gone with it.
+            try await Self.verify(client, code: recovery[5]).expectFailure(.unauthorized, "INVALID_CODE")
+        }
+    }
+
+    @Test func quarantinedAndSignedOutUsersCannotReachTheEndpoints() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn("owner@suspended.test", "suspended password").string("token"))
+            for (method, path) in [(HTTPRequest.Method.post, "setup"), (.post, "verify-setup"), (.post, "disable"), (.get, "status")] {
+                try await client.send(method, "/api/auth/totp/\(path)", json: method == .post ? #"{"code":"123456"}"# : nil, bearer: token)
+                    .expectFailure(.forbidden, "ACCOUNT_SUSPENDED")
+                try await client.send(method, "/api/auth/totp/\(path)").expectFailure(.unauthorized, "UNAUTHORIZED")
+            }
+            let rows = try await server.withDatabase { try await $0.count("totp_credentials") }
+            #expect(rows == 0)
+        }
+    }
+}
