@@ -30,7 +30,10 @@ import Testing
         let names = [
             ("--host", "HOST", "0.0.0.0"), ("--port", "PORT", "9000"), ("--data-dir", "DATA_DIR", "/tmp/rm"),
             ("--database-url", "DATABASE_URL", "/tmp/rm/x.sqlite"), ("--jwt-secret", "JWT_SECRET", String(repeating: "s", count: 40)),
-            ("--public-url", "PUBLIC_URL", "https://rm.example"), ("--env", "ENV", "production"),
+            ("--public-url", "PUBLIC_URL", "https://rm.example"), ("--encryption-key", "ENCRYPTION_KEY", String(repeating: "e", count: 32)),
+            ("--jwt-previous-secret", "JWT_PREVIOUS_SECRET", "old-secret"),
+            ("--customer-session-ttl-web", "CUSTOMER_SESSION_TTL_WEB", "64"),
+            ("--customer-session-ttl-mobile", "CUSTOMER_SESSION_TTL_MOBILE", "65"), ("--env", "ENV", "production"),
             ("--bcrypt-cost", "BCRYPT_COST", "11"), ("--access-token-ttl", "ACCESS_TOKEN_TTL", "60"),
             ("--refresh-token-ttl-web", "REFRESH_TOKEN_TTL_WEB", "61"), ("--refresh-token-ttl-mobile", "REFRESH_TOKEN_TTL_MOBILE", "62"),
             ("--code-ttl", "CODE_TTL", "63"), ("--max-code-attempts", "MAX_CODE_ATTEMPTS", "3"),
@@ -47,6 +50,10 @@ import Testing
             #expect(settings.dataDirectory == "/tmp/rm")
             #expect(settings.databaseURL == "/tmp/rm/x.sqlite")
             #expect(settings.publicURL == "https://rm.example")
+            #expect(settings.encryptionKey == String(repeating: "e", count: 32))
+            #expect(settings.previousJWTSecret == "old-secret")
+            #expect(settings.customerSessionTTLWeb == 64)
+            #expect(settings.customerSessionTTLMobile == 65)
             #expect(settings.environment == .production)
             #expect(settings.bcryptCost == 11)
             let lifetimes: [Int] = [settings.accessTokenTTL, settings.refreshTokenTTLWeb, settings.refreshTokenTTLMobile, settings.codeTTL]
@@ -63,10 +70,15 @@ import Testing
 
     @Test func productionRefusesAMissingOrShortSecret() throws {
         #expect(throws: ValidationError.self) { _ = try SettingsOptions.parse(["--env", "production"]).settings(environment: [:]) }
+        let key = String(repeating: "k", count: 32)
         #expect(throws: ValidationError.self) {
-            _ = try SettingsOptions.parse(["--env", "production", "--jwt-secret", "too-short"]).settings(environment: [:])
+            _ = try SettingsOptions.parse(["--env", "production", "--jwt-secret", "too-short", "--encryption-key", key])
+                .settings(environment: [:])
         }
-        let ok = try SettingsOptions.parse(["--env", "production", "--jwt-secret", String(repeating: "k", count: 32)])
+        #expect(throws: ValidationError.self) {
+            _ = try SettingsOptions.parse(["--env", "production", "--jwt-secret", key]).settings(environment: [:])
+        }
+        let ok = try SettingsOptions.parse(["--env", "production", "--jwt-secret", key, "--encryption-key", key])
             .settings(environment: [:])
         #expect(ok.environment == .production)
     }
@@ -78,6 +90,8 @@ import Testing
         (["--access-token-ttl", "0"], [:]),
         (["--ip-rate-limit=-1"], [:]),
         (["--database-url", "postgres://db/repairminder"], [:]),
+        (["--encryption-key", "short"], [:]),
+        (["--public-url", "ftp://x"], [:]),
         ([], ["REPAIRMINDER_PORT": "eighty"]),
     ])
     func badValuesAreRefused(arguments: [String], environment: [String: String]) throws {
