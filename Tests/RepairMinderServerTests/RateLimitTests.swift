@@ -105,12 +105,7 @@ import Testing
         try await server.run { client in
             let admin = DemoFixtures.adminEmail
             let userId = try await client.login(admin, DemoFixtures.adminPassword)
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<10 {
-                    group.addTask { try await client.post("/api/auth/2fa/request", ["userId": userId, "email": admin]).status.code }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
+            let statuses = try await race(10) { try await client.post("/api/auth/2fa/request", ["userId": userId, "email": admin]).status.code }
             #expect(statuses.filter { $0 == 200 }.count == 1)
             #expect(statuses.filter { $0 == 429 }.count == 9)
             #expect(try client.mail(to: admin).count == 1)
@@ -122,13 +117,8 @@ extension RateLimitTests {
     @Test func concurrentWrongPasswordsCannotOverrunTheFailureBudget() async throws {
         let server = try await TestServer { $0.loginFailureLimit = 5 }
         try await server.run { client in
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<20 {
-                    group.addTask {
-                        try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": "wrong"]).status.code
-                    }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            let statuses = try await race(20) {
+                try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": "wrong"]).status.code
             }
             #expect(statuses.filter { $0 == 401 }.count == 5)
             #expect(statuses.filter { $0 == 429 }.count == 15)

@@ -138,12 +138,7 @@ import Testing
             let token = try #require(try await client.signIn().string("token"))
             let (_, recovery) = try await Self.enrol(client, server: server, token: token)
             let userId = try await client.login(admin, DemoFixtures.adminPassword)
-            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<10 {
-                    group.addTask { try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": recovery[0]]).status.code }
-                }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
+            let statuses = try await race(10) { try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": recovery[0]]).status.code }
             #expect(statuses.filter { $0 == 200 }.count == 1)
             #expect(try await client.send(.get, "/api/auth/totp/status", bearer: token).data["recoveryCodesRemaining"] as? Int == 9)
         }

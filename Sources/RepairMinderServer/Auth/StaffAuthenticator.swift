@@ -17,15 +17,7 @@ struct StaffIdentity: Sendable {
 
     /// The staff member behind `token`; 401 `TOKEN_EXPIRED` or `UNAUTHORIZED` otherwise.
     func resolve(_ token: String) async throws -> AuthenticatedStaff {
-        let now = services.clock.now()
-        let claims: AccessTokenClaims
-        do {
-            claims = try services.signer.verify(token, as: AccessTokenClaims.self, now: Date(timeIntervalSince1970: now))
-        } catch JWTSigner.VerificationError.expired {
-            throw APIError.tokenExpired
-        } catch {
-            throw APIError.unauthorized
-        }
+        let claims = try services.signer.verifyBearer(token, as: AccessTokenClaims.self, now: services.clock.now())
         guard let session = try await services.sessions.session(id: claims.sid),
             session.revokedAt == nil, session.userId == claims.userId,
             let (user, company) = try await services.accounts.userWithCompany(id: claims.userId),

@@ -18,14 +18,7 @@ struct CustomerAuthenticator: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token = BearerToken.from(request) else { throw APIError.unauthorized }
         let now = services.clock.now()
-        let claims: CustomerTokenClaims
-        do {
-            claims = try services.signer.verify(token, as: CustomerTokenClaims.self, now: Date(timeIntervalSince1970: now))
-        } catch JWTSigner.VerificationError.expired {
-            throw APIError.tokenExpired
-        } catch {
-            throw APIError.unauthorized
-        }
+        let claims = try services.signer.verifyBearer(token, as: CustomerTokenClaims.self, now: now)
         let customers = CustomerStore(database: services.database)
         guard let session = try await customers.session(id: claims.sessionId),
             session.revokedAt == nil, session.expiresAt > now, session.clientId == claims.clientId,

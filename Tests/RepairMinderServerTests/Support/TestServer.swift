@@ -82,6 +82,14 @@ struct TestServer {
     }
 }
 
+/// Runs `body` `count` times at once and collects the results: for races on single-use things.
+func race<T: Sendable>(_ count: Int, _ body: @escaping @Sendable () async throws -> T) async throws -> [T] {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        for _ in 0..<count { group.addTask(operation: body) }
+        return try await group.reduce(into: [T]()) { $0.append($1) }
+    }
+}
+
 /// A reply decoded for assertions.
 struct Reply: Sendable {
     let status: HTTPResponse.Status
