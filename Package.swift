@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "RepairMinderModels", targets: ["RepairMinderModels"]),
         .library(name: "RepairMinderServer", targets: ["RepairMinderServer"]),
+        .library(name: "RepairMinderKit", targets: ["RepairMinderKit"]),
         .executable(name: "repairminder", targets: ["repairminder"]),
     ],
     dependencies: [
@@ -35,6 +36,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "RepairMinderKit",
+            dependencies: ["RepairMinderModels"]
+        ),
         .executableTarget(
             name: "repairminder",
             dependencies: [
@@ -45,6 +50,14 @@ let package = Package(
         .testTarget(
             name: "RepairMinderModelsTests",
             dependencies: ["RepairMinderModels"]
+        ),
+        .testTarget(
+            name: "RepairMinderKitTests",
+            dependencies: [
+                "RepairMinderKit",
+                "RepairMinderServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(
             name: "repairminderTests",

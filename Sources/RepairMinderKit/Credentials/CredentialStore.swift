@@ -1,0 +1,78 @@
+import Foundation
+
+/// Where the SDK keeps credentials: Keychain on Apple platforms, a private file elsewhere,
+/// memory in tests. Implementations store opaque bytes under a few fixed keys; a read error
+/// is thrown, never mistaken for "signed out".
+public protocol CredentialStore: Sendable {
+    func read(_ key: CredentialKey) throws -> Data?
+    func write(_ data: Data, for key: CredentialKey) throws
+    func delete(_ key: CredentialKey) throws
+}
+
+/// The items the SDK stores.
+public enum CredentialKey: String, Sendable, CaseIterable {
+    case staff = "staff-credentials"
+    case customer = "customer-credentials"
+    case role = "app-role"
+}
+
+/// A signed-in staff member's tokens.
+public struct StaffCredentials: Codable, Sendable, Equatable {
+    public var accessToken: String
+    public var refreshToken: String
+    /// When the access token expires (from its `exp` claim, or `expiresIn`).
+    public var accessTokenExpiresAt: Date
+
+    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.accessTokenExpiresAt = accessTokenExpiresAt
+    }
+}
+
+/// A signed-in customer's token (customers have no refresh token).
+public struct CustomerCredentials: Codable, Sendable, Equatable {
+    public var token: String
+    public var expiresAt: Date?
+    public var companyId: String?
+
+    public init(token: String, expiresAt: Date?, companyId: String?) {
+        self.token = token
+        self.expiresAt = expiresAt
+        self.companyId = companyId
+    }
+}
+
+/// Which app a person chose at launch: staff or customer (seed 003's role selection).
+public enum AppRole: String, Codable, Sendable, CaseIterable {
+    case staff
+    case customer
+}
+
+extension CredentialStore {
+    public func staffCredentials() throws -> StaffCredentials? { try decode(StaffCredentials.self, .staff) }
+    public func saveStaff(_ credentials: StaffCredentials) throws { try write(JSONEncoder().encode(credentials), for: .staff) }
+    public func customerCredentials() throws -> CustomerCredentials? { try decode(CustomerCredentials.self, .customer) }
+    public func saveCustomer(_ credentials: CustomerCredentials) throws {
+        try write(JSONEncoder().encode(credentials), for: .customer)
+    }
+    public func role() throws -> AppRole? { try read(.role).flatMap { AppRole(rawValue: String(decoding: $0, as: UTF8.self)) } }
+    public func saveRole(_ role: AppRole) throws { try write(Data(role.rawValue.utf8), for: .role) }
+
+    private func decode<T: Decodable>(_ type: T.Type, _ key: CredentialKey) throws -> T? {
+        guard let data = try read(key) else { return nil }
+        return try JSONDecoder().decode(type, from: data)
+    }
+}
+
+/// Credentials in memory only: for tests and previews.
+public final class InMemoryCredentialStore: CredentialStore, @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [CredentialKey: Data] = [:]
+
+    public init() {}
+
+    public func read(_ key: CredentialKey) throws -> Data? { lock.withLock { items[key] } }
+    public func write(_ data: Data, for key: CredentialKey) throws { lock.withLock { items[key] = data } }
+    public func delete(_ key: CredentialKey) throws { _ = lock.withLock { items.removeValue(forKey: key) } }
+}

@@ -1,0 +1,53 @@
+#if canImport(Security)
+import Foundation
+import Security
+
+/// Credentials in the Keychain, readable after first unlock, never synced off this device.
+/// Any status other than "not found" is an error, never "signed out".
+public struct KeychainCredentialStore: CredentialStore {
+    public let service: String
+
+    public init(service: String = "com.repairminder.credentials") {
+        self.service = service
+    }
+
+    private func query(_ key: CredentialKey) -> [String: Any] {
+        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: key.rawValue]
+    }
+
+    public func read(_ key: CredentialKey) throws -> Data? {
+        var query = query(key)
+        query[kSecReturnData as String] = true
+        query[kSecMatchLimit as String] = kSecMatchLimitOne
+        var result: AnyObject?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        if status == errSecItemNotFound { return nil }
+        guard status == errSecSuccess, let data = result as? Data else { throw KeychainError(status: status) }
+        return data
+    }
+
+    public func write(_ data: Data, for key: CredentialKey) throws {
+        let attributes: [String: Any] = [
+            kSecValueData as String: data,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+        ]
+        let status = SecItemUpdate(query(key) as CFDictionary, attributes as CFDictionary)
+        if status == errSecItemNotFound {
+            let added = SecItemAdd(query(key).merging(attributes) { $1 } as CFDictionary, nil)
+            guard added == errSecSuccess else { throw KeychainError(status: added) }
+        } else if status != errSecSuccess {
+            throw KeychainError(status: status)
+        }
+    }
+
+    public func delete(_ key: CredentialKey) throws {
+        let status = SecItemDelete(query(key) as CFDictionary)
+        guard status == errSecSuccess || status == errSecItemNotFound else { throw KeychainError(status: status) }
+    }
+}
+
+/// A Keychain call failed with this `OSStatus`.
+public struct KeychainError: Error, Equatable {
+    public let status: OSStatus
+}
+#endif

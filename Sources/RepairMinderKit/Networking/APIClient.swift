@@ -1,0 +1,213 @@
+import Foundation
+import RepairMinderModels
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends `APIEndpoint`s, unwraps the envelope, and keeps the staff session alive.
+///
+/// Refresh (DESIGN.md §4): one refresh at a time, shared by every caller that needs it; an
+/// access token within 60 s of expiry is refreshed before use; a request that meets a 401
+/// retries once, without a second refresh if another caller already got a new token. Only a
+/// definitive refusal from `/api/auth/refresh` ends the session; network errors, 429 and 5xx
+/// keep it. At most `maxRefreshesPerMinute` refreshes run per minute, so a server bug cannot loop.
+public actor APIClient {
+    public let baseURL: URL
+    public let store: any CredentialStore
+    private let transport: any HTTPTransport
+    private let userAgent: String
+    private let now: @Sendable () -> Date
+    private let maxRefreshesPerMinute: Int
+    private var refreshInFlight: Task<StaffCredentials, any Error>?
+    private var recentRefreshes: [Date] = []
+    private let eventContinuation: AsyncStream<AuthEvent>.Continuation
+
+    /// Session events (`tokenRefreshed`, `signedOut`), for the auth state machines and the app.
+    public nonisolated let events: AsyncStream<AuthEvent>
+
+    /// Refresh codes after which the refresh token can never work again.
+    static let definitiveRefreshCodes: Set<String> = [
+        "INVALID_REFRESH_TOKEN", "REFRESH_TOKEN_EXPIRED", "USER_INACTIVE", "TOKEN_REUSE_DETECTED",
+    ]
+
+    public init(
+        baseURL: URL, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport(),
+        userAgent: String = RepairMinderUserAgent.value(), maxRefreshesPerMinute: Int = 10,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.baseURL = baseURL
+        self.store = store
+        self.transport = transport
+        self.userAgent = userAgent
+        self.maxRefreshesPerMinute = maxRefreshesPerMinute
+        self.now = now
+        (events, eventContinuation) = AsyncStream.makeStream(of: AuthEvent.self)
+    }
+
+    /// Sends `endpoint` and decodes the envelope's `data` as `T`.
+    public func send<T: Decodable & Sendable>(_ endpoint: APIEndpoint, as type: T.Type = T.self) async throws -> T {
+        let data = try await perform(endpoint)
+        return try Self.decodeData(T.self, from: data)
+    }
+
+    /// Sends `endpoint` and only checks that it succeeded (e.g. `{"success": true}`).
+    public func send(_ endpoint: APIEndpoint) async throws {
+        _ = try await perform(endpoint)
+    }
+
+    /// Sends `endpoint` and returns the raw body of a successful answer.
+    public func perform(_ endpoint: APIEndpoint) async throws -> Data {
+        switch endpoint.auth {
+        case .none:
+            return try Self.check(try await transmit(endpoint, bearer: nil))
+        case .customer:
+            guard let credentials = try store.customerCredentials() else { throw APIError.notSignedIn }
+            return try Self.check(try await transmit(endpoint, bearer: credentials.token))
+        case .staff:
+            return try await performAsStaff(endpoint)
+        }
+    }
+
+    private func performAsStaff(_ endpoint: APIEndpoint) async throws -> Data {
+        guard var credentials = try store.staffCredentials() else { throw APIError.notSignedIn }
+        if credentials.accessTokenExpiresAt.timeIntervalSince(now()) < 60 {
+            credentials = try await freshCredentials(replacing: credentials)
+        }
+        let first = try await transmit(endpoint, bearer: credentials.accessToken)
+        guard first.1.statusCode == 401 else { return try Self.check(first) }
+        // Another caller may have refreshed while this request was in flight: use its token.
+        let retryCredentials = try await freshCredentials(replacing: credentials)
+        return try Self.check(try await transmit(endpoint, bearer: retryCredentials.accessToken))
+    }
+
+    /// Credentials newer than `stale`: the stored ones if someone already refreshed, the result of
+    /// the refresh in flight if there is one, else a new refresh.
+    private func freshCredentials(replacing stale: StaffCredentials) async throws -> StaffCredentials {
+        if let inFlight = refreshInFlight { return try await inFlight.value }
+        guard let stored = try store.staffCredentials() else { throw APIError.sessionExpired(code: nil) }
+        if stored.accessToken != stale.accessToken { return stored }
+        let task = Task { try await self.refresh(using: stored) }
+        refreshInFlight = task
+        defer { refreshInFlight = nil }
+        return try await task.value
+    }
+
+    private func refresh(using credentials: StaffCredentials) async throws -> StaffCredentials {
+        let current = now()
+        recentRefreshes = recentRefreshes.filter { current.timeIntervalSince($0) < 60 }
+        guard recentRefreshes.count < maxRefreshesPerMinute else { throw APIError.refreshLimitExceeded }
+        recentRefreshes.append(current)
+        let response = try await transmit(.refresh(RefreshRequest(refreshToken: credentials.refreshToken)), bearer: nil)
+        do {
+            let refreshed = try Self.decodeData(RefreshResponse.self, from: try Self.check(response))
+            let next = StaffCredentials(
+                accessToken: refreshed.token, refreshToken: refreshed.refreshToken,
+                accessTokenExpiresAt: Self.expiry(of: refreshed.token) ?? current.addingTimeInterval(Double(refreshed.expiresIn)))
+            try store.saveStaff(next)
+            eventContinuation.yield(.tokenRefreshed)
+            return next
+        } catch APIError.unauthorized(_, let code) where code.map(Self.definitiveRefreshCodes.contains) ?? false {
+            try store.delete(.staff)
+            eventContinuation.yield(.signedOut(role: .staff, reason: .sessionRejected(code: code)))
+            throw APIError.sessionExpired(code: code)
+        }
+    }
+
+    /// Records a completed staff sign-in.
+    public func signedIn(staff response: StaffTokenResponse) throws {
+        try store.saveStaff(
+            StaffCredentials(
+                accessToken: response.token, refreshToken: response.refreshToken,
+                accessTokenExpiresAt: Self.expiry(of: response.token) ?? now().addingTimeInterval(Double(response.expiresIn))))
+        try store.saveRole(.staff)
+        eventContinuation.yield(.signedIn(.staff))
+    }
+
+    /// Records a completed customer sign-in.
+    public func signedIn(customer response: CustomerTokenResponse) throws {
+        try store.saveCustomer(
+            CustomerCredentials(token: response.token, expiresAt: Self.expiry(of: response.token), companyId: response.company.id))
+        try store.saveRole(.customer)
+        eventContinuation.yield(.signedIn(.customer))
+    }
+
+    /// Forgets `role`'s credentials locally and announces it (the server call is the caller's).
+    public func signedOut(_ role: AppRole, reason: SignOutReason) throws {
+        try store.delete(role == .staff ? .staff : .customer)
+        eventContinuation.yield(.signedOut(role: role, reason: reason))
+    }
+
+    // MARK: Transport and decoding
+
+    private func transmit(_ endpoint: APIEndpoint, bearer: String?) async throws -> (Data, HTTPURLResponse) {
+        var components = URLComponents(url: baseURL.appendingPathComponent(endpoint.path), resolvingAgainstBaseURL: false)
+        if !endpoint.query.isEmpty { components?.queryItems = endpoint.query }
+        guard let url = components?.url else { throw APIError.network("bad URL for \(endpoint.path)") }
+        var request = URLRequest(url: url)
+        request.httpMethod = endpoint.method.rawValue
+        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        if let body = try endpoint.body() {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        do {
+            return try await transport.send(request)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as URLError where error.code == .cancelled {
+            throw CancellationError()
+        } catch {
+            throw APIError.network(error.localizedDescription)
+        }
+    }
+
+    /// The body of a successful answer, or the typed error of a refusal.
+    static func check(_ response: (Data, HTTPURLResponse)) throws -> Data {
+        let (data, http) = response
+        let failure = try? JSONDecoder().decode(ErrorEnvelope.self, from: data)
+        if (200..<300).contains(http.statusCode), failure?.success != false { return data }
+        let message = failure?.error ?? HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
+        let code = failure?.code
+        switch http.statusCode {
+        case 401: throw APIError.unauthorized(message: message, code: code)
+        case 403:
+            if let status = code.flatMap(APIError.QuarantineStatus.init(rawValue:)) {
+                throw APIError.quarantined(status: status, message: message)
+            }
+            throw APIError.server(status: 403, message: message, code: code)
+        case 429:
+            let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            throw APIError.rateLimited(retryAfter: retryAfter, message: message)
+        default: throw APIError.server(status: http.statusCode, message: message, code: code)
+        }
+    }
+
+    static func decodeData<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        do {
+            let envelope = try JSONDecoder().decode(DataEnvelope<T>.self, from: data)
+            return envelope.data
+        } catch {
+            throw APIError.decoding(String(describing: error))
+        }
+    }
+
+    /// The `exp` claim of a JWT, read without verifying (the server verifies; the client only plans).
+    static func expiry(of token: String) -> Date? {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        guard let payload = Data(base64Encoded: base64),
+            let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
+            let exp = (object["exp"] as? NSNumber)?.doubleValue
+        else { return nil }
+        return Date(timeIntervalSince1970: exp)
+    }
+}
+
+/// `{"success": true, "data": T}` for decoding.
+struct DataEnvelope<T: Decodable>: Decodable {
+    let data: T
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Why an API call failed, typed so an app can react: sign out, offer a refresh, wait, retry.
+public enum APIError: Error, Sendable, Equatable {
+    /// The server refused the request with its envelope's message and code.
+    case server(status: Int, message: String, code: String?)
+    /// The staff member's company is pending approval or suspended (API.md §4).
+    case quarantined(status: QuarantineStatus, message: String)
+    /// Too many requests; try again after this many seconds (from `Retry-After`).
+    case rateLimited(retryAfter: Int?, message: String)
+    /// 401 on an endpoint: the credentials were refused.
+    case unauthorized(message: String, code: String?)
+    /// The session ended (refresh token refused, reused or expired): sign in again.
+    case sessionExpired(code: String?)
+    /// No credentials of the kind this endpoint needs are stored.
+    case notSignedIn
+    /// The server could not be reached, or the connection failed.
+    case network(String)
+    /// The response was not what the contract says.
+    case decoding(String)
+    /// A refresh loop was stopped: more refreshes than allowed in a short window.
+    case refreshLimitExceeded
+
+    public enum QuarantineStatus: String, Sendable, Equatable {
+        case pendingApproval = "ACCOUNT_PENDING_APPROVAL"
+        case suspended = "ACCOUNT_SUSPENDED"
+    }
+
+    /// The server's message, or a description of the failure.
+    public var message: String {
+        switch self {
+        case .server(_, let message, _), .quarantined(_, let message), .rateLimited(_, let message),
+            .unauthorized(let message, _):
+            return message
+        case .sessionExpired: return "Your session has ended. Please sign in again."
+        case .notSignedIn: return "You are not signed in."
+        case .network(let detail): return "Cannot reach the server: \(detail)"
+        case .decoding(let detail): return "Unexpected answer from the server: \(detail)"
+        case .refreshLimitExceeded: return "Too many session refreshes. Please try again shortly."
+        }
+    }
+
+    /// The machine code of a server refusal, if any.
+    public var code: String? {
+        switch self {
+        case .server(_, _, let code), .unauthorized(_, let code), .sessionExpired(let code): return code
+        case .quarantined(let status, _): return status.rawValue
+        case .rateLimited: return "RATE_LIMITED"
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// The `pagination` object of list responses. The backend sends `total_pages` on some
+/// endpoints and `totalPages` on others (seed 004): both decode; `total_pages` is encoded.
+public struct Pagination: Codable, Sendable, Equatable {
+    public var page: Int
+    public var limit: Int
+    public var total: Int
+    public var totalPages: Int
+
+    public init(page: Int, limit: Int, total: Int, totalPages: Int) {
+        self.page = page
+        self.limit = limit
+        self.total = total
+        self.totalPages = totalPages
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case page, limit, total
+        case totalPages = "total_pages"
+        case totalPagesCamel = "totalPages"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        page = try c.decode(Int.self, forKey: .page)
+        limit = try c.decode(Int.self, forKey: .limit)
+        total = try c.decode(Int.self, forKey: .total)
+        if let pages = try c.decodeIfPresent(Int.self, forKey: .totalPages) {
+            totalPages = pages
+        } else if let pages = try c.decodeIfPresent(Int.self, forKey: .totalPagesCamel) {
+            totalPages = pages
+        } else {
+            // Neither spelling: derive it rather than fail the whole list.
+            totalPages = limit > 0 ? (total + limit - 1) / limit : 0
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(page, forKey: .page)
+        try c.encode(limit, forKey: .limit)
+        try c.encode(total, forKey: .total)
+        try c.encode(totalPages, forKey: .totalPages)
+    }
+}

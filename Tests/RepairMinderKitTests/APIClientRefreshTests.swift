@@ -1,0 +1,107 @@
+import Foundation
+import RepairMinderKit
+import RepairMinderModels
+import RepairMinderServer
+import Testing
+
+/// The SDK's single-flight refresh against the real server (issue 5).
+@Suite struct APIClientRefreshTests {
+    /// Staff sign-in through the SDK's endpoints.
+    static func signIn(_ api: APIClient, server: LiveServer) async throws {
+        let challenge: LoginChallengeResponse = try await api.send(
+            .login(LoginRequest(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)))
+        try await api.send(.requestTwoFactorCode(TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email)))
+        let code = try server.latestCode(to: DemoFixtures.adminEmail)
+        let tokens: StaffTokenResponse = try await api.send(.verifyTwoFactorCode(TwoFactorVerifyRequest(userId: challenge.userId, code: code)))
+        try await api.signedIn(staff: tokens)
+    }
+
+    @Test func fiftyConcurrentRequestsWithAnExpiredTokenRefreshOnce() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let transport = ObservingTransport()
+            let api = server.client(url, transport: transport)
+            try await Self.signIn(api, server: server)
+            server.clock.advance(by: 901)
+            let results = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<50 {
+                    group.addTask { try await api.send(.me, as: StaffMeResponse.self).user.email }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(results.count == 50)
+            #expect(results.allSatisfy { $0 == DemoFixtures.adminEmail })
+            #expect(transport.count("/api/auth/refresh") == 1)
+        }
+    }
+
+    @Test func aRejectedRefreshSignsOutAndSaysSo() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let store = InMemoryCredentialStore()
+            let api = server.client(url, store: store)
+            var events = api.events.makeAsyncIterator()
+            try await Self.signIn(api, server: server)
+            #expect(await events.next() == .signedIn(.staff))
+            // Someone else uses the refresh token (theft), and the grace window passes.
+            let stolen = try #require(try store.staffCredentials()).refreshToken
+            let thief = server.client(url)
+            _ = try await thief.send(.refresh(RefreshRequest(refreshToken: stolen)), as: RefreshResponse.self)
+            server.clock.advance(by: 901)
+            await #expect(throws: APIError.sessionExpired(code: "TOKEN_REUSE_DETECTED")) {
+                _ = try await api.send(.me, as: StaffMeResponse.self)
+            }
+            #expect(await events.next() == .signedOut(role: .staff, reason: .sessionRejected(code: "TOKEN_REUSE_DETECTED")))
+            #expect(try store.staffCredentials() == nil)
+        }
+    }
+
+    @Test func aServerDownDuringRefreshKeepsTheSession() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let store = InMemoryCredentialStore()
+            let transport = ObservingTransport()
+            let api = server.client(url, store: store, transport: transport)
+            try await Self.signIn(api, server: server)
+            let before = try store.staffCredentials()
+            server.clock.advance(by: 901)
+            transport.setDown("/api/auth/refresh", true)
+            await #expect(throws: APIError.self) { _ = try await api.send(.me, as: StaffMeResponse.self) }
+            #expect(try store.staffCredentials() == before)
+            // Back up: the same session carries on.
+            transport.setDown("/api/auth/refresh", false)
+            let me: StaffMeResponse = try await api.send(.me)
+            #expect(me.user.email == DemoFixtures.adminEmail)
+        }
+    }
+
+    @Test func quarantineAndRateLimitsArriveTyped() async throws {
+        let server = try await LiveServer { $0.loginFailureLimit = 1 }
+        try await server.run { url in
+            let api = server.client(url)
+            await #expect(throws: APIError.unauthorized(message: "Invalid credentials", code: "INVALID_CREDENTIALS")) {
+                _ = try await api.send(.login(LoginRequest(email: "nobody@acme.test", password: "x")), as: LoginChallengeResponse.self)
+            }
+            do {
+                _ = try await api.send(.login(LoginRequest(email: "nobody@acme.test", password: "x")), as: LoginChallengeResponse.self)
+                Issue.record("expected 429")
+            } catch APIError.rateLimited(let retryAfter, _) {
+                #expect((retryAfter ?? 0) > 0)
+            }
+            let suspended = server.client(url)
+            let challenge: LoginChallengeResponse = try await suspended.send(
+                .login(LoginRequest(email: "owner@suspended.test", password: "suspended password")))
+            try await suspended.send(.requestTwoFactorCode(TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email)))
+            let tokens: StaffTokenResponse = try await suspended.send(
+                .verifyTwoFactorCode(TwoFactorVerifyRequest(userId: challenge.userId, code: try server.latestCode(to: "owner@suspended.test"))))
+            try await suspended.signedIn(staff: tokens)
+            do {
+                _ = try await suspended.send(.deviceTokens, as: [RegisteredDeviceToken].self)
+                Issue.record("expected quarantine")
+            } catch APIError.quarantined(let status, let message) {
+                #expect(status == .suspended)
+                #expect(message == "Your account has been suspended. Please contact support.")
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import RepairMinderKit
+import RepairMinderServer
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A clock the test moves; shared by the server and the SDK so token expiry lines up.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seconds = Date().timeIntervalSince1970
+    var now: Double { lock.withLock { seconds } }
+    func advance(by delta: Double) { lock.withLock { seconds += delta } }
+}
+
+/// Counts requests per path and can fail chosen paths as if the server were down.
+final class ObservingTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private let base = URLSessionTransport()
+    private var counts: [String: Int] = [:]
+    private var down: Set<String> = []
+
+    func count(_ path: String) -> Int { lock.withLock { counts[path, default: 0] } }
+    func setDown(_ path: String, _ isDown: Bool) {
+        lock.withLock {
+            if isDown { down.insert(path) } else { down.remove(path) }
+        }
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let path = request.url?.path ?? ""
+        let isDown = lock.withLock {
+            counts[path, default: 0] += 1
+            return down.contains(path)
+        }
+        if isDown { throw URLError(.cannotConnectToHost) }
+        return try await base.send(request)
+    }
+}
+
+/// The real server on a free loopback port with the demo accounts, and an SDK client for it.
+struct LiveServer {
+    let clock = TestClock()
+    let settings: ServerSettings
+
+    init(configure: (inout ServerSettings) -> Void = { _ in }) async throws {
+        var settings = ServerSettings()
+        settings.dataDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("repairminder-kit-\(UUID().uuidString)").path
+        settings.bcryptCost = 4
+        settings.ipRateLimit = 0
+        settings.loginFailureLimit = 0
+        settings.codeResendInterval = 0
+        settings.codeEmailsPerHour = 0
+        settings.jwtSecret = "kit-test-secret-kit-test-secret-kit-test"
+        configure(&settings)
+        self.settings = settings
+        var logger = Logger(label: "kit-test")
+        logger.logLevel = .critical
+        let database = try await Database.openMigrated(settings: settings, logger: logger)
+        _ = try await FixtureLoader(database: database, bcryptCost: 4).load(DemoFixtures.file)
+        await database.close()
+    }
+
+    /// Runs `body` with the server listening and a client factory pointing at it.
+    func run(_ body: @Sendable @escaping (URL) async throws -> Void) async throws {
+        defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
+        var logger = Logger(label: "kit-test")
+        logger.logLevel = .critical
+        let clock = self.clock
+        let app = try await buildApplication(settings: settings, clock: ServerClock { clock.now }, logger: logger)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            try await body(URL(string: "http://127.0.0.1:\(port)")!)
+        }
+    }
+
+    func client(_ baseURL: URL, store: any CredentialStore = InMemoryCredentialStore(), transport: any HTTPTransport = URLSessionTransport())
+        -> APIClient
+    {
+        let clock = self.clock
+        return APIClient(baseURL: baseURL, store: store, transport: transport, now: { Date(timeIntervalSince1970: clock.now) })
+    }
+
+    /// The newest six-digit code mailed to `email`.
+    func latestCode(to email: String) throws -> String {
+        let messages = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: settings.dataDirectory)).filter { $0.to == email }
+        let text = try #require(messages.last?.text)
+        let range = try #require(text.range(of: #"\d{6}"#, options: .regularExpression))
+        return String(text[range])
+    }
+}
