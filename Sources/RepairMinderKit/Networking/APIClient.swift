@@ -184,7 +184,8 @@ public actor APIClient {
         }
     }
 
-    static func decodeData<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    /// The `data` of a success envelope, decoded as `T`.
+    public static func decodeData<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
             let envelope = try JSONDecoder().decode(DataEnvelope<T>.self, from: data)
             return envelope.data

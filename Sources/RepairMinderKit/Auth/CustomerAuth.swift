@@ -1,0 +1,80 @@
+import Foundation
+import Observation
+import RepairMinderModels
+
+/// The customer sign-in state machine (API.md §3): email → code → (company selection) → signed in.
+@MainActor @Observable
+public final class CustomerAuth {
+    public enum State: Equatable, Sendable {
+        case signedOut
+        case codeSent(email: String)
+        /// The email is a client of several shops: pick one (the code stays valid).
+        case selectingCompany(CompanySelectionResponse)
+        case signedIn(CustomerMeResponse)
+        case offline
+    }
+
+    public private(set) var state: State = .signedOut
+    public let api: APIClient
+
+    public init(api: APIClient) {
+        self.api = api
+    }
+
+    public func restoreSession() async {
+        guard (try? api.store.customerCredentials()) != nil else {
+            state = .signedOut
+            return
+        }
+        do {
+            state = .signedIn(try await api.send(.customerMe))
+        } catch APIError.network {
+            state = .offline
+        } catch {
+            try? await api.signedOut(.customer, reason: .tokenRejected)
+            state = .signedOut
+        }
+    }
+
+    public func requestCode(email: String, companyId: String? = nil) async throws {
+        let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await api.send(.customerRequestMagicLink(CustomerMagicLinkRequest(email: trimmed, companyId: companyId)))
+        state = .codeSent(email: trimmed)
+    }
+
+    /// Verifies the emailed code; several shops lead to `selectingCompany`.
+    public func verify(code: String) async throws {
+        guard case .codeSent(let email) = state else { throw StaffAuthError.noLoginInProgress }
+        let data = try await api.perform(.customerVerifyCode(CustomerVerifyCodeRequest(email: email, code: code)))
+        if let selection = try? APIClient.decodeData(CompanySelectionResponse.self, from: data), selection.requiresCompanySelection {
+            state = .selectingCompany(selection)
+            return
+        }
+        try await finish(try APIClient.decodeData(CustomerTokenResponse.self, from: data))
+    }
+
+    /// Completes a multi-shop sign-in with the chosen company.
+    public func selectCompany(id: String) async throws {
+        guard case .selectingCompany(let selection) = state else { throw StaffAuthError.noLoginInProgress }
+        let response: CustomerTokenResponse = try await api.send(
+            .customerVerifyCode(CustomerVerifyCodeRequest(email: selection.email, code: selection.code, companyId: id)))
+        try await finish(response)
+    }
+
+    /// Abandons company selection or code entry.
+    public func cancel() {
+        if case .signedIn = state { return }
+        state = .signedOut
+    }
+
+    public func logout() async {
+        try? await api.send(.customerLogout)
+        try? await api.signedOut(.customer, reason: .userInitiated)
+        state = .signedOut
+    }
+
+    private func finish(_ response: CustomerTokenResponse) async throws {
+        try await api.signedIn(customer: response)
+        state = .signedIn(CustomerMeResponse(client: response.client, company: response.company))
+    }
+}
