@@ -164,7 +164,7 @@ public actor APIClient {
     }
 
     /// The body of a successful answer, or the typed error of a refusal.
-    static func check(_ response: (Data, HTTPURLResponse)) throws -> Data {
+    public static func check(_ response: (Data, HTTPURLResponse)) throws -> Data {
         let (data, http) = response
         let failure = try? JSONDecoder().decode(ErrorEnvelope.self, from: data)
         if (200..<300).contains(http.statusCode), failure?.success != false { return data }

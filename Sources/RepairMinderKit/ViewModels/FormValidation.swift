@@ -1,0 +1,51 @@
+import Foundation
+
+/// Input rules shared by the sign-in screens.
+public enum FormValidation {
+    /// Trimmed, and shaped like an address (the server has the last word).
+    public static func isValidEmail(_ input: String) -> Bool {
+        let email = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !email.contains(where: \.isWhitespace) else { return false }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+    }
+
+    /// Keeps the digits of what was typed or pasted, at most `length`.
+    public static func digits(_ input: String, length: Int = 6) -> String {
+        String(input.filter { $0.isASCII && $0.isNumber }.prefix(length))
+    }
+
+    /// A recovery code as typed: letters and digits, uppercased, at most 8.
+    public static func recoveryCode(_ input: String) -> String {
+        String(input.uppercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }.prefix(8))
+    }
+}
+
+/// Loading and error state of a screen, and the one way to run its server call.
+@MainActor
+public protocol AsyncForm: AnyObject {
+    var isLoading: Bool { get set }
+    var errorMessage: String? { get set }
+}
+
+extension AsyncForm {
+    /// Runs `operation` with the loading flag set, turning a failure into `errorMessage`.
+    /// Returns whether it succeeded. A second call while one runs is ignored.
+    @discardableResult
+    public func perform(_ operation: () async throws -> Void) async -> Bool {
+        guard !isLoading else { return false }
+        isLoading = true
+        errorMessage = nil
+        defer { isLoading = false }
+        do {
+            try await operation()
+            return true
+        } catch let error as APIError {
+            errorMessage = error.message
+        } catch {
+            errorMessage = "Something went wrong. Please try again."
+        }
+        return false
+    }
+}

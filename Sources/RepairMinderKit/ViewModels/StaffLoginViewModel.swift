@@ -1,0 +1,41 @@
+import Foundation
+import Observation
+
+/// Staff login: email and password, or email only for a magic link (seeds 000, 003).
+@MainActor @Observable
+public final class StaffLoginViewModel: AsyncForm {
+    public enum Mode: Sendable { case password, magicLink }
+
+    public var email = ""
+    public var password = ""
+    public var mode = Mode.password
+    public var isLoading = false
+    public var errorMessage: String?
+    public let auth: StaffAuth
+
+    public init(auth: StaffAuth) {
+        self.auth = auth
+    }
+
+    public var canSubmit: Bool {
+        FormValidation.isValidEmail(email) && (mode == .magicLink || !password.isEmpty) && !isLoading
+    }
+
+    /// Password: login step 1, then the emailed code is requested unless an authenticator app
+    /// is enrolled (then the person chooses). Magic link: the code is emailed.
+    public func submit() async {
+        guard canSubmit else { return }
+        await perform {
+            switch mode {
+            case .password:
+                try await auth.login(email: email, password: password)
+                if case .awaitingSecondFactor(let challenge) = auth.state, !(challenge.twoFactorMethods ?? []).contains(.totp) {
+                    try await auth.requestEmailCode()
+                }
+                password = ""
+            case .magicLink:
+                try await auth.requestMagicLink(email: email)
+            }
+        }
+    }
+}

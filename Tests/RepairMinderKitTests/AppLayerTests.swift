@@ -1,0 +1,127 @@
+import Foundation
+import RepairMinderKit
+import RepairMinderModels
+import RepairMinderServer
+import Testing
+
+/// Deep links, tabs, config, push registration and the screens' view models.
+@MainActor
+@Suite struct AppLayerTests {
+    @Test(arguments: [
+        (["type": "order_created", "order_id": "o1"], DeepLink.order(orderId: "o1")),
+        (["type": "order_status_changed", "order_id": "o1"], .order(orderId: "o1")),
+        (["type": "order_collected", "order_id": "o1"], .order(orderId: "o1")),
+        (["type": "payment_received", "order_id": 42], .order(orderId: "42")),
+        (["type": "device_status_changed", "order_id": "o1", "device_id": "d1"], .device(orderId: "o1", deviceId: "d1")),
+        (["type": "quote_approved", "order_id": "o1", "device_id": "d1"], .device(orderId: "o1", deviceId: "d1")),
+        (["type": "quote_rejected", "order_id": "o1", "device_id": "d1"], .device(orderId: "o1", deviceId: "d1")),
+        (["type": "device_assigned", "order_id": "o1", "device_id": "d1"], .device(orderId: "o1", deviceId: "d1")),
+        (["type": "new_enquiry", "ticket_id": "t1"], .enquiry(ticketId: "t1")),
+        (["type": "enquiry_reply", "ticket_id": "t1"], .enquiry(ticketId: "t1")),
+    ] as [([String: any Sendable], DeepLink)])
+    func deepLinksFromEveryPayloadType(payload: [String: any Sendable], expected: DeepLink) {
+        #expect(DeepLink(payload: payload) == expected)
+    }
+
+    @Test func badPayloadsGiveNoDeepLink() {
+        #expect(DeepLink(payload: ["type": "order_created"]) == nil)
+        #expect(DeepLink(payload: ["type": "device_assigned", "order_id": "o"]) == nil)
+        #expect(DeepLink(payload: ["type": "unknown", "order_id": "o"]) == nil)
+        #expect(DeepLink(payload: ["order_id": "o"]) == nil)
+        #expect(StaffTab.tab(for: .device(orderId: "o", deviceId: "d")) == .devices)
+        #expect(StaffTab.allCases.map(\.title) == ["Dashboard", "Devices", "Orders", "Enquiries", "Settings"])
+        #expect(CustomerTab.allCases.map(\.title) == ["Orders", "Settings"])
+    }
+
+    @Test func inputValidation() {
+        #expect(FormValidation.isValidEmail("  a@b.co "))
+        #expect(!FormValidation.isValidEmail("a@b"))
+        #expect(!FormValidation.isValidEmail("a b@c.d"))
+        #expect(FormValidation.digits("12-34 56 7") == "123456")
+        #expect(FormValidation.recoveryCode("abcd-2345x") == "ABCD2345")
+    }
+
+    @Test func roleSelectionIsRemembered() {
+        let store = InMemoryCredentialStore()
+        let first = RoleSelectionViewModel(store: store)
+        #expect(first.role == nil)
+        first.select(.customer)
+        #expect(RoleSelectionViewModel(store: store).role == .customer)
+        first.clear()
+        #expect(RoleSelectionViewModel(store: store).role == nil)
+    }
+
+    @Test func staffScreensEndToEnd() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let auth = await StaffAuth(api: server.client(url))
+            let login = await StaffLoginViewModel(auth: auth)
+            await MainActor.run {
+                login.email = " admin@acme.test "
+                login.password = "wrong"
+            }
+            #expect(await login.canSubmit)
+            await login.submit()
+            #expect(await login.errorMessage == "Invalid credentials")
+            await MainActor.run { login.password = DemoFixtures.adminPassword }
+            await login.submit()
+            #expect(await login.errorMessage == nil)
+            #expect(await login.password == "")
+            // The emailed code was requested automatically; the 6th digit submits.
+            let twoFactor = await TwoFactorViewModel(auth: auth)
+            #expect(await twoFactor.offersAuthenticator == false)
+            let code = try server.latestCode(to: DemoFixtures.adminEmail)
+            await twoFactor.codeChanged(String(code.prefix(5)))
+            #expect(await twoFactor.code.count == 5)
+            await twoFactor.codeChanged(code)
+            guard case .signedIn = await auth.state else { Issue.record("not signed in"); return }
+            let settings = await SettingsViewModel(staff: auth)
+            #expect(await settings.signedInAs == "Ada Admin (admin@acme.test)")
+            await settings.signOut()
+            #expect(await auth.state == .signedOut)
+        }
+    }
+
+    @Test func customerScreensWithCompanySelection() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let auth = await CustomerAuth(api: server.client(url))
+            let login = await CustomerLoginViewModel(auth: auth)
+            await MainActor.run { login.email = "multi@example.test" }
+            await login.submit()
+            let entry = await CustomerCodeViewModel(auth: auth)
+            await entry.codeChanged(try server.latestCode(to: "multi@example.test"))
+            let selection = await CompanySelectionViewModel(auth: auth)
+            let companies = await selection.companies
+            #expect(companies.map(\.name) == ["Acme Repairs", "Beta Tech"])
+            await selection.select(companies[0])
+            guard case .signedIn(let me) = await auth.state else { Issue.record("not signed in"); return }
+            #expect(me.company.name == "Acme Repairs")
+            // Push registration uses the customer endpoint and app type.
+            let registered = try await PushRegistration.register(
+                PushRegistration.hexString(Data([0xde, 0xad, 0xbe, 0xef])), role: .customer, api: auth.api)
+            #expect(registered.deviceToken == "deadbeef")
+            #expect(registered.appType == .customer)
+        }
+    }
+
+    @Test func configIsBundledAtOnceAndRefreshedWithTheETag() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("rm-config-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: cache) }
+            let transport = ObservingTransport()
+            let store = try ConfigStore(baseURL: url, cacheDirectory: cache, transport: transport)
+            #expect(await store.config == (try AppConfig.bundled()))
+            #expect(try await store.refresh() == true)
+            #expect(await store.currentETag != nil)
+            // The second time the server answers 304.
+            #expect(try await store.refresh() == false)
+            #expect(transport.count("/api/config") == 2)
+            // A new store starts from the cached copy and its ETag.
+            let next = try ConfigStore(baseURL: url, cacheDirectory: cache, transport: transport)
+            #expect(await next.currentETag == (await store.currentETag))
+            #expect(try await next.refresh() == false)
+        }
+    }
+}
