@@ -105,3 +105,75 @@ import Testing
         }
     }
 }
+
+extension APIClientRefreshTests {
+    @Test(arguments: [
+        (429, #"{"success":false,"error":"Too many requests","code":"RATE_LIMITED"}"#),
+        (500, #"{"success":false,"error":"An unexpected error occurred","code":"INTERNAL_ERROR"}"#),
+        (503, "<html>bad gateway</html>"),
+    ])
+    func refreshFailuresThatAreNotRefusalsKeepTheSession(status: Int, body: String) async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let store = InMemoryCredentialStore()
+            let transport = ObservingTransport()
+            let api = server.client(url, store: store, transport: transport)
+            try await Self.signIn(api, server: server)
+            let before = try store.staffCredentials()
+            server.clock.advance(by: 901)
+            transport.setCanned("/api/auth/refresh", status: status, body: body)
+            do {
+                _ = try await api.send(.me, as: StaffMeResponse.self)
+                Issue.record("expected a failure")
+            } catch APIError.rateLimited(let retryAfter, _) {
+                #expect(status == 429)
+                #expect(retryAfter == 7)
+            } catch APIError.server(let code, _, _) {
+                #expect(code == status)
+            }
+            #expect(try store.staffCredentials() == before)
+        }
+    }
+
+    @Test func aStaleTokenRetriesWithoutASecondRefresh() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let store = InMemoryCredentialStore()
+            let transport = ObservingTransport()
+            let clientClock = TestClock()
+            let api = APIClient(baseURL: url, store: store, transport: transport, now: { Date(timeIntervalSince1970: clientClock.now) })
+            try await Self.signIn(api, server: server)
+            // The server's clock moves past the access token's expiry; the client's does not, so it
+            // sends the old token. Just before that request leaves, another caller refreshes.
+            server.clock.advance(by: 901)
+            transport.beforeSending("/api/auth/me") {
+                let stale = try #require(try store.staffCredentials())
+                let other = server.client(url, transport: transport)
+                let refreshed: RefreshResponse = try await other.send(.refresh(RefreshRequest(refreshToken: stale.refreshToken)))
+                try store.saveStaff(StaffCredentials(
+                    accessToken: refreshed.token, refreshToken: refreshed.refreshToken,
+                    accessTokenExpiresAt: Date(timeIntervalSince1970: clientClock.now + 900)))
+            }
+            let me: StaffMeResponse = try await api.send(.me)
+            #expect(me.user.email == DemoFixtures.adminEmail)
+            // One refresh (the other caller's); the 401 was retried with the stored token.
+            #expect(transport.count("/api/auth/refresh") == 1)
+            #expect(transport.count("/api/auth/me") == 2)
+        }
+    }
+
+    @Test func refreshesPerMinuteAreBounded() async throws {
+        let server = try await LiveServer { $0.accessTokenTTL = 30 }
+        try await server.run { url in
+            let store = InMemoryCredentialStore()
+            let clock = server.clock
+            let api = APIClient(baseURL: url, store: store, maxRefreshesPerMinute: 2, now: { Date(timeIntervalSince1970: clock.now) })
+            try await Self.signIn(api, server: server)
+            // Every token is within 60 s of expiry (30 s lifetime): each call wants a refresh.
+            _ = try await api.send(.me, as: StaffMeResponse.self)
+            _ = try await api.send(.me, as: StaffMeResponse.self)
+            await #expect(throws: APIError.refreshLimitExceeded) { _ = try await api.send(.me, as: StaffMeResponse.self) }
+            #expect(try store.staffCredentials() != nil)
+        }
+    }
+}

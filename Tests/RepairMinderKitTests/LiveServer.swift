@@ -24,6 +24,18 @@ final class ObservingTransport: HTTPTransport, @unchecked Sendable {
     private let base = URLSessionTransport()
     private var counts: [String: Int] = [:]
     private var down: Set<String> = []
+    private var canned: [String: (Int, String)] = [:]
+    private var hooks: [String: @Sendable () async throws -> Void] = [:]
+
+    /// Runs `hook` once, just before the next request to `path` is sent.
+    func beforeSending(_ path: String, _ hook: @escaping @Sendable () async throws -> Void) {
+        lock.withLock { hooks[path] = hook }
+    }
+
+    /// Answers `path` with this status and body instead of asking the server.
+    func setCanned(_ path: String, status: Int, body: String) {
+        lock.withLock { canned[path] = (status, body) }
+    }
 
     func count(_ path: String) -> Int { lock.withLock { counts[path, default: 0] } }
     func setDown(_ path: String, _ isDown: Bool) {
@@ -34,11 +46,18 @@ final class ObservingTransport: HTTPTransport, @unchecked Sendable {
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let path = request.url?.path ?? ""
-        let isDown = lock.withLock {
+        let hook = lock.withLock { hooks.removeValue(forKey: path) }
+        if let hook { try await hook() }
+        let (isDown, answer) = lock.withLock {
             counts[path, default: 0] += 1
-            return down.contains(path)
+            return (down.contains(path), canned[path])
         }
         if isDown { throw URLError(.cannotConnectToHost) }
+        if let (status, body) = answer, let url = request.url,
+            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Retry-After": "7"])
+        {
+            return (Data(body.utf8), response)
+        }
         return try await base.send(request)
     }
 }
