@@ -1,0 +1,39 @@
+// The README's "Using the SDK in an app" sample, kept here so it is compiled (and run) on Linux.
+// Keep the two in step: this file between the markers is what the README shows.
+import Foundation
+import RepairMinderKit
+import RepairMinderModels
+import Testing
+
+// README sample begins
+@MainActor
+func signInAsStaff(server: URL, email: String, password: String, readCode: () async throws -> String) async throws -> StaffMeResponse {
+    // One client per app: it keeps the credentials and refreshes the access token by itself.
+    let api = APIClient(baseURL: server, store: InMemoryCredentialStore())  // KeychainCredentialStore() on iOS
+    let auth = StaffAuth(api: api)
+    await auth.restoreSession()                       // signed in already? (launch)
+    if case .signedIn(let me) = auth.state { return me }
+
+    try await auth.login(email: email, password: password)   // → .awaitingSecondFactor
+    try await auth.requestEmailCode()                          // emails a 6-digit code
+    try await auth.verifySecondFactor(code: try await readCode())
+    guard case .signedIn(let me) = auth.state else { throw StaffAuthError.noLoginInProgress }
+
+    // Any endpoint of the catalogue; 401s, refresh and retries are handled inside.
+    let preferences: PushPreferences = try await api.send(.pushPreferences)
+    print("Signed in as \(me.user.email); push enabled: \(preferences.enabled)")
+    return me
+}
+// README sample ends
+
+@Suite struct ReadmeSampleTests {
+    @Test func theReadmeSampleSignsIn() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let me = try await signInAsStaff(server: url, email: "admin@acme.test", password: "correct horse battery") {
+                try server.latestCode(to: "admin@acme.test")
+            }
+            #expect(me.user.email == "admin@acme.test")
+        }
+    }
+}
