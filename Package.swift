@@ -47,6 +47,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "SDKOverheadBenchmark",
+            dependencies: ["RepairMinderKit", "RepairMinderServer"],
+            path: "Benchmarks/SDKOverhead"
+        ),
         .testTarget(
             name: "RepairMinderModelsTests",
             dependencies: ["RepairMinderModels"]
