@@ -104,3 +104,104 @@ import Testing
 final class URLBox: @unchecked Sendable {
     var url: URL?
 }
+
+extension AuthStateMachineTests {
+    @Test func staffPasswordWithAuthenticatorAndRecoveryCode() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let api = server.client(url)
+            let auth = await StaffAuth(api: api)
+            try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
+            try await auth.requestEmailCode()
+            try await auth.verifySecondFactor(code: try server.latestCode(to: DemoFixtures.adminEmail))
+            // Enrol an authenticator through the SDK's endpoints.
+            let setup: TOTPSetupResponse = try await api.send(.totpSetup)
+            let secret = try #require(Base32Test.decode(setup.secret))
+            let enabled: TOTPEnabledResponse = try await api.send(
+                .totpVerifySetup(TOTPCodeRequest(code: TOTPTestCode.code(secret: secret, time: server.clock.now))))
+            await auth.logout()
+
+            // Next login offers the app, and a code from it signs in without email.
+            try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
+            guard case .awaitingSecondFactor(let challenge) = await auth.state else { Issue.record("no challenge"); return }
+            #expect(challenge.twoFactorMethods == [.email, .totp])
+            server.clock.advance(by: 30)
+            try await auth.verifySecondFactor(code: TOTPTestCode.code(secret: secret, time: server.clock.now))
+            guard case .signedIn = await auth.state else { Issue.record("not signed in"); return }
+            await auth.logout()
+
+            // And a recovery code works too.
+            try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
+            try await auth.verifySecondFactor(code: enabled.recoveryCodes[0])
+            guard case .signedIn = await auth.state else { Issue.record("not signed in"); return }
+            let status: TOTPStatusResponse = try await api.send(.totpStatus)
+            #expect(status.recoveryCodesRemaining == 9)
+        }
+    }
+}
+
+/// RFC 6238 as an authenticator app computes it, written independently of the server's.
+enum TOTPTestCode {
+    static func code(secret: [UInt8], time: Double) -> String {
+        var counter = UInt64(time / 30).bigEndian
+        let message = withUnsafeBytes(of: &counter) { Array($0) }
+        let mac = HMACSHA1.mac(key: secret, message: message)
+        let offset = Int(mac[19] & 0x0F)
+        let value = (UInt32(mac[offset] & 0x7F) << 24 | UInt32(mac[offset + 1]) << 16 | UInt32(mac[offset + 2]) << 8 | UInt32(mac[offset + 3])) % 1_000_000
+        let text = String(value)
+        return String(repeating: "0", count: 6 - text.count) + text
+    }
+}
+
+/// base32 decoding for the test (RFC 4648).
+enum Base32Test {
+    static func decode(_ string: String) -> [UInt8]? {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        var bits = 0, buffer = 0
+        var output: [UInt8] = []
+        for character in string {
+            guard let index = alphabet.firstIndex(of: character) else { return nil }
+            buffer = (buffer << 5 | index) & 0xFFFF
+            bits += 5
+            if bits >= 8 {
+                output.append(UInt8(buffer >> (bits - 8) & 0xFF))
+                bits -= 8
+            }
+        }
+        return output
+    }
+}
+
+/// A plain SHA-1 HMAC (RFC 2104 / FIPS 180-4), so the test does not reuse the server's crypto path.
+enum HMACSHA1 {
+    static func mac(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var key = key.count > 64 ? sha1(key) : key
+        key += [UInt8](repeating: 0, count: 64 - key.count)
+        return sha1(key.map { $0 ^ 0x5C } + sha1(key.map { $0 ^ 0x36 } + message))
+    }
+
+    static func sha1(_ input: [UInt8]) -> [UInt8] {
+        var h: [UInt32] = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
+        var message = input + [0x80]
+        while message.count % 64 != 56 { message.append(0) }
+        let length = UInt64(input.count) * 8
+        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: length >> UInt64(shift))) }
+        func rotl(_ x: UInt32, _ n: UInt32) -> UInt32 { x << n | x >> (32 - n) }
+        for chunk in stride(from: 0, to: message.count, by: 64) {
+            var w = (0..<16).map { i in
+                (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(message[chunk + i * 4 + $1]) }
+            }
+            for i in 16..<80 { w.append(rotl(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1)) }
+            var (a, b, c, d, e) = (h[0], h[1], h[2], h[3], h[4])
+            for i in 0..<80 {
+                let (f, k): (UInt32, UInt32) =
+                    i < 20 ? ((b & c) | (~b & d), 0x5A827999) : i < 40 ? (b ^ c ^ d, 0x6ED9EBA1)
+                    : i < 60 ? ((b & c) | (b & d) | (c & d), 0x8F1BBCDC) : (b ^ c ^ d, 0xCA62C1D6)
+                let temp = rotl(a, 5) &+ f &+ e &+ k &+ w[i]
+                (e, d, c, b, a) = (d, c, rotl(b, 30), a, temp)
+            }
+            h = [h[0] &+ a, h[1] &+ b, h[2] &+ c, h[3] &+ d, h[4] &+ e]
+        }
+        return h.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> UInt32(24 - $0 * 8)) } }
+    }
+}

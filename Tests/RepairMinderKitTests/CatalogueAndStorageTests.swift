@@ -115,6 +115,17 @@ import Testing
             """#
         let decoded = try APIClient.decodeData(CompanySelectionResponse.self, from: Data(selection.utf8))
         #expect(decoded.companies[1].logoUrl == nil)
+        // Seed 001's older user object: extra fields (username, verified, two_factor_enabled,
+        // company_name) are ignored, booleans as true/false.
+        let older = #"""
+            {"id":"u1","email":"old@example.com","username":"oldtimer","first_name":"Old","last_name":null,"company_id":"c1",
+             "company_name":"Acme","role":"office","is_active":true,"verified":true,"two_factor_enabled":false,
+             "magic_link_enabled":false,"last_login":null,"created_at":"2025-01-01T00:00:00Z","updated_at":"2025-01-01T00:00:00Z"}
+            """#
+        let user = try JSONDecoder().decode(StaffUser.self, from: Data(older.utf8))
+        #expect(user.role == .office)
+        #expect(user.isActive)
+        #expect(user.magicLinkEnabled == false)
         // The bundled configuration decodes.
         #expect(try AppConfig.bundled().orderStatuses.count == 5)
     }
