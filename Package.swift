@@ -44,6 +44,7 @@ let package = Package(
             name: "repairminder",
             dependencies: [
                 "RepairMinderServer",
+                "RepairMinderKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

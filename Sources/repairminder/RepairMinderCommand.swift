@@ -1,15 +1,41 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct RepairMinderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repairminder",
-        abstract: "The Repair Minder auth server and its tools.",
+        abstract: "The Repair Minder auth server, its tools, and a client to sign in from a terminal.",
         discussion: """
             Start a development server with demo accounts:   repairminder serve --demo
             Read the sign-in codes it emails:                repairminder outbox
-            Every setting is a flag with a REPAIRMINDER_* environment twin (see `repairminder serve --help`).
+            Sign in to it from another terminal:             repairminder login --staff --email admin@acme.test
+            Every server setting is a flag with a REPAIRMINDER_* environment twin (see `repairminder serve --help`).
+            Usage errors exit with status 2.
             """,
-        subcommands: [ServeCommand.self, MigrateCommand.self, SeedCommand.self, OutboxCommand.self]
+        subcommands: [
+            ServeCommand.self, MigrateCommand.self, SeedCommand.self, OutboxCommand.self,
+            LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self,
+        ]
     )
+
+    /// ArgumentParser's own entry point, except that usage errors exit with 2 (not 64), as the
+    /// client commands document.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }

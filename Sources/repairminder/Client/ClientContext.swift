@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import RepairMinderKit
+
+/// What the client commands share: where credentials live, which server, and the exit codes
+/// documented in `repairminder login --help`.
+struct ClientContext {
+    let store: FileCredentialStore
+    let server: URL
+    let api: APIClient
+
+    /// Exit codes of the client commands.
+    enum Exit {
+        static let refused = ExitCode(1)
+        static let usage = ExitCode(2)
+        static let unreachable = ExitCode(3)
+    }
+
+    private static let serverFile = "server-url"
+
+    /// Uses `--server` if given (and remembers it), else the remembered one, else the default.
+    init(server explicit: String?) throws {
+        store = FileCredentialStore(directory: FileCredentialStore.defaultDirectory())
+        let rememberedPath = store.directory.appendingPathComponent(Self.serverFile)
+        let remembered = (try? String(contentsOf: rememberedPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let chosen = explicit ?? remembered ?? "http://127.0.0.1:8080"
+        guard let url = URL(string: chosen), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw ValidationError("--server must be an http:// or https:// URL, got \"\(chosen)\"")
+        }
+        server = url
+        if let explicit, explicit != remembered {
+            try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            guard FileManager.default.createFile(
+                atPath: rememberedPath.path, contents: Data(explicit.utf8), attributes: [.posixPermissions: 0o600])
+            else { throw ClientInputError("cannot write \(rememberedPath.path)") }
+        }
+        api = APIClient(baseURL: url, store: store)
+    }
+
+    /// Runs a client action, turning SDK errors into one clear line and the documented exit code.
+    static func run(_ action: () async throws -> Void) async throws {
+        do {
+            try await action()
+        } catch let error as APIError {
+            Terminal.note("error: \(error.message)")
+            switch error {
+            case .network: throw Exit.unreachable
+            case .notSignedIn, .sessionExpired:
+                Terminal.note("Sign in with: repairminder login")
+                throw Exit.refused
+            default: throw Exit.refused
+            }
+        } catch let error as ClientInputError {
+            Terminal.note("error: \(error.message)")
+            throw Exit.usage
+        }
+    }
+}
+
+/// Input the client commands could not get or use.
+struct ClientInputError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,175 @@
+import ArgumentParser
+import Foundation
+import RepairMinderKit
+import RepairMinderModels
+
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in to a Repair Minder server as staff or as a customer.",
+        discussion: """
+            Staff sign in with email and password, then a second factor: the code emailed to them,
+            a code from their authenticator app, or a recovery code. With --magic-link, only a
+            code emailed to them. Customers sign in with a code emailed to them and, when they are
+            a client of several shops, choose one.
+
+            On a terminal every missing value is asked for (the password without echo). When
+            standard input is not a terminal nothing is asked: values come from the flags, the
+            password from the first line of standard input with --password-stdin, and the code
+            from the next line when --code is not given.
+
+            Credentials are kept in $XDG_CONFIG_HOME/repairminder/ (or ~/.config/repairminder/),
+            readable by you only, with the --server URL.
+
+            Exit codes: 0 signed in, 1 refused by the server (its message is printed),
+            2 usage error or missing input, 3 cannot reach the server.
+            """
+    )
+
+    @Flag(help: "Sign in as staff.") var staff = false
+    @Flag(help: "Sign in as a customer.") var customer = false
+    @Option(help: "Your email address.") var email: String?
+    @Flag(help: "Staff: sign in with a code emailed to you instead of a password.") var magicLink = false
+    @Option(help: "The server, e.g. https://api.example.com (remembered for later commands).") var server: String?
+    @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+    @Option(help: "The code (emailed, authenticator or recovery) instead of asking for it.") var code: String?
+    @Option(help: "Customer: the company to sign in to, when you are a client of several.") var company: String?
+
+    func validate() throws {
+        if staff && customer { throw ValidationError("choose one of --staff and --customer") }
+        if customer && (magicLink || passwordStdin) { throw ValidationError("--magic-link and --password-stdin are for staff") }
+    }
+
+    func run() async throws {
+        let context = try ClientContext(server: server)
+        try await ClientContext.run {
+            let role = try chooseRole()
+            let email = try value(email, prompt: "Email: ", name: "--email")
+            switch role {
+            case .staff: try await signInStaff(email: email, context: context)
+            case .customer: try await signInCustomer(email: email, context: context)
+            }
+        }
+    }
+
+    private func chooseRole() throws -> AppRole {
+        if staff { return .staff }
+        if customer { return .customer }
+        guard Terminal.isInteractive else { throw ClientInputError("say --staff or --customer") }
+        while true {
+            switch Terminal.ask("Sign in as (1) staff or (2) customer? ")?.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "1", "staff", "s": return .staff
+            case "2", "customer", "c": return .customer
+            case nil: throw ClientInputError("no role given")
+            default: Terminal.note("Type 1 or 2.")
+            }
+        }
+    }
+
+    private func value(_ given: String?, prompt: String, name: String) throws -> String {
+        if let given, !given.isEmpty { return given }
+        guard let answer = Terminal.ask(prompt)?.trimmingCharacters(in: .whitespaces), !answer.isEmpty else {
+            throw ClientInputError("\(name) is required")
+        }
+        return answer
+    }
+
+    @MainActor
+    private func signInStaff(email: String, context: ClientContext) async throws {
+        let auth = StaffAuth(api: context.api)
+        if magicLink {
+            try await auth.requestMagicLink(email: email)
+            Terminal.note("A sign-in code was emailed to \(email).")
+            try await auth.verifyMagicCode(try askCode("Code from the email: "))
+        } else {
+            guard let password = (passwordStdin ? readLine(strippingNewline: true) : Terminal.askSecret("Password: ")),
+                !password.isEmpty
+            else { throw ClientInputError("a password is required (use --password-stdin in scripts)") }
+            try await auth.login(email: email, password: password)
+            try await completeSecondFactor(auth)
+        }
+        if case .signedIn(let me) = auth.state { Terminal.note("Signed in as \(Describe.staff(me)).") }
+    }
+
+    /// The second factor: an authenticator or recovery code if offered and typed, else the
+    /// emailed code; "r" asks for the email again.
+    @MainActor
+    private func completeSecondFactor(_ auth: StaffAuth) async throws {
+        guard case .awaitingSecondFactor(let challenge) = auth.state else { return }
+        let offersApp = (challenge.twoFactorMethods ?? []).contains(.totp)
+        if !(offersApp && (code != nil || Terminal.isInteractive)) {
+            try await auth.requestEmailCode()
+            Terminal.note("A verification code was emailed to \(challenge.email).")
+        }
+        let prompt = offersApp
+            ? "Code from your authenticator app or a recovery code (or Enter to email a code): "
+            : "Code from the email (r to send it again): "
+        while true {
+            let answer = try askCode(prompt, allowEmpty: offersApp)
+            if answer.isEmpty || answer.lowercased() == "r" {
+                try await auth.requestEmailCode()
+                Terminal.note("A verification code was emailed to \(challenge.email).")
+                continue
+            }
+            do {
+                try await auth.verifySecondFactor(code: answer)
+                return
+            } catch APIError.unauthorized(let message, let code) where code == "INVALID_CODE" && Terminal.isInteractive && self.code == nil {
+                Terminal.note(message + ". Try again.")
+            }
+        }
+    }
+
+    private func askCode(_ prompt: String, allowEmpty: Bool = false) throws -> String {
+        if let code { return code }
+        guard let answer = Terminal.ask(prompt)?.trimmingCharacters(in: .whitespaces) else {
+            throw ClientInputError("a code is required (use --code)")
+        }
+        if answer.isEmpty && !allowEmpty { return try askCode(prompt) }
+        return answer
+    }
+
+    @MainActor
+    private func signInCustomer(email: String, context: ClientContext) async throws {
+        let auth = CustomerAuth(api: context.api)
+        try await auth.requestCode(email: email, companyId: nil)
+        Terminal.note("If \(email) is a customer, a login code was emailed to it.")
+        try await auth.verify(code: try askCode("Code from the email: "))
+        if case .selectingCompany(let selection) = auth.state {
+            try await auth.selectCompany(id: try chooseCompany(selection.companies))
+        }
+        if case .signedIn(let me) = auth.state { Terminal.note("Signed in as \(Describe.customer(me)).") }
+    }
+
+    private func chooseCompany(_ companies: [CustomerCompany]) throws -> String {
+        if let company {
+            guard let match = companies.first(where: { $0.id == company || $0.name.caseInsensitiveCompare(company) == .orderedSame })
+            else { throw ClientInputError("--company \(company) is not one of: \(companies.map(\.name).joined(separator: ", "))") }
+            return match.id
+        }
+        guard Terminal.isInteractive else {
+            throw ClientInputError("you are a customer of several shops: choose one with --company (\(companies.map(\.name).joined(separator: ", ")))")
+        }
+        Terminal.note("You are a customer of several shops:")
+        for (index, company) in companies.enumerated() { Terminal.note("  \(index + 1). \(company.name)") }
+        while true {
+            guard let answer = Terminal.ask("Choose 1-\(companies.count): ") else { throw ClientInputError("no company chosen") }
+            if let number = Int(answer.trimmingCharacters(in: .whitespaces)), companies.indices.contains(number - 1) {
+                return companies[number - 1].id
+            }
+            Terminal.note("Type a number from 1 to \(companies.count).")
+        }
+    }
+}
+
+/// One-line descriptions of who is signed in.
+enum Describe {
+    static func staff(_ me: StaffMeResponse) -> String {
+        let name = [me.user.firstName, me.user.lastName].compactMap { $0 }.joined(separator: " ")
+        return "\(name.isEmpty ? me.user.email : name) <\(me.user.email)>, \(me.user.role.rawValue) at \(me.company.name) (\(me.company.status.rawValue))"
+    }
+
+    static func customer(_ me: CustomerMeResponse) -> String {
+        "\(me.client.name) <\(me.client.email)>, customer of \(me.company.name)"
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import RepairMinderKit
+import RepairMinderModels
+
+struct WhoamiCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "whoami",
+        abstract: "Show who is signed in (refreshing the session if needed).",
+        discussion: "Exit codes: 0 signed in, 1 not signed in or refused, 3 cannot reach the server.")
+
+    @Option(help: "The server (remembered).") var server: String?
+
+    func run() async throws {
+        let context = try ClientContext(server: server)
+        try await ClientContext.run {
+            switch try context.store.role() {
+            case .customer:
+                let me: CustomerMeResponse = try await context.api.send(.customerMe)
+                say(Describe.customer(me))
+            case .staff:
+                let me: StaffMeResponse = try await context.api.send(.me)
+                say(Describe.staff(me))
+            case nil:
+                throw APIError.notSignedIn
+            }
+        }
+    }
+}
+
+struct LogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logout",
+        abstract: "Sign out: ends the session on the server and forgets the credentials here.",
+        discussion: "The local credentials are removed even when the server cannot be reached.")
+
+    @Option(help: "The server (remembered).") var server: String?
+
+    func run() async throws {
+        let context = try ClientContext(server: server)
+        switch try context.store.role() {
+        case .customer: await CustomerAuth(api: context.api).logout()
+        case .staff: await StaffAuth(api: context.api).logout()
+        case nil:
+            Terminal.note("Not signed in.")
+            return
+        }
+        Terminal.note("Signed out.")
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import RepairMinderKit
+import RepairMinderModels
+
+struct TOTPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "totp",
+        abstract: "Manage your authenticator app (staff).",
+        subcommands: [Setup.self, Status.self, Disable.self])
+
+    struct Setup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Enrol an authenticator app: shows the secret (and a QR code if qrencode is installed), then asks for a code.",
+            discussion: "Without a terminal, the confirming code is read from standard input. Prints the 10 recovery codes once.")
+
+        @Option(help: "The server (remembered).") var server: String?
+
+        func run() async throws {
+            let context = try ClientContext(server: server)
+            try await ClientContext.run {
+                let setup: TOTPSetupResponse = try await context.api.send(.totpSetup)
+                say("Add this to your authenticator app:")
+                say("  \(setup.otpauthUrl)")
+                say("Secret (type it if you cannot scan): \(grouped(setup.secret))")
+                showQRCode(setup.otpauthUrl)
+                guard let code = Terminal.ask("Code shown by the app: ")?.trimmingCharacters(in: .whitespaces), !code.isEmpty else {
+                    throw ClientInputError("a code from the app is required to finish setup")
+                }
+                let enabled: TOTPEnabledResponse = try await context.api.send(.totpVerifySetup(TOTPCodeRequest(code: code)))
+                say("Authenticator app enabled. Recovery codes (each works once; keep them safe):")
+                for recovery in enabled.recoveryCodes { say("  \(recovery)") }
+            }
+        }
+
+        private func grouped(_ secret: String) -> String {
+            stride(from: 0, to: secret.count, by: 4).map { offset in
+                let start = secret.index(secret.startIndex, offsetBy: offset)
+                return String(secret[start..<(secret.index(start, offsetBy: 4, limitedBy: secret.endIndex) ?? secret.endIndex)])
+            }.joined(separator: " ")
+        }
+
+        /// Renders the URL as a terminal QR code with `qrencode`, when it is installed.
+        private func showQRCode(_ url: String) {
+            guard Terminal.isInteractive else { return }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["qrencode", "-t", "ansiutf8", url]
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return }
+            process.waitUntilExit()
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show whether an authenticator app is enabled.")
+        @Option(help: "The server (remembered).") var server: String?
+
+        func run() async throws {
+            let context = try ClientContext(server: server)
+            try await ClientContext.run {
+                let status: TOTPStatusResponse = try await context.api.send(.totpStatus)
+                say(status.enabled ? "enabled, \(status.recoveryCodesRemaining) recovery codes left" : "not enabled")
+            }
+        }
+    }
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Turn the authenticator app off with a current code or a recovery code.")
+        @Option(help: "The server (remembered).") var server: String?
+        @Option(help: "A current code or a recovery code (asked for when missing).") var code: String?
+
+        func run() async throws {
+            let context = try ClientContext(server: server)
+            try await ClientContext.run {
+                guard let code = code ?? Terminal.ask("Code from the app or a recovery code: ")?.trimmingCharacters(in: .whitespaces),
+                    !code.isEmpty
+                else { throw ClientInputError("a code is required (use --code)") }
+                let _: TOTPDisabledResponse = try await context.api.send(.totpDisable(TOTPCodeRequest(code: code)))
+                say("Authenticator app disabled.")
+            }
+        }
+    }
+}

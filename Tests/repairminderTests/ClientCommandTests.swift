@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+
+@testable import RepairMinderServer
+
+/// `repairminder login / whoami / logout / totp`: the built binary against a real server
+/// (also the built binary, `serve --demo`) on a free loopback port.
+@Suite(.serialized) struct ClientCommandTests {
+    /// A running `repairminder serve --demo` in a fresh data directory.
+    final class Server: @unchecked Sendable {
+        let process = Process()
+        let dataDir = CommandLineTests.temporaryDirectory()
+        let configHome = CommandLineTests.temporaryDirectory() + "-config"
+        let url: String
+
+        init(extra: [String] = []) throws {
+            let port = Int.random(in: 20_000...40_000)
+            url = "http://127.0.0.1:\(port)"
+            process.executableURL = CommandLineTests.binary
+            process.arguments = [
+                "serve", "--demo", "--data-dir", dataDir, "--port", String(port), "--bcrypt-cost", "4",
+                "--code-resend-interval", "0", "--code-emails-per-hour", "0", "--ip-rate-limit", "0",
+            ] + extra
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            for _ in 0..<100 {
+                if (try? CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM users").trimmingCharacters(in: .whitespacesAndNewlines)) == "7",
+                    Self.answers(port)
+                {
+                    return
+                }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            throw CocoaError(.featureUnsupported)
+        }
+
+        static func answers(_ port: Int) -> Bool {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+        }
+
+        /// Runs the client with this server's config home. Each `input` line is written to its
+        /// standard input half a second after the previous one (time to act on it, e.g. email a
+        /// code); a line is computed when its turn comes, from the standard output so far.
+        func client(_ arguments: [String], input: [@Sendable (String) throws -> String] = []) throws
+            -> (status: Int32, output: String, error: String)
+        {
+            let process = Process()
+            process.executableURL = CommandLineTests.binary
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": configHome]) { $1 }
+            let stdin = Pipe(), out = Pipe(), err = Pipe()
+            process.standardInput = stdin
+            process.standardOutput = out
+            process.standardError = err
+            let collected = OutputBuffer(), errors = OutputBuffer()
+            out.fileHandleForReading.readabilityHandler = { collected.append($0.availableData) }
+            err.fileHandleForReading.readabilityHandler = { errors.append($0.availableData) }
+            try process.run()
+            for line in input {
+                Thread.sleep(forTimeInterval: 0.5)
+                stdin.fileHandleForWriting.write(Data((try line(collected.text) + "\n").utf8))
+            }
+            try stdin.fileHandleForWriting.close()
+            process.waitUntilExit()
+            out.fileHandleForReading.readabilityHandler = nil
+            err.fileHandleForReading.readabilityHandler = nil
+            collected.append(out.fileHandleForReading.readDataToEndOfFile())
+            errors.append(err.fileHandleForReading.readDataToEndOfFile())
+            return (process.terminationStatus, collected.text, errors.text)
+        }
+
+        func latestCode(to email: String) throws -> String {
+            let messages = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: dataDir)).filter { $0.to == email }
+            let text = try #require(messages.last?.text)
+            return String(text[try #require(text.range(of: #"\d{6}"#, options: .regularExpression))])
+        }
+
+        func refreshTokenRows() throws -> Int {
+            Int(try CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM refresh_tokens").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+
+        deinit {
+            process.terminate()
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: configHome)
+        }
+    }
+
+    @Test func scriptedStaffLoginWhoamiWithOneRefreshThenLogout() throws {
+        let server = try Server(extra: ["--access-token-ttl", "61"])
+        let login = try server.client(
+            ["login", "--staff", "--email", "admin@acme.test", "--server", server.url, "--password-stdin"],
+            input: [{ _ in "correct horse battery" }, { _ in try server.latestCode(to: "admin@acme.test") }])
+        #expect(login.status == 0, "\(login.error)")
+        #expect(login.error.contains("Signed in as Ada Admin"))
+        // Credentials are private.
+        let file = server.configHome + "/repairminder/staff-credentials.json"
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode & 0o777 == 0o600)
+        #expect(try server.refreshTokenRows() == 1)
+        // A 61 s token is within the SDK's 60 s margin after a second: whoami refreshes once.
+        Thread.sleep(forTimeInterval: 1.1)
+        let whoami = try server.client(["whoami"])
+        #expect(whoami.status == 0, "\(whoami.error)")
+        #expect(whoami.output == "Ada Admin <admin@acme.test>, admin at Acme Repairs (active)\n")
+        #expect(try server.refreshTokenRows() == 2)
+        let logout = try server.client(["logout"])
+        #expect(logout.status == 0)
+        let after = try server.client(["whoami"])
+        #expect(after.status == 1)
+        #expect(after.error.contains("not signed in"))
+    }
+
+    @Test func wrongPasswordAndWrongCodeExitOneWithTheServersMessage() throws {
+        let server = try Server()
+        let wrongPassword = try server.client(
+            ["login", "--staff", "--email", "admin@acme.test", "--server", server.url, "--password-stdin"], input: [{ _ in "nope" }])
+        #expect(wrongPassword.status == 1)
+        #expect(wrongPassword.error.contains("error: Invalid credentials"))
+        let wrongCode = try server.client(
+            ["login", "--staff", "--email", "admin@acme.test", "--password-stdin", "--code", "000000"], input: [{ _ in "correct horse battery" }])
+        #expect(wrongCode.status == 1)
+        #expect(wrongCode.error.contains("error: Invalid verification code"))
+    }
+
+    @Test func magicLinkAndCustomerCompanySelection() throws {
+        let server = try Server()
+        let magic = try server.client(
+            ["login", "--staff", "--magic-link", "--email", "nopassword@acme.test", "--server", server.url],
+            input: [{ _ in try server.latestCode(to: "nopassword@acme.test") }])
+        #expect(magic.status == 0, "\(magic.error)")
+        #expect(try server.client(["whoami"]).output.contains("nopassword@acme.test"))
+        // Without --company a script is told to choose.
+        let unchosen = try server.client(
+            ["login", "--customer", "--email", "multi@example.test"], input: [{ _ in try server.latestCode(to: "multi@example.test") }])
+        #expect(unchosen.status == 2)
+        #expect(unchosen.error.contains("--company"))
+        let customer = try server.client(
+            ["login", "--customer", "--email", "multi@example.test", "--company", "Beta Tech"],
+            input: [{ _ in try server.latestCode(to: "multi@example.test") }])
+        #expect(customer.status == 0, "\(customer.error)")
+        #expect(try server.client(["whoami"]).output == "Max Multi <multi@example.test>, customer of Beta Tech\n")
+    }
+
+    @Test func authenticatorSetupStatusLoginAndDisable() throws {
+        let server = try Server()
+        _ = try server.client(
+            ["login", "--staff", "--email", "admin@acme.test", "--server", server.url, "--password-stdin"],
+            input: [{ _ in "correct horse battery" }, { _ in try server.latestCode(to: "admin@acme.test") }])
+        let setup = try server.client(["totp", "setup"], input: [{ output in try Self.currentCode(fromSetupOutput: output) }])
+        #expect(setup.status == 0, "\(setup.error)")
+        #expect(setup.output.contains("otpauth://totp/Repair%20Minder:admin@acme.test?secret="))
+        let recovery = setup.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.count == 8 && $0.allSatisfy { RecoveryCodes.alphabet.contains($0) } }
+        #expect(recovery.count == 10)
+        #expect(try server.client(["totp", "status"]).output == "enabled, 10 recovery codes left\n")
+        // Sign in again with a recovery code: no email is sent.
+        let mailBefore = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: server.dataDir)).count
+        let login = try server.client(
+            ["login", "--staff", "--email", "admin@acme.test", "--password-stdin", "--code", recovery[0]],
+            input: [{ _ in "correct horse battery" }])
+        #expect(login.status == 0, "\(login.error)")
+        #expect(try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: server.dataDir)).count == mailBefore)
+        let disable = try server.client(["totp", "disable", "--code", recovery[1]])
+        #expect(disable.status == 0, "\(disable.error)")
+        #expect(try server.client(["totp", "status"]).output == "not enabled\n")
+    }
+
+    /// The current TOTP code for the secret `totp setup` printed (in groups of four).
+    static func currentCode(fromSetupOutput output: String) throws -> String {
+        let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("Secret") })
+        let grouped = try #require(line.split(separator: ":", maxSplits: 1).last)
+        let secret = try #require(Base32.decode(String(grouped)))
+        let generator = TOTPGenerator()
+        return generator.code(secret: secret, step: generator.step(at: Date().timeIntervalSince1970))
+    }
+
+    @Test func anUnreachableServerExitsThree() throws {
+        let configHome = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: configHome) }
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = ["login", "--customer", "--email", "jane@example.test", "--server", "http://127.0.0.1:9", "--code", "123456"]
+        process.environment = ["XDG_CONFIG_HOME": configHome, "PATH": "/usr/bin:/bin"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3)
+        #expect(error.contains("Cannot reach the server"))
+    }
+}
+
+/// Bytes a pipe produced so far, collected from its handler thread.
+final class OutputBuffer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func append(_ more: Data) { lock.withLock { data.append(more) } }
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}
+
+extension ClientCommandTests {
+    static let hasPexpect: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import pexpect"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    @Test(.enabled(if: hasPexpect, "python3's pexpect is not installed: the pseudo-terminal test is skipped"))
+    func interactivePromptsOnAPseudoTerminal() throws {
+        let server = try Server()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("interactive_login.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, CommandLineTests.binary.path, server.url, server.dataDir, server.configHome]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains("interactive logins ok"))
+    }
+}
