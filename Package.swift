@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "RepairMinderModels", targets: ["RepairMinderModels"]),
         .library(name: "RepairMinderServer", targets: ["RepairMinderServer"]),
         .library(name: "RepairMinderKit", targets: ["RepairMinderKit"]),
+        .library(name: "RepairMinderUI", targets: ["RepairMinderUI"]),
         .executable(name: "repairminder", targets: ["repairminder"]),
     ],
     dependencies: [
@@ -39,6 +40,10 @@ let package = Package(
         .target(
             name: "RepairMinderKit",
             dependencies: ["RepairMinderModels"]
+        ),
+        .target(
+            name: "RepairMinderUI",
+            dependencies: ["RepairMinderKit", "RepairMinderModels"]
         ),
         .executableTarget(
             name: "repairminder",

@@ -125,3 +125,34 @@ import Testing
         }
     }
 }
+
+extension AppLayerTests {
+    @Test func theAppModelWalksTheScreens() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let store = InMemoryCredentialStore()
+            let app = await AppModel(api: server.client(url, store: store))
+            #expect(await app.screen == .launching)
+            await app.launch()
+            #expect(await app.screen == .roleSelection)
+            await app.roles.select(.customer)
+            #expect(await app.screen == .customerLogin)
+            try await app.customer.requestCode(email: "multi@example.test")
+            #expect(await app.screen == .customerCode)
+            try await app.customer.verify(code: try server.latestCode(to: "multi@example.test"))
+            #expect(await app.screen == .customerCompanySelection)
+            await app.switchRole()
+            #expect(await app.screen == .roleSelection)
+            await app.roles.select(.staff)
+            try await app.staff.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
+            #expect(await app.screen == .staffSecondFactor)
+            try await app.staff.requestEmailCode()
+            try await app.staff.verifySecondFactor(code: try server.latestCode(to: DemoFixtures.adminEmail))
+            #expect(await app.screen == .staffMain)
+            // A new launch on the same store goes straight to the staff tabs.
+            let relaunched = await AppModel(api: server.client(url, store: store))
+            await relaunched.launch()
+            #expect(await relaunched.screen == .staffMain)
+        }
+    }
+}

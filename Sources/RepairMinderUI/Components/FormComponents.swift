@@ -1,0 +1,50 @@
+#if canImport(SwiftUI)
+import SwiftUI
+
+/// An error message under a form, announced by VoiceOver.
+struct ErrorMessage: View {
+    let text: String?
+
+    var body: some View {
+        if let text {
+            Label(text, systemImage: "exclamationmark.triangle")
+                .font(.callout)
+                .foregroundStyle(.red)
+                .accessibilityLabel("Error: \(text)")
+        }
+    }
+}
+
+/// A one-time-code field: digits (or a recovery code), filled by the keyboard's suggestion,
+/// reporting every change to `onChange` (the view model trims it and submits when complete).
+struct CodeField: View {
+    let title: String
+    /// The model's code: when it clears the code (a wrong one), the field clears too.
+    let code: String
+    var isRecoveryCode = false
+    let onChange: @MainActor (String) async -> Void
+    @State private var text = ""
+    @FocusState private var focused: Bool
+
+    var body: some View {
+        TextField(title, text: $text)
+            .textContentType(.oneTimeCode)
+            .font(.title2.monospacedDigit())
+            .multilineTextAlignment(.center)
+            .focused($focused)
+            .autocorrectionDisabled()
+            #if os(iOS)
+            .keyboardType(isRecoveryCode ? .asciiCapable : .numberPad)
+            .textInputAutocapitalization(isRecoveryCode ? .characters : .never)
+            #endif
+            .accessibilityLabel(title)
+            .onChange(of: text) { _, newValue in
+                Task { await onChange(newValue) }
+            }
+            .onChange(of: code) { _, newValue in
+                if text != newValue { text = newValue }
+            }
+            .onAppear { focused = true }
+    }
+}
+#endif

@@ -1,0 +1,54 @@
+#if canImport(SwiftUI)
+import RepairMinderKit
+import SwiftUI
+
+/// The customer portal's sign-in: an email, then a code (no passwords).
+public struct CustomerLoginView: View {
+    @Bindable var model: CustomerLoginViewModel
+    let onSwitchRole: () -> Void
+
+    public init(model: CustomerLoginViewModel, onSwitchRole: @escaping () -> Void) {
+        self.model = model
+        self.onSwitchRole = onSwitchRole
+    }
+
+    public var body: some View {
+        NavigationStack {
+            Form {
+                Section {
+                    TextField("Email", text: $model.email)
+                        .textContentType(.username)
+                        .autocorrectionDisabled()
+                        #if os(iOS)
+                        .keyboardType(.emailAddress)
+                        .textInputAutocapitalization(.never)
+                        #endif
+                } footer: {
+                    Text("Use the email address your repair shop has for you. We'll email you a 6-digit code.")
+                }
+                Section {
+                    Button {
+                        Task { await model.submit() }
+                    } label: {
+                        HStack {
+                            Text("Email Me a Code")
+                            if model.isLoading { Spacer(); ProgressView() }
+                        }
+                    }
+                    .disabled(!model.canSubmit)
+                    ErrorMessage(text: model.errorMessage)
+                }
+                Section {
+                    Button("I work at a repair shop", action: onSwitchRole)
+                }
+            }
+            .navigationTitle("Track Your Repair")
+            .onSubmit { Task { await model.submit() } }
+        }
+    }
+}
+
+#Preview("Customer login") {
+    CustomerLoginView(model: CustomerLoginViewModel(auth: PreviewSupport.app().customer), onSwitchRole: {})
+}
+#endif

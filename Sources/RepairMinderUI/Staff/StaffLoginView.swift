@@ -1,0 +1,65 @@
+#if canImport(SwiftUI)
+import RepairMinderKit
+import SwiftUI
+
+/// Staff sign-in: email and password, or email only for a magic link.
+public struct StaffLoginView: View {
+    @Bindable var model: StaffLoginViewModel
+    let onSwitchRole: () -> Void
+
+    public init(model: StaffLoginViewModel, onSwitchRole: @escaping () -> Void) {
+        self.model = model
+        self.onSwitchRole = onSwitchRole
+    }
+
+    public var body: some View {
+        NavigationStack {
+            Form {
+                Section {
+                    Picker("Sign in with", selection: $model.mode) {
+                        Text("Password").tag(StaffLoginViewModel.Mode.password)
+                        Text("Email code").tag(StaffLoginViewModel.Mode.magicLink)
+                    }
+                    .pickerStyle(.segmented)
+                    TextField("Email", text: $model.email)
+                        .textContentType(.username)
+                        .autocorrectionDisabled()
+                        #if os(iOS)
+                        .keyboardType(.emailAddress)
+                        .textInputAutocapitalization(.never)
+                        #endif
+                    if model.mode == .password {
+                        SecureField("Password", text: $model.password)
+                            .textContentType(.password)
+                    }
+                } footer: {
+                    if model.mode == .magicLink {
+                        Text("We'll email you a 6-digit code.")
+                    }
+                }
+                Section {
+                    Button {
+                        Task { await model.submit() }
+                    } label: {
+                        HStack {
+                            Text(model.mode == .password ? "Sign In" : "Email Me a Code")
+                            if model.isLoading { Spacer(); ProgressView() }
+                        }
+                    }
+                    .disabled(!model.canSubmit)
+                    ErrorMessage(text: model.errorMessage)
+                }
+                Section {
+                    Button("I'm a customer", action: onSwitchRole)
+                }
+            }
+            .navigationTitle("Staff Sign In")
+            .onSubmit { Task { await model.submit() } }
+        }
+    }
+}
+
+#Preview("Staff login") {
+    StaffLoginView(model: StaffLoginViewModel(auth: PreviewSupport.app().staff), onSwitchRole: {})
+}
+#endif
