@@ -72,7 +72,8 @@ let package = Package(
         ),
         .testTarget(
             name: "repairminderTests",
-            dependencies: ["repairminder", "RepairMinderServer"]
+            dependencies: ["repairminder", "RepairMinderServer"],
+            exclude: ["interactive_login.py"]
         ),
         .testTarget(
             name: "RepairMinderServerTests",
