@@ -41,7 +41,8 @@ public actor APIClient {
         self.userAgent = userAgent
         self.maxRefreshesPerMinute = maxRefreshesPerMinute
         self.now = now
-        (events, eventContinuation) = AsyncStream.makeStream(of: AuthEvent.self)
+        // Bounded: an app that never reads events must not accumulate them.
+        (events, eventContinuation) = AsyncStream.makeStream(of: AuthEvent.self, bufferingPolicy: .bufferingNewest(64))
     }
 
     /// Sends `endpoint` and decodes the envelope's `data` as `T`.
