@@ -2,6 +2,7 @@
 # Measures the staff sign-in path on a release build:
 #   1. login step 1 latency at the default bcrypt cost (12), sequential, N runs;
 #   2. requests/second of GET /api/auth/me (JWT check + session and user lookups) with wrk.
+#   3. /api/health latency while four logins hash at cost 12.
 # Usage: bash Benchmarks/staff-auth.sh [logins=20] [wrk-seconds=10] [wrk-connections=16]
 # Installs wrk from Debian's packages if it is missing. Everything runs on 127.0.0.1.
 set -euo pipefail
@@ -39,6 +40,16 @@ for _ in range(n):
 times.sort()
 print(f"login latency ms: median {statistics.median(times):.1f}, p90 {times[int(len(times) * 0.9) - 1]:.1f}, min {times[0]:.1f}, max {times[-1]:.1f}")
 PY
+
+echo "== /api/health while 4 logins hash at cost 12 (separate connections)"
+for _ in 1 2 3 4; do
+    curl -s -o /dev/null "$base/api/auth/login" -H 'Content-Type: application/json' \
+        -d '{"email":"admin@acme.test","password":"wrong password"}' &
+done
+sleep 0.05
+for _ in $(seq 10); do curl -s -o /dev/null -w '%{time_total}\n' "$base/api/health"; done \
+    | python3 -c "import sys,statistics; t=[float(x)*1000 for x in sys.stdin]; print(f'health during hashing ms: median {statistics.median(t):.2f}, max {max(t):.2f}')"
+wait
 
 echo "== signing in for a token"
 user_id=$(curl -s "$base/api/auth/login" -H 'Content-Type: application/json' -d "$login_body" | json '["data"]["userId"]')
