@@ -42,14 +42,16 @@ print(f"login latency ms: median {statistics.median(times):.1f}, p90 {times[int(
 PY
 
 echo "== /api/health while 4 logins hash at cost 12 (separate connections)"
+logins_in_flight=()
 for _ in 1 2 3 4; do
     curl -s -o /dev/null "$base/api/auth/login" -H 'Content-Type: application/json' \
         -d '{"email":"admin@acme.test","password":"wrong password"}' &
+    logins_in_flight+=($!)
 done
 sleep 0.05
 for _ in $(seq 10); do curl -s -o /dev/null -w '%{time_total}\n' "$base/api/health"; done \
     | python3 -c "import sys,statistics; t=[float(x)*1000 for x in sys.stdin]; print(f'health during hashing ms: median {statistics.median(t):.2f}, max {max(t):.2f}')"
-wait
+wait "${logins_in_flight[@]}"
 
 echo "== signing in for a token"
 user_id=$(curl -s "$base/api/auth/login" -H 'Content-Type: application/json' -d "$login_body" | json '["data"]["userId"]')
