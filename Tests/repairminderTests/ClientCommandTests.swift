@@ -164,6 +164,14 @@ import Testing
             .filter { $0.count == 8 && $0.allSatisfy { RecoveryCodes.alphabet.contains($0) } }
         #expect(recovery.count == 10)
         #expect(try server.client(["totp", "status"]).output == "enabled, 10 recovery codes left\n")
+        // Sign in with the app's next code (the setup used the current one; +30 s is accepted).
+        let secretLine = try #require(setup.output.split(separator: "\n").first { $0.hasPrefix("Secret") })
+        let secret = try #require(Base32.decode(String(secretLine.split(separator: ":", maxSplits: 1).last ?? "")))
+        let generator = TOTPGenerator()
+        let next = generator.code(secret: secret, step: generator.step(at: Date().timeIntervalSince1970) + 1)
+        let withApp = try server.client(
+            ["login", "--staff", "--email", "admin@acme.test", "--password-stdin", "--code", next], input: [{ _ in "correct horse battery" }])
+        #expect(withApp.status == 0, "\(withApp.error)")
         // Sign in again with a recovery code: no email is sent.
         let mailBefore = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: server.dataDir)).count
         let login = try server.client(
