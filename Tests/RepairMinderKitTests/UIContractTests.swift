@@ -47,12 +47,14 @@ import Testing
         let _: String = magic.code, _: Bool = magic.isLoading, _: String? = magic.errorMessage
         let magicChanged: @MainActor (String) async -> Void = magic.codeChanged
         _ = magicChanged
-        magic.auth.cancel()
+        magic.cancel()
         let customerCode = CustomerCodeViewModel(auth: app.customer)
         let _: String = customerCode.code, _: Bool = customerCode.isLoading, _: String? = customerCode.errorMessage
         let customerChanged: @MainActor (String) async -> Void = customerCode.codeChanged
         _ = customerChanged
-        customerCode.auth.cancel()
+        customerCode.cancel()
+        func usableByEmailCodeView<Model: EmailCodeEntry>(_ model: Model) -> String { model.code }
+        _ = usableByEmailCodeView(magic) + usableByEmailCodeView(customerCode)
 
         // CustomerLoginView
         let customerLogin = CustomerLoginViewModel(auth: app.customer)

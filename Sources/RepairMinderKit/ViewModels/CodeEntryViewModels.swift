@@ -47,9 +47,19 @@ public final class TwoFactorViewModel: AsyncForm {
     public func tick() { resendCooldown = max(0, resendCooldown - 1) }
 }
 
-/// The staff magic-link code screen: submits at the 6th digit.
+/// A screen where a 6-digit emailed code is typed and submitted at the 6th digit.
+@MainActor
+public protocol EmailCodeEntry: AsyncForm, Observable {
+    var code: String { get }
+    /// Updates the code as typed; a complete one is verified.
+    func codeChanged(_ input: String) async
+    /// Abandons the sign-in in progress.
+    func cancel()
+}
+
+/// The staff magic-link code screen.
 @MainActor @Observable
-public final class MagicCodeViewModel: AsyncForm {
+public final class MagicCodeViewModel: EmailCodeEntry {
     public var isLoading = false
     public var errorMessage: String?
     public private(set) var code = ""
@@ -61,15 +71,16 @@ public final class MagicCodeViewModel: AsyncForm {
 
     public func codeChanged(_ input: String) async {
         code = FormValidation.digits(input)
-        if code.count == 6 {
-            if !(await perform { try await auth.verifyMagicCode(code) }) { code = "" }
-        }
+        guard code.count == 6 else { return }
+        if !(await perform { try await auth.verifyMagicCode(code) }) { code = "" }
     }
+
+    public func cancel() { auth.cancel() }
 }
 
-/// The customer's code screen: submits at the 6th digit; may lead to company selection.
+/// The customer's code screen; may lead to company selection.
 @MainActor @Observable
-public final class CustomerCodeViewModel: AsyncForm {
+public final class CustomerCodeViewModel: EmailCodeEntry {
     public var isLoading = false
     public var errorMessage: String?
     public private(set) var code = ""
@@ -81,8 +92,9 @@ public final class CustomerCodeViewModel: AsyncForm {
 
     public func codeChanged(_ input: String) async {
         code = FormValidation.digits(input)
-        if code.count == 6 {
-            if !(await perform { try await auth.verify(code: code) }) { code = "" }
-        }
+        guard code.count == 6 else { return }
+        if !(await perform { try await auth.verify(code: code) }) { code = "" }
     }
+
+    public func cancel() { auth.cancel() }
 }

@@ -15,6 +15,30 @@ struct ErrorMessage: View {
     }
 }
 
+/// The primary button of a sign-in form, with its progress and error.
+struct SubmitSection: View {
+    let title: String
+    let isLoading: Bool
+    let isEnabled: Bool
+    let errorMessage: String?
+    let action: @MainActor () async -> Void
+
+    var body: some View {
+        Section {
+            Button {
+                Task { await action() }
+            } label: {
+                HStack {
+                    Text(title)
+                    if isLoading { Spacer(); ProgressView() }
+                }
+            }
+            .disabled(!isEnabled)
+            ErrorMessage(text: errorMessage)
+        }
+    }
+}
+
 /// A one-time-code field: digits (or a recovery code), filled by the keyboard's suggestion,
 /// reporting every change to `onChange` (the view model trims it and submits when complete).
 struct CodeField: View {

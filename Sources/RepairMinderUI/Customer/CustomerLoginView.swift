@@ -26,18 +26,9 @@ public struct CustomerLoginView: View {
                 } footer: {
                     Text("Use the email address your repair shop has for you. We'll email you a 6-digit code.")
                 }
-                Section {
-                    Button {
-                        Task { await model.submit() }
-                    } label: {
-                        HStack {
-                            Text("Email Me a Code")
-                            if model.isLoading { Spacer(); ProgressView() }
-                        }
-                    }
-                    .disabled(!model.canSubmit)
-                    ErrorMessage(text: model.errorMessage)
-                }
+                SubmitSection(
+                    title: "Email Me a Code", isLoading: model.isLoading, isEnabled: model.canSubmit,
+                    errorMessage: model.errorMessage, action: model.submit)
                 Section {
                     Button("I work at a repair shop", action: onSwitchRole)
                 }

@@ -37,18 +37,9 @@ public struct StaffLoginView: View {
                         Text("We'll email you a 6-digit code.")
                     }
                 }
-                Section {
-                    Button {
-                        Task { await model.submit() }
-                    } label: {
-                        HStack {
-                            Text(model.mode == .password ? "Sign In" : "Email Me a Code")
-                            if model.isLoading { Spacer(); ProgressView() }
-                        }
-                    }
-                    .disabled(!model.canSubmit)
-                    ErrorMessage(text: model.errorMessage)
-                }
+                SubmitSection(
+                    title: model.mode == .password ? "Sign In" : "Email Me a Code", isLoading: model.isLoading, isEnabled: model.canSubmit,
+                    errorMessage: model.errorMessage, action: model.submit)
                 Section {
                     Button("I'm a customer", action: onSwitchRole)
                 }

@@ -2,11 +2,12 @@
 import RepairMinderKit
 import SwiftUI
 
-/// The customer's emailed code, submitted at the 6th digit.
-public struct CustomerMagicCodeView: View {
-    let model: CustomerCodeViewModel
+/// "Enter the code we emailed you": the staff magic link and the customer code alike,
+/// submitted at the 6th digit.
+public struct EmailCodeView<Model: EmailCodeEntry>: View {
+    let model: Model
 
-    public init(model: CustomerCodeViewModel) {
+    public init(model: Model) {
         self.model = model
     }
 
@@ -19,12 +20,22 @@ public struct CustomerMagicCodeView: View {
                     ErrorMessage(text: model.errorMessage)
                 }
                 Section {
-                    Button("Cancel", role: .cancel) { model.auth.cancel() }
+                    Button("Cancel", role: .cancel) { model.cancel() }
                 }
             }
             .navigationTitle("Check Your Email")
         }
     }
+}
+
+/// The staff magic-link code screen (seed 000).
+public typealias MagicLinkCodeView = EmailCodeView<MagicCodeViewModel>
+
+/// The customer's code screen (seed 003).
+public typealias CustomerMagicCodeView = EmailCodeView<CustomerCodeViewModel>
+
+#Preview("Magic code") {
+    MagicLinkCodeView(model: MagicCodeViewModel(auth: PreviewSupport.app().staff))
 }
 
 #Preview("Customer code") {
