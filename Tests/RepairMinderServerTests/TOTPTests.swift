@@ -275,3 +275,25 @@ import Testing
         }
     }
 }
+
+extension TOTPTests {
+    @Test func guessingDisableCodesRunsIntoTheFailureBudget() async throws {
+        let server = try await TestServer { $0.loginFailureLimit = 3 }
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (_, recovery) = try await Self.enrol(client, server: server, token: token)
+            for _ in 1...3 {
+                try await client.post("/api/auth/totp/disable", ["code": "ZZZZ2222"], bearer: token)
+                    .expectFailure(.badRequest, "INVALID_CODE")
+            }
+            // Even a right code waits now: the budget is spent.
+            let limited = try await client.post("/api/auth/totp/disable", ["code": recovery[0]], bearer: token)
+            limited.expectFailure(.tooManyRequests, "RATE_LIMITED")
+            #expect(limited.headers[.retryAfter] != nil)
+            #expect(try await client.send(.get, "/api/auth/totp/status", bearer: token).data["enabled"] as? Bool == true)
+            server.clock.advance(by: 15 * 60 + 1)
+            let fresh = try #require(try await client.signIn().string("token"))  // the old access token expired too
+            #expect(try await client.post("/api/auth/totp/disable", ["code": recovery[0]], bearer: fresh).status == .ok)
+        }
+    }
+}

@@ -29,11 +29,13 @@ struct AbuseLimits: Sendable {
         if let wait { throw APIError.rateLimited(retryAfter: wait) }
     }
 
-    /// Counts a password attempt for `email` before it is checked, or throws 429 while the
-    /// account's failure budget for the window is used up. Counting first, in one write
+    /// Counts a secret-guessing attempt for `key` before it is checked, or throws 429 while its
+    /// failure budget for the window is used up. Keys: the email for passwords (so unknown
+    /// emails behave the same), `totp:<user id>` for authenticator codes outside a login. Counting first, in one write
     /// transaction, keeps the limit exact under concurrent attempts; a correct password then
     /// clears the count (`clearLoginFailures`), so only failures remain counted.
-    func admitLoginAttempt(for email: String) async throws {
+    func admitLoginAttempt(for key: String) async throws {
+        let email = key
         let limit = settings.loginFailureLimit
         guard limit > 0 else { return }
         let now = clock.now()
@@ -49,7 +51,7 @@ struct AbuseLimits: Sendable {
         if let wait { throw APIError.rateLimited(retryAfter: wait) }
     }
 
-    /// A correct password starts the account's budget afresh.
+    /// A correct secret starts the key's budget afresh.
     func clearLoginFailures(for email: String) async throws {
         guard settings.loginFailureLimit > 0 else { return }
         try await database.withConnection { db in

@@ -37,9 +37,12 @@ struct TOTPController {
         guard let sealed = credential?.pendingSecretSealed else { throw APIError.totpSetupRequired }
         let secret = try services.secretBox.open(sealed, owner: staff.user.id)
         let now = services.clock.now()
+        // A stolen access token must not be able to guess codes at the per-IP rate for ever.
+        try await services.limits.admitLoginAttempt(for: Self.guessKey(staff))
         guard let step = app.generator.matchingStep(of: code, secret: secret, at: now) else {
             throw APIError(.badRequest, "INVALID_CODE", "Invalid verification code")
         }
+        try await services.limits.clearLoginFailures(for: Self.guessKey(staff))
         let codes = RecoveryCodes.generate()
         let hashes = codes.map { app.recoveryHash($0, userId: staff.user.id) }
         guard try await app.store.enable(userId: staff.user.id, sealed: sealed, step: step, recoveryHashes: hashes, now: now)
@@ -51,12 +54,18 @@ struct TOTPController {
         let staff = try context.requireStaff()
         let code = try await JSONBody(request: request, limit: services.settings.maxBodySize).secondFactorCode()
         guard try await app.isEnabled(userId: staff.user.id) else { throw APIError.totpNotEnabled }
+        try await services.limits.admitLoginAttempt(for: Self.guessKey(staff))
         guard try await app.accept(code, userId: staff.user.id, now: services.clock.now()) else {
             throw APIError(.badRequest, "INVALID_CODE", "Invalid verification code")
         }
+        try await services.limits.clearLoginFailures(for: Self.guessKey(staff))
         try await app.store.disable(userId: staff.user.id)
         return .envelope(TOTPDisabledResponse())
     }
+
+    /// The failure budget of authenticator codes typed outside a login (shares
+    /// `--login-failure-limit` per 15 minutes).
+    private static func guessKey(_ staff: AuthenticatedStaff) -> String { "totp:\(staff.user.id)" }
 
     @Sendable func status(_ request: Request, context: AppRequestContext) async throws -> Response {
         let staff = try context.requireStaff()
