@@ -15,6 +15,21 @@ struct ErrorMessage: View {
     }
 }
 
+/// An email field the keyboard and password managers recognise.
+struct EmailField: View {
+    @Binding var text: String
+
+    var body: some View {
+        TextField("Email", text: $text)
+            .textContentType(.username)
+            .autocorrectionDisabled()
+            #if os(iOS)
+            .keyboardType(.emailAddress)
+            .textInputAutocapitalization(.never)
+            #endif
+    }
+}
+
 /// The primary button of a sign-in form, with its progress and error.
 struct SubmitSection: View {
     let title: String

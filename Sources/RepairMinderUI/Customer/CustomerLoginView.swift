@@ -16,13 +16,7 @@ public struct CustomerLoginView: View {
         NavigationStack {
             Form {
                 Section {
-                    TextField("Email", text: $model.email)
-                        .textContentType(.username)
-                        .autocorrectionDisabled()
-                        #if os(iOS)
-                        .keyboardType(.emailAddress)
-                        .textInputAutocapitalization(.never)
-                        #endif
+                    EmailField(text: $model.email)
                 } footer: {
                     Text("Use the email address your repair shop has for you. We'll email you a 6-digit code.")
                 }

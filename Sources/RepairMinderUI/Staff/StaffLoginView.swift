@@ -21,13 +21,7 @@ public struct StaffLoginView: View {
                         Text("Email code").tag(StaffLoginViewModel.Mode.magicLink)
                     }
                     .pickerStyle(.segmented)
-                    TextField("Email", text: $model.email)
-                        .textContentType(.username)
-                        .autocorrectionDisabled()
-                        #if os(iOS)
-                        .keyboardType(.emailAddress)
-                        .textInputAutocapitalization(.never)
-                        #endif
+                    EmailField(text: $model.email)
                     if model.mode == .password {
                         SecureField("Password", text: $model.password)
                             .textContentType(.password)
