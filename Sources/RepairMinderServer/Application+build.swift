@@ -6,12 +6,6 @@ import RepairMinderModels
 /// The server's version, reported by `/api/health`.
 public let repairMinderVersion = "0.1.0"
 
-/// A running server's parts that a caller may need besides the application itself.
-public struct ServerParts: Sendable {
-    public let database: Database
-    public let mailer: any Mailer
-}
-
 /// Builds the Repair Minder API: opens and migrates the database, loads or generates the
 /// signing secret, and wires every route. The database is closed when the application stops.
 public func buildApplication(
@@ -21,14 +15,21 @@ public func buildApplication(
     logger: Logger = Logger(label: "repairminder")
 ) async throws -> some ApplicationProtocol {
     try settings.validate()
-    let database = try await Database.openMigrated(settings: settings, logger: logger)
     let secret = try settings.jwtSecret ?? GeneratedSecret.loadOrCreate(named: "jwt-secret", in: settings.dataDirectory)
     let encryptionKey = try settings.encryptionKey
         ?? GeneratedSecret.loadOrCreate(named: "encryption-key", in: settings.dataDirectory)
+    let database = try await Database.openMigrated(settings: settings, logger: logger)
     let services = AuthServices(
         settings: settings, database: database, jwtSecret: secret, encryptionKey: encryptionKey, clock: clock,
         mailer: mailer ?? OutboxMailer(dataDirectory: settings.dataDirectory, logger: logger))
-    let router = try buildRouter(services: services)
+    let router: Router<AppRequestContext>
+    do {
+        router = try buildRouter(services: services)
+    } catch {
+        await database.close()
+        await services.hasher.shutdown()
+        throw error
+    }
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "RepairMinder"),

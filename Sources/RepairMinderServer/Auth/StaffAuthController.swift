@@ -11,7 +11,7 @@ struct StaffAuthController {
     private static let codeScope2FA = "2fa"
     private static let magicPurpose = "staff"
 
-    /// Adds the public routes to `group` and the bearer-protected ones behind `authenticated`.
+    /// Adds the sign-in routes to `group`, and `me`/`logout` behind `StaffAuthenticator`.
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("login", use: login)
         group.post("2fa/request", use: requestTwoFactorCode)
