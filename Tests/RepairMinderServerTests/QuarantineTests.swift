@@ -40,6 +40,8 @@ import Testing
                 (.get, "/api/orders", nil),
                 (.get, "/api/devices/123", nil),
                 (.get, "/api/dashboard/stats", nil),
+                (.get, "//api/user/device-tokens", nil),
+                (.get, "/api//user/push-preferences", nil),
             ]
             for (method, path, body) in forbidden {
                 let reply = try await client.send(method, path, json: body, bearer: token)

@@ -30,8 +30,9 @@ struct QuarantineMiddleware: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var path = request.uri.path
-        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        // Normalised as the router matches it (empty segments ignored), so "//api/..." or
+        // "/api//..." cannot slip past the check.
+        let path = "/" + request.uri.path.split(separator: "/").joined(separator: "/")
         guard path.hasPrefix("/api/"), !Self.publicPrefixes.contains(where: { path.hasPrefix($0) }),
             let token = BearerToken.from(request),
             let staff = try? await StaffIdentity(services: services).resolve(token)

@@ -71,7 +71,8 @@ public actor Database {
     ) async throws -> T {
         let connection = try await checkout()
         do {
-            let result = try await body(connection.sql())
+            // No query logging: bound values include hashes, sealed secrets and device tokens.
+            let result = try await body(connection.sql(queryLogLevel: nil))
             checkin(connection)
             return result
         } catch {
