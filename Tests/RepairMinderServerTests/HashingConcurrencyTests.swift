@@ -45,12 +45,12 @@ import FoundationNetworking
             let hashing = try await logins
             let loginTime = ContinuousClock.now - loginStart
             #expect(hashing == [401, 401, 401, 401])
-            // 4 logins at cost 12 take about a second on 2 cores; a health answer that waited for
-            // them would take that long. Alone this measures ~1 ms; the bound leaves room for
-            // other tests running in parallel.
+            // 4 logins at cost 12 take about a second on 2 cores. A health answer that waited for
+            // them would take about as long as they did; compare with that, not with a fixed
+            // number, because other tests load the same 2 cores (alone: ~2 ms against ~1 s).
             let median = latencies.sorted()[latencies.count / 2]
             #expect(loginTime > .milliseconds(400), "logins took \(loginTime): bcrypt cost not applied?")
-            #expect(median < .milliseconds(250), "median health answer \(median) while logins hashed for \(loginTime); all: \(latencies)")
+            #expect(median * 4 < loginTime, "median health answer \(median) while logins hashed for \(loginTime); all: \(latencies)")
         }
     }
 }
