@@ -130,3 +130,27 @@ public struct CustomerTokenClaims: Codable, Sendable, Equatable {
         exp = expiresAt
     }
 }
+
+/// `POST /api/customer/auth/verify-code`'s answer: signed in, or a company to choose first.
+public enum CustomerVerifyCodeResponse: Codable, Sendable, Equatable {
+    case signedIn(CustomerTokenResponse)
+    case selectCompany(CompanySelectionResponse)
+
+    private enum CodingKeys: String, CodingKey { case requiresCompanySelection }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if try container.decodeIfPresent(Bool.self, forKey: .requiresCompanySelection) == true {
+            self = .selectCompany(try CompanySelectionResponse(from: decoder))
+        } else {
+            self = .signedIn(try CustomerTokenResponse(from: decoder))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .signedIn(let response): try response.encode(to: encoder)
+        case .selectCompany(let selection): try selection.encode(to: encoder)
+        }
+    }
+}

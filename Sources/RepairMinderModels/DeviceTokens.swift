@@ -1,11 +1,11 @@
 /// The platform a push device token belongs to.
-public enum PushPlatform: String, Codable, Sendable, CaseIterable {
+public enum PushPlatform: String, WireEnum {
     case ios
     case android
 }
 
 /// Which app registered a device token: decides which notifications it gets.
-public enum PushAppType: String, Codable, Sendable, CaseIterable {
+public enum PushAppType: String, WireEnum {
     case staff
     case customer
 }
@@ -55,5 +55,39 @@ public struct PushPreferences: Codable, Sendable, Equatable {
         self.devices = devices
         self.enquiries = enquiries
         self.payments = payments
+    }
+}
+
+/// `PUT /api/user/push-preferences` body: the preferences to change; absent ones keep their value.
+public struct PushPreferencesUpdate: Codable, Sendable, Equatable {
+    public var enabled: Bool?
+    public var orders: Bool?
+    public var devices: Bool?
+    public var enquiries: Bool?
+    public var payments: Bool?
+    public init(enabled: Bool? = nil, orders: Bool? = nil, devices: Bool? = nil, enquiries: Bool? = nil, payments: Bool? = nil) {
+        self.enabled = enabled
+        self.orders = orders
+        self.devices = devices
+        self.enquiries = enquiries
+        self.payments = payments
+    }
+
+    /// Every preference set to `preferences`' value.
+    public init(_ preferences: PushPreferences) {
+        self.init(
+            enabled: preferences.enabled, orders: preferences.orders, devices: preferences.devices,
+            enquiries: preferences.enquiries, payments: preferences.payments)
+    }
+
+    /// `preferences` with the named changes applied.
+    public func applied(to preferences: PushPreferences) -> PushPreferences {
+        var result = preferences
+        if let enabled { result.enabled = enabled }
+        if let orders { result.orders = orders }
+        if let devices { result.devices = devices }
+        if let enquiries { result.enquiries = enquiries }
+        if let payments { result.payments = payments }
+        return result
     }
 }

@@ -6,9 +6,9 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
     public var success: Bool
     public var data: Payload?
     public var error: String?
-    public var code: String?
+    public var code: ErrorCode?
 
-    public init(success: Bool, data: Payload? = nil, error: String? = nil, code: String? = nil) {
+    public init(success: Bool, data: Payload? = nil, error: String? = nil, code: ErrorCode? = nil) {
         self.success = success
         self.data = data
         self.error = error
@@ -40,7 +40,7 @@ extension Envelope where Payload == EmptyPayload {
     public static var bareSuccess: Envelope { Envelope(success: true) }
 
     /// `{"success": false, "error": message, "code": code}`.
-    public static func failure(message: String, code: String) -> Envelope {
+    public static func failure(message: String, code: ErrorCode) -> Envelope {
         Envelope(success: false, error: message, code: code)
     }
 }

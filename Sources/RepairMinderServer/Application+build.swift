@@ -7,7 +7,8 @@ import RepairMinderModels
 public let repairMinderVersion = "0.1.0"
 
 /// Builds the Repair Minder API: opens and migrates the database, loads or generates the
-/// signing secret, and wires every route. The database is closed when the application stops.
+/// signing secret, and mounts every served route of the table. The database is closed when
+/// the application stops.
 public func buildApplication(
     settings: ServerSettings,
     clock: ServerClock = .system,
@@ -19,42 +20,78 @@ public func buildApplication(
     let encryptionKey = try settings.encryptionKey
         ?? GeneratedSecret.loadOrCreate(named: "encryption-key", in: settings.dataDirectory)
     let database = try await Database.openMigrated(settings: settings, logger: logger)
-    let services = AuthServices(
-        settings: settings, database: database, jwtSecret: secret, encryptionKey: encryptionKey, clock: clock,
-        mailer: mailer ?? OutboxMailer(dataDirectory: settings.dataDirectory, logger: logger))
+    let hasher = PasswordHasher(cost: settings.bcryptCost)
     let router: Router<AppRequestContext>
     do {
-        router = try buildRouter(services: services)
+        router = try buildRouter(
+            ServerParts(
+                settings: settings, database: database, hasher: hasher, jwtSecret: secret, encryptionKey: encryptionKey,
+                clock: clock, mailer: mailer ?? OutboxMailer(dataDirectory: settings.dataDirectory, logger: logger)))
     } catch {
         await database.close()
-        await services.hasher.shutdown()
+        await hasher.shutdown()
         throw error
     }
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "RepairMinder"),
         logger: logger)
-    app.addServices(ShutdownService(database: database, hasher: services.hasher))
+    app.addServices(ShutdownService(database: database, hasher: hasher))
     return app
 }
 
-func buildRouter(services: AuthServices) throws -> Router<AppRequestContext> {
+/// What the application is built from: settings, the open database, the secrets, the clock and
+/// the mailer. Everything else is derived from these in `buildRouter`.
+struct ServerParts: Sendable {
+    let settings: ServerSettings
+    let database: Database
+    let hasher: PasswordHasher
+    let jwtSecret: String
+    let encryptionKey: String
+    let clock: ServerClock
+    let mailer: any Mailer
+}
+
+/// Wires each feature with exactly what it needs and mounts the served routes of the table.
+func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
+    let (settings, database, clock) = (parts.settings, parts.database, parts.clock)
+    let signer = JWTSigner(secret: parts.jwtSecret, previousSecret: settings.previousJWTSecret)
+    let hashing = SecretHashing(serverSecret: parts.jwtSecret)
+    let accounts = AccountStore(database: database)
+    let sessions = SessionStore(database: database)
+    let customers = CustomerStore(database: database)
+    let limits = AbuseLimits(database: database, settings: settings, clock: clock)
+    let codes = EmailedCodes(
+        store: EmailedCodeStore(database: database), hashing: hashing, limits: limits, mailer: parts.mailer, clock: clock,
+        lifetime: settings.codeTTL, maxAttempts: settings.maxCodeAttempts)
+    let authenticatorApp = AuthenticatorApp(
+        store: TOTPStore(database: database), secretBox: SecretBox(key: parts.encryptionKey), hashing: hashing)
+    let staffIdentity = StaffIdentity(signer: signer, sessions: sessions, accounts: accounts, clock: clock)
+
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ErrorMiddleware())
-    router.add(middleware: QuarantineMiddleware(services: services))
-    try PublicController(services: services).addRoutes(to: router)
-    // One budget per client IP across staff and customer sign-in.
-    let limiter = IPRateLimiter(limitPerMinute: services.settings.ipRateLimit, clock: services.clock)
-    func authGroup(_ path: RouterPath) -> RouterGroup<AppRequestContext> {
-        let group = router.group(path)
-        if services.settings.ipRateLimit > 0 { group.add(middleware: IPRateLimitMiddleware(limiter: limiter)) }
-        return group
-    }
-    let staffAuth = authGroup("api/auth")
-    StaffAuthController(services: services).addRoutes(to: staffAuth)
-    TOTPController(services: services).addRoutes(to: staffAuth)
-    CustomerAuthController(services: services).addRoutes(to: authGroup("api/customer/auth"))
-    AccountController(services: services).addRoutes(to: router)
-    PushController(services: services).addRoutes(to: router)
+    router.add(middleware: QuarantineMiddleware(identity: staffIdentity))
+    let routes = RouteMounter(
+        router: router, decoder: RequestDecoder(limit: settings.maxBodySize),
+        // One budget per client IP across staff and customer sign-in.
+        ipLimiter: settings.ipRateLimit > 0 ? IPRateLimiter(limitPerMinute: settings.ipRateLimit, clock: clock) : nil,
+        staffIdentity: staffIdentity,
+        customerIdentity: CustomerIdentity(signer: signer, customers: customers, accounts: accounts, clock: clock))
+
+    try PublicController(database: database, accounts: accounts, serverURL: settings.serverURL).mount(on: routes)
+    StaffAuthController(
+        settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher, limits: limits,
+        challenges: LoginChallengeStore(database: database), hashing: hashing, mailer: parts.mailer, codes: codes,
+        authenticatorApp: authenticatorApp,
+        issuer: TokenIssuer(signer: signer, accounts: accounts, sessions: sessions, settings: settings, clock: clock),
+        rotation: RefreshTokenRotation(database: database, hashing: hashing, settings: settings), sessions: sessions
+    ).mount(on: routes)
+    TOTPController(app: authenticatorApp, limits: limits, clock: clock).mount(on: routes)
+    CustomerAuthController(settings: settings, clock: clock, customers: customers, codes: codes, signer: signer)
+        .mount(on: routes)
+    AccountController(serverURL: settings.serverURL).mount(on: routes)
+    PushController(
+        tokens: DeviceTokenStore(database: database), preferences: PushPreferencesStore(database: database), clock: clock
+    ).mount(on: routes)
     return router
 }

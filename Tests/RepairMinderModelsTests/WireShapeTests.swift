@@ -58,7 +58,7 @@ import Testing
     @Test func envelopesHaveTheirThreeForms() throws {
         #expect(NSDictionary(dictionary: try Self.object(ErrorEnvelope.bareSuccess)) == ["success": true])
         #expect(
-            NSDictionary(dictionary: try Self.object(ErrorEnvelope.failure(message: "m", code: "C")))
+            NSDictionary(dictionary: try Self.object(ErrorEnvelope.failure(message: "m", code: ErrorCode(rawValue: "C"))))
                 == ["success": false, "error": "m", "code": "C"])
         let ok = try Self.object(Envelope.ok(MessageResponse(message: "hi")))
         #expect((ok["data"] as? [String: Any])?["message"] as? String == "hi")

@@ -1,7 +1,8 @@
 import Hummingbird
 import Logging
+import RepairMinderModels
 
-/// Turns every failure into API.md §1's envelope: our `APIError`s as they are, Hummingbird's
+/// Turns every failure into docs/API.md §1's envelope: our `APIError`s as they are, Hummingbird's
 /// own errors (unknown route, body too large) into their codes, anything else into a generic
 /// 500 whose details go only to the log.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -10,6 +11,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             return try error.response(from: request, context: context)
+        } catch let problem as FieldProblem {
+            return try APIError.validation(problem.message).response(from: request, context: context)
         } catch let error as HTTPError {
             let mapped: APIError = switch error.status {
             case .notFound, .methodNotAllowed: .notFound

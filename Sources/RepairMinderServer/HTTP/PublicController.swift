@@ -3,14 +3,20 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// The endpoints anyone may call: health, app configuration, company logos (API.md §3.1, §6).
+/// The endpoints anyone may call: health, app configuration, company logos, the OpenAPI
+/// document (docs/API.md §3.2, §6).
 struct PublicController {
-    let services: AuthServices
+    let database: Database
+    let accounts: AccountStore
     /// The enveloped config response body and its ETag, computed once at start-up.
     let config: (body: ByteBuffer, etag: String)
+    /// The OpenAPI document, generated once at start-up.
+    let openAPI: ByteBuffer
 
-    init(services: AuthServices) throws {
-        self.services = services
+    init(database: Database, accounts: AccountStore, serverURL: String) throws {
+        self.database = database
+        self.accounts = accounts
+        openAPI = ByteBuffer(bytes: try OpenAPIDocument.json(serverURL: serverURL))
         let json = try AppConfig.bundledJSON()
         // Refuse to start with a config file the SDK could not decode.
         _ = try JSONDecoder().decode(AppConfig.self, from: json)
@@ -21,24 +27,28 @@ struct PublicController {
         config = (body, "\"\(digest.prefix(32))\"")
     }
 
-    func addRoutes(to router: Router<AppRequestContext>) {
-        router.get("api/health", use: health)
-        router.get("api/config", use: appConfig)
-        router.get("api/branding/:id/logo", use: logo)
+    func mount(on routes: RouteMounter) {
+        routes.on(Routes.Public.health, respond: health)
+        routes.on(Routes.Public.config, respond: appConfig)
+        routes.on(Routes.Public.companyLogo, respond: logo)
+        routes.on(Routes.Public.openAPI) { [openAPI] _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: openAPI))
+        }
     }
 
-    @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if await services.database.isAnswering() {
+    @Sendable func health(_ call: RouteCall<EmptyPayload>) async throws -> Response {
+        if await database.isAnswering() {
             return .envelope(HealthResponse(status: "ok", version: repairMinderVersion, database: "ok"))
         }
-        context.logger.error("Health check: the database does not answer")
+        call.context.logger.error("Health check: the database does not answer")
         let body = HealthFailure(data: HealthResponse(status: "unavailable", version: repairMinderVersion, database: "unavailable"))
         return .json(body, status: .serviceUnavailable)
     }
 
-    @Sendable func appConfig(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func appConfig(_ call: RouteCall<EmptyPayload>) async throws -> Response {
         var headers: HTTPFields = [.cacheControl: "public, max-age=86400", .eTag: config.etag]
-        if let ifNoneMatch = request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, etag: config.etag) {
+        if let ifNoneMatch = call.request.headers[.ifNoneMatch], Self.matches(ifNoneMatch, etag: config.etag) {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json; charset=utf-8"
@@ -55,9 +65,8 @@ struct PublicController {
         }
     }
 
-    @Sendable func logo(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let id = context.parameters.get("id"),
-            let company = try await services.accounts.company(id: id),
+    @Sendable func logo(_ call: RouteCall<EmptyPayload>) async throws -> Response {
+        guard let company = try await accounts.company(id: try call.parameter("id")),
             let path = company.logoUrl, !CompanyLogo.isRemote(path),
             let contentType = CompanyLogo.contentType(forPath: path),
             let data = FileManager.default.contents(atPath: path)
@@ -68,17 +77,10 @@ struct PublicController {
     }
 }
 
-/// `GET /api/health`'s data (API.md §6).
-struct HealthResponse: Codable, Sendable {
-    let status: String
-    let version: String
-    let database: String
-}
-
 /// The 503 answer: a failure envelope that still carries the health data.
 struct HealthFailure: Encodable {
     let success = false
     let error = "The database is unavailable"
-    let code = "SERVICE_UNAVAILABLE"
+    let code = ErrorCode.serviceUnavailable
     let data: HealthResponse
 }

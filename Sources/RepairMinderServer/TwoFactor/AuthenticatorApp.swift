@@ -1,17 +1,17 @@
 import Foundation
 import RepairMinderModels
 
-/// The authenticator-app second factor (API.md §2.10): TOTP codes with replay protection and
+/// The authenticator-app second factor (docs/API.md §2.10): TOTP codes with replay protection and
 /// single-use recovery codes.
 struct AuthenticatorApp: Sendable {
-    let services: AuthServices
+    let store: TOTPStore
+    let secretBox: SecretBox
+    let hashing: SecretHashing
     let generator = TOTPGenerator()
-
-    var store: TOTPStore { TOTPStore(database: services.database) }
 
     static let issuer = "Repair Minder"
 
-    /// The `otpauth://` URL of API.md §2.10, which Google Authenticator, 1Password and Authy read.
+    /// The `otpauth://` URL of docs/API.md §2.10, which Google Authenticator, 1Password and Authy read.
     static func otpauthURL(secret: String, email: String) -> String {
         let label = "\(issuer):\(email)".addingPercentEncoding(withAllowedCharacters: labelAllowed) ?? email
         let issuerParameter = issuer.addingPercentEncoding(withAllowedCharacters: labelAllowed) ?? issuer
@@ -35,15 +35,15 @@ struct AuthenticatorApp: Sendable {
             let sealed = credential.secretSealed
         else { return false }
         if code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            let secret = try services.secretBox.open(sealed, owner: userId)
+            let secret = try secretBox.open(sealed, owner: userId)
             guard let step = generator.matchingStep(of: code, secret: secret, at: now) else { return false }
             return try await store.claimStep(userId: userId, step: step)
         }
-        guard RecoveryCodes.looksLikeOne(code) else { return false }
+        guard RecoveryCodeFormat.looksLikeOne(code) else { return false }
         return try await store.consumeRecoveryCode(userId: userId, hash: recoveryHash(code, userId: userId), now: now)
     }
 
     func recoveryHash(_ code: String, userId: String) -> String {
-        services.hashing.codeHash(RecoveryCodes.normalize(code), scope: "recovery:\(userId)")
+        hashing.codeHash(RecoveryCodeFormat.normalize(code), scope: "recovery:\(userId)")
     }
 }

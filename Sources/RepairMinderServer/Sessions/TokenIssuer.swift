@@ -3,7 +3,11 @@ import RepairMinderModels
 
 /// Mints staff access tokens and starts sessions.
 struct TokenIssuer: Sendable {
-    let services: AuthServices
+    let signer: JWTSigner
+    let accounts: AccountStore
+    let sessions: SessionStore
+    let settings: ServerSettings
+    let clock: ServerClock
 
     /// A signed access token for `user` in `sessionId`.
     func accessToken(for user: UserRecord, sessionId: String, isMobile: Bool, now: Double) throws -> String {
@@ -13,29 +17,28 @@ struct TokenIssuer: Sendable {
             userId: user.id, companyId: user.companyId, role: role, phiAccessLevel: user.phiAccessLevel,
             isMobile: isMobile, dataClassification: user.dataClassification,
             permissions: RolePermissions.permissions(for: role), sessionId: sessionId,
-            issuedAt: issuedAt, expiresAt: issuedAt + services.settings.accessTokenTTL)
-        return try services.signer.sign(claims)
+            issuedAt: issuedAt, expiresAt: issuedAt + settings.accessTokenTTL)
+        return try signer.sign(claims)
     }
 
     /// Starts a session for a user who just proved who they are, and answers the token response.
     func signIn(userId: String, isMobile: Bool) async throws -> StaffTokenResponse {
-        let now = services.clock.now()
-        guard let (user, company) = try await services.accounts.userWithCompany(id: userId) else {
+        let now = clock.now()
+        guard let (user, company) = try await accounts.userWithCompany(id: userId) else {
             throw APIError.invalidCredentials
         }
         guard user.isActive != 0 else { throw APIError.accountDeactivated }
         guard user.archived == 0 else { throw APIError.accountArchived }
         let refreshToken = RandomToken.base64URL(byteCount: 32)
-        let settings = services.settings
-        let sessionId = try await services.sessions.create(
+        let sessionId = try await sessions.create(
             userId: user.id, isMobile: isMobile, refreshToken: refreshToken, now: now,
             refreshTTL: Double(isMobile ? settings.refreshTokenTTLMobile : settings.refreshTokenTTLWeb))
-        try await services.accounts.recordLogin(userId: user.id, at: now)
+        try await accounts.recordLogin(userId: user.id, at: now)
         var signedIn = user
         signedIn.lastLogin = now
         return StaffTokenResponse(
             token: try accessToken(for: user, sessionId: sessionId, isMobile: isMobile, now: now),
             refreshToken: refreshToken, expiresIn: settings.accessTokenTTL,
-            user: signedIn.wire(companyStatus: company.companyStatus), company: company.wire(serverURL: services.settings.serverURL))
+            user: signedIn.wire(companyStatus: company.companyStatus), company: company.wire(serverURL: settings.serverURL))
     }
 }

@@ -1,6 +1,7 @@
 import Hummingbird
 
-/// Per-client-IP request budget on the auth endpoints (API.md §7: 60 per minute), in fixed
+/// Per-client-IP request budget on the sign-in routes (docs/API.md §7: 60 per minute; the
+/// route table flags which routes count), in fixed
 /// one-minute windows. In memory: each server instance counts its own traffic.
 actor IPRateLimiter {
     private struct Window {
@@ -29,18 +30,5 @@ actor IPRateLimiter {
         current.count += 1
         windows[ip] = current
         return nil
-    }
-}
-
-/// Applies `IPRateLimiter` to the routes it wraps; off when the limit is 0.
-struct IPRateLimitMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
-    let limiter: IPRateLimiter
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let wait = await limiter.admit(context.clientIP ?? "unknown") {
-            throw APIError.rateLimited(retryAfter: wait)
-        }
-        return try await next(request, context)
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import SQLKit
 
-/// An emailed sign-in code (magic link): single use, expiring, with a wrong-try budget.
-struct MagicCode: Decodable, Sendable {
+/// An emailed code (staff magic link, customer sign-in): single use, expiring, with a
+/// wrong-try budget.
+struct EmailedCode: Decodable, Sendable {
     var id: String
     var email: String
     var codeHash: String
@@ -12,8 +13,8 @@ struct MagicCode: Decodable, Sendable {
     var companyId: String?
 }
 
-/// Storage of magic-link codes. `purpose` separates staff codes from customer ones.
-struct MagicCodeStore: Sendable {
+/// Storage of emailed codes (table `magic_codes`). `purpose` separates what each code is for.
+struct EmailedCodeStore: Sendable {
     let database: Database
 
     /// Stores a new code for `email`; earlier unused codes of the same purpose stop working.
@@ -33,7 +34,7 @@ struct MagicCodeStore: Sendable {
     }
 
     /// The live (unused, unexpired) code of `email`, if any.
-    func live(purpose: String, email: String, now: Double) async throws -> MagicCode? {
+    func live(purpose: String, email: String, now: Double) async throws -> EmailedCode? {
         try await database.withConnection { db in
             try await db.raw(
                 """
@@ -41,7 +42,7 @@ struct MagicCodeStore: Sendable {
                 WHERE purpose = \(bind: purpose) AND email = \(bind: email) AND used_at IS NULL AND expires_at > \(bind: now)
                 ORDER BY created_at DESC LIMIT 1
                 """
-            ).first(decoding: MagicCode.self, with: AccountStore.rowDecoder)
+            ).first(decoding: EmailedCode.self, with: AccountStore.rowDecoder)
         }
     }
 

@@ -1,0 +1,69 @@
+/// A machine-readable failure code, the `code` of API.md's failure envelope (docs/API.md §1).
+///
+/// A struct rather than an enum, so a client keeps a code this version does not know yet.
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    // Bad input and general failures (§1).
+    public static let invalidJSON = ErrorCode(rawValue: "INVALID_JSON")
+    public static let validationError = ErrorCode(rawValue: "VALIDATION_ERROR")
+    public static let payloadTooLarge = ErrorCode(rawValue: "PAYLOAD_TOO_LARGE")
+    public static let notFound = ErrorCode(rawValue: "NOT_FOUND")
+    public static let rateLimited = ErrorCode(rawValue: "RATE_LIMITED")
+    public static let internalError = ErrorCode(rawValue: "INTERNAL_ERROR")
+    public static let serviceUnavailable = ErrorCode(rawValue: "SERVICE_UNAVAILABLE")
+    public static let unauthorized = ErrorCode(rawValue: "UNAUTHORIZED")
+    public static let tokenExpired = ErrorCode(rawValue: "TOKEN_EXPIRED")
+    public static let forbidden = ErrorCode(rawValue: "FORBIDDEN")
+
+    // Staff sign-in (§2).
+    public static let invalidCredentials = ErrorCode(rawValue: "INVALID_CREDENTIALS")
+    public static let accountDeactivated = ErrorCode(rawValue: "ACCOUNT_DEACTIVATED")
+    public static let accountArchived = ErrorCode(rawValue: "ACCOUNT_ARCHIVED")
+    public static let noPasswordSet = ErrorCode(rawValue: "NO_PASSWORD_SET")
+    public static let loginChallengeExpired = ErrorCode(rawValue: "LOGIN_CHALLENGE_EXPIRED")
+    public static let invalidCode = ErrorCode(rawValue: "INVALID_CODE")
+    public static let codeExpired = ErrorCode(rawValue: "CODE_EXPIRED")
+    public static let tooManyAttempts = ErrorCode(rawValue: "TOO_MANY_ATTEMPTS")
+
+    // Refresh (§2.7).
+    public static let invalidRefreshToken = ErrorCode(rawValue: "INVALID_REFRESH_TOKEN")
+    public static let refreshTokenExpired = ErrorCode(rawValue: "REFRESH_TOKEN_EXPIRED")
+    public static let userInactive = ErrorCode(rawValue: "USER_INACTIVE")
+    public static let tokenReuseDetected = ErrorCode(rawValue: "TOKEN_REUSE_DETECTED")
+
+    // Authenticator app (§2.10).
+    public static let totpAlreadyEnabled = ErrorCode(rawValue: "TOTP_ALREADY_ENABLED")
+    public static let totpSetupRequired = ErrorCode(rawValue: "TOTP_SETUP_REQUIRED")
+    public static let totpNotEnabled = ErrorCode(rawValue: "TOTP_NOT_ENABLED")
+
+    // Quarantine (§4).
+    public static let accountPendingApproval = ErrorCode(rawValue: "ACCOUNT_PENDING_APPROVAL")
+    public static let accountSuspended = ErrorCode(rawValue: "ACCOUNT_SUSPENDED")
+
+    // Account lifecycle (§9).
+    public static let weakPassword = ErrorCode(rawValue: "WEAK_PASSWORD")
+    public static let emailTaken = ErrorCode(rawValue: "EMAIL_TAKEN")
+
+    /// Every code of docs/API.md.
+    public static let all: [ErrorCode] = [
+        .invalidJSON, .validationError, .payloadTooLarge, .notFound, .rateLimited, .internalError, .serviceUnavailable,
+        .unauthorized, .tokenExpired, .forbidden, .invalidCredentials, .accountDeactivated, .accountArchived,
+        .noPasswordSet, .loginChallengeExpired, .invalidCode, .codeExpired, .tooManyAttempts, .invalidRefreshToken,
+        .refreshTokenExpired, .userInactive, .tokenReuseDetected, .totpAlreadyEnabled, .totpSetupRequired,
+        .totpNotEnabled, .accountPendingApproval, .accountSuspended, .weakPassword, .emailTaken,
+    ]
+
+    /// The codes after which a refresh token can never work again (§2.7).
+    public static let refreshTokenRefusals: Set<ErrorCode> = [
+        .invalidRefreshToken, .refreshTokenExpired, .userInactive, .tokenReuseDetected,
+    ]
+}

@@ -1,0 +1,137 @@
+/// Which credential a route needs (docs/API.md §1).
+public enum RouteCredential: String, Sendable, Hashable, CaseIterable {
+    /// Anyone may call it.
+    case none
+    /// A staff access token.
+    case staff
+    /// A customer token.
+    case customer
+    /// A REKI access token (docs/API.md §10).
+    case reki
+}
+
+/// How a staff route behaves while the caller's company is quarantined (docs/API.md §4).
+public enum QuarantineRule: Sendable, Hashable {
+    /// Answers 403 with the quarantine code.
+    case blocked
+    /// Answers as usual.
+    case allowed
+    /// Allowed only when the path parameter names the caller's own company.
+    case ownCompany(parameter: String)
+}
+
+/// What a successful answer's body is.
+public enum ResponseFormat: Sendable, Hashable {
+    /// API.md §1's envelope: `{"success": true, "data": ...}`, or `{"success": true}` when the
+    /// response type is `EmptyPayload`.
+    case envelope
+    /// A plain JSON document (the OpenAPI document itself).
+    case document
+    /// Bytes of one of these media types (images, PDFs).
+    case binary([String])
+}
+
+/// Where a route is implemented.
+public enum RouteAvailability: Sendable, Hashable {
+    /// This server answers it.
+    case served
+    /// Only in the SDK's catalogue (seed 004): the real backend has it, this server does not.
+    case clientOnly
+}
+
+/// A query parameter a route reads.
+public struct QueryParameter: Sendable, Hashable {
+    public let name: String
+    public let summary: String
+    public let isInteger: Bool
+    public init(_ name: String, _ summary: String, integer: Bool = false) {
+        self.name = name
+        self.summary = summary
+        isInteger = integer
+    }
+
+    public static let page = QueryParameter("page", "Page number, from 1", integer: true)
+    public static let limit = QueryParameter("limit", "Items per page", integer: true)
+}
+
+/// A failure a route answers besides the ones every route of its kind can (bad input,
+/// missing credential, quarantine), for documentation and client code.
+public struct DocumentedFailure: Sendable, Hashable {
+    public let status: Int
+    public let code: ErrorCode
+    public init(_ status: Int, _ code: ErrorCode) {
+        self.status = status
+        self.code = code
+    }
+}
+
+/// One endpoint of the contract: method, path, credential, request and response types, and
+/// the policies that hang on it. The server mounts it, the SDK sends it, the OpenAPI document
+/// describes it: one definition for all three (docs/API.md).
+public struct Route<Request: WireType, Response: WireType>: Sendable {
+    public let method: HTTPMethod
+    public let path: RoutePath
+    public let credential: RouteCredential
+    public let summary: String
+    public let availability: RouteAvailability
+    /// Only meaningful for staff routes.
+    public let quarantine: QuarantineRule
+    /// Counted by the per-client-IP limit on sign-in endpoints (docs/API.md §7).
+    public let countedByAuthLimit: Bool
+    public let format: ResponseFormat
+    /// 200, or 201 for creations.
+    public let successStatus: Int
+    public let query: [QueryParameter]
+    public let failures: [DocumentedFailure]
+
+    public init(
+        _ method: HTTPMethod, _ path: RoutePath, _ credential: RouteCredential, _ summary: String,
+        availability: RouteAvailability = .served, quarantine: QuarantineRule = .blocked,
+        countedByAuthLimit: Bool = false, format: ResponseFormat = .envelope, successStatus: Int = 200,
+        query: [QueryParameter] = [], failures: [DocumentedFailure] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.credential = credential
+        self.summary = summary
+        self.availability = availability
+        self.quarantine = quarantine
+        self.countedByAuthLimit = countedByAuthLimit
+        self.format = format
+        self.successStatus = successStatus
+        self.query = query
+        self.failures = failures
+    }
+
+    /// Whether the request carries a JSON body.
+    public var hasBody: Bool { Request.self != EmptyPayload.self }
+
+    /// The route without its types, for tables and documents.
+    public var erased: AnyRoute {
+        AnyRoute(
+            method: method, path: path, credential: credential, summary: summary, availability: availability,
+            quarantine: quarantine, countedByAuthLimit: countedByAuthLimit, format: format,
+            successStatus: successStatus, query: query, failures: failures,
+            requestType: hasBody ? Request.self : nil, responseType: Response.self)
+    }
+}
+
+/// A route with its types erased: what the route table lists.
+public struct AnyRoute: Sendable, CustomStringConvertible {
+    public let method: HTTPMethod
+    public let path: RoutePath
+    public let credential: RouteCredential
+    public let summary: String
+    public let availability: RouteAvailability
+    public let quarantine: QuarantineRule
+    public let countedByAuthLimit: Bool
+    public let format: ResponseFormat
+    public let successStatus: Int
+    public let query: [QueryParameter]
+    public let failures: [DocumentedFailure]
+    /// nil when the route takes no body.
+    public let requestType: (any WireType.Type)?
+    public let responseType: any WireType.Type
+
+    public var description: String { "\(method.rawValue) \(path)" }
+}

@@ -1,0 +1,18 @@
+/// Endpoints anyone may call (docs/API.md §6, §3.2's logos).
+extension Routes {
+    public enum Public {
+        public static let health = Route<EmptyPayload, HealthResponse>(
+            .get, "/api/health", .none, "Whether the server and its database answer",
+            failures: [.init(503, .serviceUnavailable)])
+        public static let config = Route<EmptyPayload, AppConfig>(
+            .get, "/api/config", .none, "App configuration (statuses, workflows, ...), with an ETag")
+        public static let companyLogo = Route<EmptyPayload, BinaryFile>(
+            .get, "/api/branding/{id}/logo", .none, "A company's logo image",
+            format: .binary(["image/png", "image/jpeg", "image/svg+xml", "image/webp", "image/gif"]),
+            failures: [.init(404, .notFound)])
+        public static let openAPI = Route<EmptyPayload, JSONValue>(
+            .get, "/api/openapi.json", .none, "This document: the API as OpenAPI 3.1", format: .document)
+
+        static let all: [AnyRoute] = [health.erased, config.erased, companyLogo.erased, openAPI.erased]
+    }
+}

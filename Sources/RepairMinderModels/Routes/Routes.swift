@@ -1,0 +1,25 @@
+/// The route table: every endpoint of docs/API.md, grouped by feature. The server mounts the
+/// served ones, the SDK sends any of them, and the OpenAPI document is generated from it.
+public enum Routes {
+    /// Every route, served and client-only.
+    public static let all: [AnyRoute] =
+        StaffAuth.all + CustomerAuth.all + Accounts.all + Push.all + Public.all
+        + Dashboard.all + Devices.all + Orders.all + Clients.all + Tickets.all + CustomerPortal.all
+
+    /// The routes this server answers.
+    public static var served: [AnyRoute] { all.filter { $0.availability == .served } }
+
+    /// The route `method` and `path` reach, if any. `path` is matched as a router would: empty
+    /// segments ignored, so `//api//x` is `/api/x`.
+    public static func route(_ method: HTTPMethod, path: String) -> AnyRoute? {
+        routes(matching: path).first { $0.method == method }
+    }
+
+    /// Every route whose path template fits `path`, whatever its method; literal segments win
+    /// over parameters (`/api/clients/search` before `/api/clients/{id}`).
+    public static func routes(matching path: String) -> [AnyRoute] {
+        let segments = path.split(separator: "/")
+        return all.filter { $0.path.match(segments) != nil }
+            .sorted { $0.path.parameterNames.count < $1.path.parameterNames.count }
+    }
+}

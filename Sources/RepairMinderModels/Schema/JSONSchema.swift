@@ -1,0 +1,90 @@
+/// A JSON Schema (the OpenAPI 3.1 dialect) for one wire type, written next to the type so the
+/// OpenAPI document is generated from the same place the type is defined.
+public indirect enum JSONSchema: Sendable {
+    case string(StringRules = StringRules())
+    case integer(minimum: Int? = nil, maximum: Int? = nil)
+    case number
+    case boolean
+    case array(JSONSchema)
+    /// Properties in the order they are documented; `required` names those always present.
+    case object([Property], description: String? = nil)
+    /// The value or `null`.
+    case nullable(JSONSchema)
+    /// Another wire type, documented once under its own name.
+    case reference(any WireType.Type)
+    /// Any JSON value.
+    case anything
+    /// One of several shapes (a response that takes two forms).
+    case oneOf([JSONSchema])
+
+    /// Formats and limits of a string.
+    public struct StringRules: Sendable {
+        public var format: String?
+        public var pattern: String?
+        public var minLength: Int?
+        public var maxLength: Int?
+        public var allowed: [String]?
+        public var description: String?
+        public init(
+            format: String? = nil, pattern: String? = nil, minLength: Int? = nil, maxLength: Int? = nil,
+            allowed: [String]? = nil, description: String? = nil
+        ) {
+            self.format = format
+            self.pattern = pattern
+            self.minLength = minLength
+            self.maxLength = maxLength
+            self.allowed = allowed
+            self.description = description
+        }
+    }
+
+    /// One member of an object.
+    public struct Property: Sendable {
+        public let name: String
+        public let schema: JSONSchema
+        public let isRequired: Bool
+        public init(_ name: String, _ schema: JSONSchema, required: Bool = true) {
+            self.name = name
+            self.schema = schema
+            isRequired = required
+        }
+    }
+}
+
+extension JSONSchema {
+    /// A plain string.
+    public static var text: JSONSchema { .string() }
+    /// A non-empty string.
+    public static var nonEmptyText: JSONSchema { .string(StringRules(minLength: 1)) }
+    /// An email address.
+    public static var email: JSONSchema { .string(StringRules(format: "email", maxLength: 254)) }
+    /// A 6-digit code.
+    public static var sixDigitCode: JSONSchema { .string(StringRules(pattern: "^[0-9]{6}$")) }
+    /// An ISO 8601 UTC timestamp.
+    public static var timestamp: JSONSchema { .string(StringRules(format: "date-time")) }
+    /// One of `values`.
+    public static func oneOf(_ values: [String]) -> JSONSchema { .string(StringRules(allowed: values)) }
+    /// A string enum's cases.
+    public static func cases<Value: RawRepresentable & CaseIterable>(of type: Value.Type) -> JSONSchema
+    where Value.RawValue == String {
+        .oneOf(Value.allCases.map(\.rawValue))
+    }
+    /// The schema of a wire type, by reference.
+    public static func ref(_ type: any WireType.Type) -> JSONSchema { .reference(type) }
+    /// `1` or `0`: the backend's integer booleans.
+    public static var integerBoolean: JSONSchema { .integer(minimum: 0, maximum: 1) }
+}
+
+/// A type that travels over the wire: it documents its JSON shape and gives an example of it.
+public protocol WireType: Codable, Sendable {
+    /// The name the OpenAPI document files the schema under.
+    static var schemaName: String { get }
+    /// The JSON shape of the encoded value.
+    static var schema: JSONSchema { get }
+    /// A representative value, shown in the document and checked against `schema` in tests.
+    static var example: Self { get }
+}
+
+extension WireType {
+    public static var schemaName: String { String(describing: Self.self) }
+}

@@ -1,0 +1,47 @@
+/// Field schemas shared by several wire types, matching the request rules of
+/// `Validation/FieldRules.swift` (docs/API.md §1).
+extension JSONSchema {
+    /// An identifier in a request: non-empty, at most 128 characters (`FieldRules.identifier`).
+    static var identifier: JSONSchema { .string(StringRules(minLength: 1, maxLength: 128)) }
+
+    /// A non-empty string of at most `maxLength` characters.
+    static func nonEmptyText(maxLength: Int, description: String? = nil) -> JSONSchema {
+        .string(StringRules(minLength: 1, maxLength: maxLength, description: description))
+    }
+
+    /// A 6-digit code (emailed or authenticator) or an 8-character recovery code, which may be
+    /// typed with spaces or dashes (`FieldRules.secondFactorCode`).
+    static var secondFactorCode: JSONSchema {
+        .string(
+            StringRules(
+                pattern: "^([0-9]{6}|[A-Za-z0-9 -]{8,12})$",
+                description: "A 6-digit code, or an 8-character recovery code"))
+    }
+
+    /// A signed access token.
+    static var jwt: JSONSchema { .string(StringRules(minLength: 1, description: "JWT (HS256)")) }
+
+    /// An absolute URL.
+    static var url: JSONSchema { .string(StringRules(format: "uri")) }
+}
+
+/// Values the examples share, so that ids agree between objects (a user's `company_id` is its
+/// company's `id`).
+enum WireExample {
+    static let userId = "3f6c2a9e-1b7d-4c58-9e2a-6d1f0b8c4a27"
+    static let companyId = "8a1d4e6b-2c3f-4a9b-b7e5-0f9c3d2a1e64"
+    static let otherCompanyId = "c47e9b2d-5a1f-4e8c-9d36-7b2a0e4f1c85"
+    static let clientId = "e29b7c4a-6d3e-4f1a-8b5c-2a9d0f7e3b16"
+    static let deviceTokenId = "5d8e3f1a-7c2b-4e9d-a6f4-1b0c9e2d7a53"
+    static let staffEmail = "admin@acme.test"
+    static let customerEmail = "jane@customer.test"
+    static let code = "482913"
+    static let timestamp = "2026-11-20T10:00:00Z"
+    static let accessToken =
+        "eyJhbGciOiJIUzI1NiIsImtpZCI6ImsxIiwidHlwIjoiSldUIn0"
+        + ".eyJzdWIiOiIzZjZjMmE5ZS0xYjdkLTRjNTgtOWUyYS02ZDFmMGI4YzRhMjciLCJleHAiOjE3OTU2ODQ0MDB9"
+        + ".Zq3t8cX1yJ0n4r7VbQm2pW9eL6sK5dA1hG0fT3uY8iE"
+    static let refreshToken = "q9Zr4LwT2xVb7NcY1mKs8HdP3fJg6RtE0aUo5iWe-Q_"
+    static let deviceToken = "a3f1c9e07b2d4f6881c5e9d3b7a2f0e4c8d1b6a9e3f7c2d5b0a4e8f1c6d9b3a7"
+    static let logoURL = "https://api.acme.test/api/branding/\(companyId)/logo"
+}

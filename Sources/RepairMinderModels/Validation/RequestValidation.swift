@@ -1,0 +1,75 @@
+/// The rules of each request body (docs/API.md §1–§5). Messages name the field.
+
+extension LoginRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> LoginRequest {
+        LoginRequest(email: try FieldRules.email(email), password: try FieldRules.secret(password, "password"))
+    }
+}
+
+extension TwoFactorCodeRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> TwoFactorCodeRequest {
+        TwoFactorCodeRequest(userId: try FieldRules.identifier(userId, "userId"), email: try FieldRules.email(email))
+    }
+}
+
+extension TwoFactorVerifyRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> TwoFactorVerifyRequest {
+        TwoFactorVerifyRequest(
+            userId: try FieldRules.identifier(userId, "userId"), code: try FieldRules.secondFactorCode(code))
+    }
+}
+
+extension MagicLinkRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> MagicLinkRequest {
+        MagicLinkRequest(email: try FieldRules.email(email))
+    }
+}
+
+extension MagicLinkVerifyRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> MagicLinkVerifyRequest {
+        MagicLinkVerifyRequest(email: try FieldRules.email(email), code: try FieldRules.sixDigitCode(code))
+    }
+}
+
+extension RefreshRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> RefreshRequest {
+        // Longer than any token we issue: refused as invalid by the route, not as bad input.
+        RefreshRequest(refreshToken: try FieldRules.text(refreshToken, "refreshToken", maxLength: 64 * 1024))
+    }
+}
+
+extension TOTPCodeRequest: ValidatedRequest {
+    /// 6 digits for verify-setup; disable also takes a recovery code (the route checks which).
+    public func validated() throws(FieldProblem) -> TOTPCodeRequest {
+        TOTPCodeRequest(code: try FieldRules.text(code, "code"))
+    }
+}
+
+extension CustomerMagicLinkRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> CustomerMagicLinkRequest {
+        CustomerMagicLinkRequest(
+            email: try FieldRules.email(email), companyId: try FieldRules.optionalIdentifier(companyId, "companyId"))
+    }
+}
+
+extension CustomerVerifyCodeRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> CustomerVerifyCodeRequest {
+        CustomerVerifyCodeRequest(
+            email: try FieldRules.email(email), code: try FieldRules.sixDigitCode(code),
+            companyId: try FieldRules.optionalIdentifier(companyId, "companyId"))
+    }
+}
+
+extension DeviceTokenRegistration: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> DeviceTokenRegistration {
+        DeviceTokenRegistration(
+            deviceToken: try FieldRules.text(deviceToken, "deviceToken", maxLength: 512), platform: platform,
+            appType: appType)
+    }
+}
+
+extension DeviceTokenRemoval: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> DeviceTokenRemoval {
+        DeviceTokenRemoval(deviceToken: try FieldRules.text(deviceToken, "deviceToken", maxLength: 512))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import RepairMinderModels
+
+/// What an emailed code is for: keeps one purpose's codes from working for another.
+enum CodePurpose: String, Sendable {
+    case staffMagicLink = "staff"
+    case customerSignIn = "customer"
+}
+
+/// A code that matched, not yet used up.
+struct MatchedCode: Sendable {
+    fileprivate let code: EmailedCode
+    fileprivate let submittedHash: String
+    /// The company a customer code was requested for, if only one.
+    var companyId: String? { code.companyId }
+}
+
+/// One service for every 6-digit code sent by email (staff magic link, customer sign-in): it
+/// counts the send against the address's budget, issues, hashes, stores and mails the code,
+/// and verifies and consumes it with one attempt policy (docs/API.md §2.4–§2.5, §3.1–§3.2,
+/// §7). Flows differ only in their purpose and in what a success does.
+struct EmailedCodes: Sendable {
+    let store: EmailedCodeStore
+    let hashing: SecretHashing
+    let limits: AbuseLimits
+    let mailer: any Mailer
+    let clock: ServerClock
+    /// Seconds a code stays valid.
+    let lifetime: Int
+    /// Wrong tries that close a code.
+    let maxAttempts: Int
+
+    /// Counts a code email to `email` against its send limits — for every address, known or
+    /// not, so the answer never tells them apart — then, if `compose` writes a message (the
+    /// address has an account), issues a fresh code, replacing the previous one, and mails it.
+    func send(
+        _ purpose: CodePurpose, to email: String, companyId: String? = nil,
+        compose: @Sendable (_ code: String, _ validMinutes: Int, _ now: Double) async throws -> MailMessage?
+    ) async throws {
+        try await limits.admitCodeEmail(to: email)
+        let now = clock.now()
+        let code = RandomToken.digits(6)
+        guard let message = try await compose(code, lifetime / 60, now) else { return }
+        try await store.issue(
+            purpose: purpose.rawValue, email: email, companyId: companyId,
+            codeHash: hashing.codeHash(code, scope: purpose.rawValue), now: now, ttl: Double(lifetime))
+        try await mailer.send(message)
+    }
+
+    /// The live code of `email` if `code` is it and `accept` agrees (a customer's company
+    /// choice, say); otherwise the wrong try is counted and the answer is 401 `INVALID_CODE`.
+    /// The code is not used up: `consume` does that.
+    func match(
+        _ purpose: CodePurpose, email: String, code: String,
+        accept: (MatchedCode) async throws -> Bool = { _ in true }
+    ) async throws -> MatchedCode {
+        let now = clock.now()
+        guard let live = try await store.live(purpose: purpose.rawValue, email: email, now: now) else {
+            throw APIError.invalidOrExpiredCode
+        }
+        let matched = MatchedCode(code: live, submittedHash: hashing.codeHash(code, scope: purpose.rawValue))
+        guard SecretHashing.constantTimeEquals(live.codeHash, matched.submittedHash), try await accept(matched) else {
+            try await store.recordFailure(id: live.id, maxAttempts: maxAttempts, now: now)
+            throw APIError.invalidOrExpiredCode
+        }
+        return matched
+    }
+
+    /// Uses the code up; of concurrent callers exactly one succeeds, the others get 401.
+    func consume(_ matched: MatchedCode) async throws {
+        guard try await store.consume(id: matched.code.id, codeHash: matched.submittedHash, now: clock.now()) else {
+            throw APIError.invalidOrExpiredCode
+        }
+    }
+}

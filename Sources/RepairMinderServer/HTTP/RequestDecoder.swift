@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import RepairMinderModels
+
+/// Reads a route's request body into its Models type, answering docs/API.md §1's bad-input
+/// rows: wrong content type or not a JSON object → 400 `INVALID_JSON`; more than `limit` bytes
+/// → 413 `PAYLOAD_TOO_LARGE`; a field missing, of the wrong type or breaking its rule →
+/// 400 `VALIDATION_ERROR` naming the field.
+struct RequestDecoder: Sendable {
+    let limit: Int
+
+    func decode<Body: WireType>(_ type: Body.Type, from request: Request) async throws -> Body {
+        // Routes without a body ignore whatever was sent.
+        if let none = EmptyPayload() as? Body { return none }
+        if let contentType = request.headers[.contentType], !contentType.lowercased().hasPrefix("application/json") {
+            throw APIError.wrongContentType
+        }
+        let buffer: ByteBuffer
+        do {
+            var request = request
+            buffer = try await request.collectBody(upTo: limit)
+        } catch {
+            throw APIError.payloadTooLarge
+        }
+        let decoded: Body
+        do {
+            decoded = try JSONDecoder().decode(Body.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw Self.apiError(for: error)
+        }
+        guard let validating = decoded as? any ValidatedRequest else { return decoded }
+        guard let validated = try Self.validate(validating) as? Body else { throw APIError.internalError }
+        return validated
+    }
+
+    private static func validate<Value: ValidatedRequest>(_ value: Value) throws -> Value {
+        do {
+            return try value.validated()
+        } catch {
+            throw APIError.validation(error.message)
+        }
+    }
+
+    /// The answer for a body that does not decode as its type.
+    static func apiError(for error: DecodingError) -> APIError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .validation("\(fieldName(context.codingPath + [key])) is required")
+        case .valueNotFound(_, let context):
+            return context.codingPath.isEmpty ? .notAnObject : .validation("\(fieldName(context.codingPath)) is required")
+        case .typeMismatch(let expected, let context):
+            guard !context.codingPath.isEmpty else { return .notAnObject }
+            return .validation("\(fieldName(context.codingPath)) \(typeRule(expected))")
+        case .dataCorrupted(let context):
+            if let problem = context.underlyingError as? FieldProblem { return .validation(problem.message) }
+            guard !context.codingPath.isEmpty else { return .invalidJSON }
+            return .validation("\(fieldName(context.codingPath)) is invalid")
+        @unknown default:
+            return .invalidJSON
+        }
+    }
+
+    private static func fieldName(_ path: [any CodingKey]) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private static func typeRule(_ expected: Any.Type) -> String {
+        switch expected {
+        case is String.Type: "must be a string"
+        case is Bool.Type: "must be true or false"
+        case is Int.Type, is Int64.Type, is Double.Type: "must be a number"
+        case is [Any].Type: "must be a list"
+        case is [String: Any].Type: "must be an object"
+        default: "has the wrong type"
+        }
+    }
+}

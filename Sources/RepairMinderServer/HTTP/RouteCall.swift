@@ -1,0 +1,34 @@
+import Hummingbird
+import RepairMinderModels
+
+/// One call of a route: its decoded body, the request and its context (who is calling).
+struct RouteCall<Body: Sendable>: Sendable {
+    let body: Body
+    let request: Request
+    let context: AppRequestContext
+
+    /// The signed-in staff member; set for every route whose credential is `.staff`.
+    var staff: AuthenticatedStaff {
+        get throws {
+            guard let staff = context.staff else { throw APIError.unauthorized }
+            return staff
+        }
+    }
+
+    /// The signed-in customer; set for every route whose credential is `.customer`.
+    var customer: AuthenticatedCustomer {
+        get throws {
+            guard let customer = context.customer else { throw APIError.unauthorized }
+            return customer
+        }
+    }
+
+    /// Whether the caller is a mobile app (docs/API.md §1), by its User-Agent.
+    var isMobile: Bool { ClientKind.isMobile(request) }
+
+    /// The value of the path parameter `name` of the route's template.
+    func parameter(_ name: String) throws -> String {
+        guard let value = context.parameters.get(name) else { throw APIError.notFound }
+        return value
+    }
+}

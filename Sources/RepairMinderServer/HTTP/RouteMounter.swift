@@ -1,0 +1,69 @@
+import Hummingbird
+import RepairMinderModels
+
+/// Mounts routes of the table (`RepairMinderModels.Routes`) on the router: the path and method
+/// come from the route, and so do the guards it asks for — the per-IP sign-in limit, the
+/// credential — and the body is decoded into the route's request type. Handlers only ever see
+/// a validated body and an authenticated caller.
+struct RouteMounter {
+    let router: Router<AppRequestContext>
+    let decoder: RequestDecoder
+    /// nil when the per-IP limit is off.
+    let ipLimiter: IPRateLimiter?
+    let staffIdentity: StaffIdentity
+    let customerIdentity: CustomerIdentity
+
+    /// Mounts `route` with a handler that answers its typed response, encoded in the route's
+    /// format (the envelope; `{"success": true}` for `EmptyPayload`).
+    func on<Body, Answer>(
+        _ route: Route<Body, Answer>, use handler: @escaping @Sendable (RouteCall<Body>) async throws -> Answer
+    ) {
+        let status = HTTPResponse.Status(code: route.successStatus)
+        on(route) { call in
+            let answer = try await handler(call)
+            if answer is EmptyPayload { return .bareSuccess }
+            return .envelope(answer, status: status)
+        }
+    }
+
+    /// Mounts `route` with a handler that builds the whole response (files, caching headers, 503).
+    func on<Body, Answer>(
+        _ route: Route<Body, Answer>, respond handler: @escaping @Sendable (RouteCall<Body>) async throws -> Response
+    ) {
+        precondition(route.availability == .served, "\(route.erased) is client-only in the route table")
+        let decoder = self.decoder, limiter = route.countedByAuthLimit ? ipLimiter : nil
+        let credential = route.credential
+        let staffIdentity = self.staffIdentity, customerIdentity = self.customerIdentity
+        router.on(RouterPath(route.path.description), method: route.method.hummingbird) { request, context in
+            if let limiter, let wait = await limiter.admit(context.clientIP ?? "unknown") {
+                throw APIError.rateLimited(retryAfter: wait)
+            }
+            var context = context
+            switch credential {
+            case .none: break
+            case .staff:
+                // The quarantine check may already have resolved the caller for this request.
+                if context.staff == nil { context.staff = try await staffIdentity.resolve(BearerToken.from(request)) }
+            case .customer:
+                context.customer = try await customerIdentity.resolve(BearerToken.from(request))
+            case .reki:
+                throw APIError.unauthorized
+            }
+            let body = try await decoder.decode(Body.self, from: request)
+            return try await handler(RouteCall(body: body, request: request, context: context))
+        }
+    }
+}
+
+extension HTTPMethod {
+    /// The same method as HTTPTypes spells it.
+    var hummingbird: HTTPRequest.Method {
+        switch self {
+        case .get: .get
+        case .post: .post
+        case .put: .put
+        case .patch: .patch
+        case .delete: .delete
+        }
+    }
+}

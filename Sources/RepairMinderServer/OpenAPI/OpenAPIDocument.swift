@@ -1,0 +1,196 @@
+import Foundation
+import RepairMinderModels
+
+/// The OpenAPI 3.1 document of the served routes, generated from the route table
+/// (`RepairMinderModels.Routes`) and the wire types' schemas: what `GET /api/openapi.json` and
+/// `repairminder openapi` print.
+public enum OpenAPIDocument {
+    /// The document as JSON bytes (sorted keys, so the output is stable).
+    public static func json(serverURL: String) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return try encoder.encode(document(serverURL: serverURL))
+    }
+
+    /// The document as a JSON value.
+    public static func document(serverURL: String) -> JSONValue {
+        var schemas = SchemaRendering()
+        var paths: [String: JSONValue] = [:]
+        for route in Routes.served {
+            let operation = operation(for: route, schemas: &schemas)
+            var item = paths[route.path.description]?.objectMembers ?? [:]
+            item[route.method.rawValue.lowercased()] = operation
+            paths[route.path.description] = .object(item)
+        }
+        var components = schemas.components
+        components["ErrorEnvelope"] = errorEnvelopeSchema(codes: ErrorCode.all)
+        components["BareSuccess"] = [
+            "type": "object", "required": ["success"], "properties": ["success": ["type": "boolean", "enum": [true]]],
+            "description": #"`{"success": true}`: an acknowledgement without data."#,
+        ]
+        return [
+            "openapi": "3.1.0",
+            "info": [
+                "title": "Repair Minder API",
+                "version": .string(repairMinderVersion),
+                "description": """
+                    Authentication and networking for Repair Minder: staff and customer sign-in, sessions, \
+                    quarantine, push device tokens and app configuration. Every JSON answer is an envelope: \
+                    `{"success": true, "data": ...}` or `{"success": false, "error": "...", "code": "..."}`. \
+                    The contract in prose is docs/API.md.
+                    """,
+            ],
+            "servers": [["url": .string(serverURL)]],
+            "paths": .object(paths),
+            "components": [
+                "schemas": .object(components),
+                "securitySchemes": [
+                    "staffBearer": [
+                        "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+                        "description": "A staff access token from /api/auth/2fa/verify, magic-link/verify-code or refresh",
+                    ],
+                    "customerBearer": [
+                        "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+                        "description": "A customer token from /api/customer/auth/verify-code",
+                    ],
+                ],
+            ],
+        ]
+    }
+
+    private static func operation(for route: AnyRoute, schemas: inout SchemaRendering) -> JSONValue {
+        var operation: [String: JSONValue] = [
+            "operationId": .string(operationId(route)),
+            "summary": .string(route.summary),
+            "tags": [.string(tag(route))],
+        ]
+        var parameters: [JSONValue] = route.path.parameterNames.map { name in
+            ["name": .string(name), "in": "path", "required": true, "schema": ["type": "string", "minLength": 1]]
+        }
+        parameters += route.query.map { query in
+            [
+                "name": .string(query.name), "in": "query", "required": false, "description": .string(query.summary),
+                "schema": query.isInteger ? ["type": "integer", "minimum": 1] : ["type": "string"],
+            ]
+        }
+        if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
+        if let requestType = route.requestType {
+            var media: [String: JSONValue] = ["schema": schemas.reference(requestType)]
+            if let example = SchemaRendering.example(of: requestType) { media["example"] = example }
+            operation["requestBody"] = ["required": true, "content": ["application/json": .object(media)]]
+        }
+        switch route.credential {
+        case .none: break
+        case .staff: operation["security"] = [["staffBearer": []]]
+        case .customer: operation["security"] = [["customerBearer": []]]
+        case .reki: operation["security"] = [["rekiBearer": []]]
+        }
+        var responses = failureResponses(for: route)
+        responses[String(route.successStatus)] = successResponse(for: route, schemas: &schemas)
+        if route.path == Routes.Public.config.path {
+            responses["304"] = ["description": "Not modified: the `If-None-Match` ETag is current", "headers": cacheHeaders]
+        }
+        operation["responses"] = .object(responses)
+        return .object(operation)
+    }
+
+    private static func successResponse(for route: AnyRoute, schemas: inout SchemaRendering) -> JSONValue {
+        let content: JSONValue
+        switch route.format {
+        case .envelope where route.responseType == EmptyPayload.self:
+            content = ["application/json": ["schema": ["$ref": "#/components/schemas/BareSuccess"]]]
+        case .envelope:
+            content = [
+                "application/json": [
+                    "schema": [
+                        "type": "object", "required": ["success", "data"],
+                        "properties": ["success": ["type": "boolean", "enum": [true]], "data": schemas.reference(route.responseType)],
+                    ]
+                ]
+            ]
+        case .document:
+            content = ["application/json": ["schema": ["type": "object"]]]
+        case .binary(let types):
+            content = .object(
+                Dictionary(uniqueKeysWithValues: types.map { ($0, ["schema": ["type": "string", "format": "binary"]]) }))
+        }
+        var response: [String: JSONValue] = ["description": .string(route.summary), "content": content]
+        if route.path == Routes.Public.config.path { response["headers"] = cacheHeaders }
+        return .object(response)
+    }
+
+    /// Every failure the route can answer, by status: bad input for routes with a body, the
+    /// credential's refusals, quarantine, the sign-in limit, and the route's own.
+    private static func failureResponses(for route: AnyRoute) -> [String: JSONValue] {
+        var failures = route.failures
+        if route.requestType != nil {
+            failures += [.init(400, .invalidJSON), .init(400, .validationError), .init(413, .payloadTooLarge)]
+        }
+        if route.credential != .none { failures += [.init(401, .unauthorized), .init(401, .tokenExpired)] }
+        if route.credential == .staff, route.quarantine != .allowed {
+            failures += [.init(403, .accountPendingApproval), .init(403, .accountSuspended)]
+        }
+        if route.countedByAuthLimit { failures.append(.init(429, .rateLimited)) }
+        failures.append(.init(500, .internalError))
+        let byStatus = Dictionary(grouping: failures, by: \.status)
+        return Dictionary(
+            uniqueKeysWithValues: byStatus.map { status, failures in
+                let codes = Array(Set(failures.map(\.code))).sorted { $0.rawValue < $1.rawValue }
+                var response: [String: JSONValue] = [
+                    "description": .string(codes.map(\.rawValue).joined(separator: ", ")),
+                    "content": ["application/json": ["schema": errorEnvelopeSchema(codes: codes, data: status == 503)]],
+                ]
+                if status == 429 {
+                    response["headers"] = [
+                        "Retry-After": [
+                            "description": "Seconds to wait before trying again", "required": true,
+                            "schema": ["type": "integer", "minimum": 1],
+                        ]
+                    ]
+                }
+                return (String(status), .object(response))
+            })
+    }
+
+    /// `{"success": false, "error": "...", "code": one of codes}`; the 503 of health also
+    /// carries its data.
+    private static func errorEnvelopeSchema(codes: [ErrorCode], data: Bool = false) -> JSONValue {
+        var properties: [String: JSONValue] = [
+            "success": ["type": "boolean", "enum": [false]],
+            "error": ["type": "string", "description": "A message for people"],
+            "code": ["type": "string", "enum": .array(codes.map { .string($0.rawValue) })],
+        ]
+        if data { properties["data"] = ["$ref": "#/components/schemas/HealthResponse"] }
+        return ["type": "object", "required": ["success", "error", "code"], "properties": .object(properties)]
+    }
+
+    private static let cacheHeaders: JSONValue = [
+        "ETag": ["description": "The configuration's version", "schema": ["type": "string"]],
+        "Cache-Control": ["description": "public, max-age=86400", "schema": ["type": "string"]],
+    ]
+
+    /// `post /api/auth/2fa/verify` → `postApiAuth2faVerify`.
+    private static func operationId(_ route: AnyRoute) -> String {
+        let words = route.path.description.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+        return route.method.rawValue.lowercased() + words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    /// The feature a route belongs to, for grouping in viewers.
+    private static func tag(_ route: AnyRoute) -> String {
+        let path = route.path.description
+        if path.hasPrefix("/api/auth/totp") { return "Authenticator app" }
+        if path.hasPrefix("/api/auth") { return "Staff sign-in" }
+        if path.hasPrefix("/api/customer/auth") { return "Customer sign-in" }
+        if path.contains("device-token") || path.contains("push-preferences") { return "Push" }
+        if route.credential == .staff { return "Account" }
+        return "Public"
+    }
+}
+
+extension JSONValue {
+    /// The members of an object, nil otherwise.
+    var objectMembers: [String: JSONValue]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import RepairMinderModels
+
+/// Staff sign-in: `/api/auth/*` of docs/API.md §2.1–§2.9.
+struct StaffAuthController {
+    let settings: ServerSettings
+    let clock: ServerClock
+    let accounts: AccountStore
+    let hasher: PasswordHasher
+    let limits: AbuseLimits
+    let challenges: LoginChallengeStore
+    let hashing: SecretHashing
+    let mailer: any Mailer
+    let codes: EmailedCodes
+    let authenticatorApp: AuthenticatorApp
+    let issuer: TokenIssuer
+    let rotation: RefreshTokenRotation
+    let sessions: SessionStore
+
+    /// The scope of login-challenge code hashes.
+    private static let challengeCodeScope = "2fa"
+
+    func mount(on routes: RouteMounter) {
+        routes.on(Routes.StaffAuth.login, use: login)
+        routes.on(Routes.StaffAuth.requestTwoFactorCode, use: requestTwoFactorCode)
+        routes.on(Routes.StaffAuth.verifyTwoFactorCode, use: verifyTwoFactorCode)
+        routes.on(Routes.StaffAuth.requestMagicLink, use: requestMagicLink)
+        routes.on(Routes.StaffAuth.verifyMagicLink, use: verifyMagicLink)
+        routes.on(Routes.StaffAuth.refresh, use: refresh)
+        routes.on(Routes.StaffAuth.me, use: me)
+        routes.on(Routes.StaffAuth.logout, use: logout)
+    }
+
+    // MARK: Login step 1 (§2.1)
+
+    @Sendable func login(_ call: RouteCall<LoginRequest>) async throws -> LoginChallengeResponse {
+        let email = call.body.email
+        try await limits.admitLoginAttempt(for: email)
+        let user = try await accounts.user(email: email)
+        // Always run bcrypt, against a dummy hash for unknown emails or password-less users, so
+        // response time does not reveal which accounts exist.
+        let passwordMatches = try await hasher.verify(call.body.password, against: user?.passwordHash)
+        guard let user else { throw APIError.invalidCredentials }
+        guard user.passwordHash != nil else { throw APIError.noPasswordSet }
+        guard passwordMatches else { throw APIError.invalidCredentials }
+        try await limits.clearLoginFailures(for: email)
+        guard user.isActive != 0 else { throw APIError.accountDeactivated }
+        guard user.archived == 0 else { throw APIError.accountArchived }
+        _ = try await challenges.open(
+            userId: user.id, email: user.email, now: clock.now(), ttl: Double(settings.loginChallengeTTL))
+        let summary = LoginUserSummary(
+            id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, companyId: user.companyId)
+        let methods: [TwoFactorMethod] = try await authenticatorApp.isEnabled(userId: user.id) ? [.email, .totp] : [.email]
+        return LoginChallengeResponse(userId: user.id, email: user.email, user: summary, twoFactorMethods: methods)
+    }
+
+    // MARK: Login step 2 (§2.2)
+
+    @Sendable func requestTwoFactorCode(_ call: RouteCall<TwoFactorCodeRequest>) async throws -> MessageResponse {
+        let now = clock.now()
+        guard let challenge = try await challenges.openChallenge(userId: call.body.userId, now: now),
+            challenge.email == call.body.email
+        else { throw APIError.loginChallengeExpired }
+        let interval = Double(settings.codeResendInterval)
+        if let last = challenge.lastCodeSentAt, now - last < interval {
+            throw APIError.rateLimited(retryAfter: last + interval - now)
+        }
+        try await limits.admitCodeEmail(to: challenge.email)
+        let code = RandomToken.digits(6)
+        // Conditional on the spacing again: of two concurrent requests only one replaces the code.
+        if let wait = try await challenges.storeCode(
+            challengeId: challenge.id, codeHash: hashing.codeHash(code, scope: Self.challengeCodeScope),
+            now: now, codeTTL: Double(settings.codeTTL), minInterval: interval)
+        {
+            throw APIError.rateLimited(retryAfter: wait)
+        }
+        try await mailer.send(CodeEmail.twoFactor(to: challenge.email, code: code, validMinutes: settings.codeTTL / 60, now: now))
+        return MessageResponse(message: "2FA code sent to your email")
+    }
+
+    // MARK: Login step 3 (§2.3)
+
+    @Sendable func verifyTwoFactorCode(_ call: RouteCall<TwoFactorVerifyRequest>) async throws -> StaffTokenResponse {
+        let code = call.body.code
+        let now = clock.now()
+        guard let challenge = try await challenges.openChallenge(userId: call.body.userId, now: now) else {
+            throw APIError.loginChallengeExpired
+        }
+        let emailed = hashing.codeHash(code, scope: Self.challengeCodeScope)
+        let isEmailedCode = challenge.codeHash.map { SecretHashing.constantTimeEquals($0, emailed) } ?? false
+        if isEmailedCode, let expiry = challenge.codeExpiresAt, expiry <= now { throw APIError.verificationCodeExpired }
+        // The emailed code, or else the authenticator app (a TOTP or recovery code), then close
+        // the challenge: of concurrent requests, only the one that closes it signs in.
+        let completed: Bool
+        if isEmailedCode {
+            completed = try await challenges.complete(challengeId: challenge.id, codeHash: emailed, now: now)
+        } else if try await authenticatorApp.accept(code, userId: challenge.userId, now: now) {
+            completed = try await challenges.close(challengeId: challenge.id, now: now)
+        } else {
+            completed = false
+        }
+        guard completed else {
+            let used = try await challenges.recordFailure(
+                challengeId: challenge.id, maxAttempts: settings.maxCodeAttempts, now: now)
+            guard let used else { throw APIError.loginChallengeExpired }
+            throw used >= settings.maxCodeAttempts ? APIError.tooManyAttempts : APIError.invalidVerificationCode
+        }
+        return try await issuer.signIn(userId: challenge.userId, isMobile: call.isMobile)
+    }
+
+    // MARK: Magic link (§2.4, §2.5)
+
+    @Sendable func requestMagicLink(_ call: RouteCall<MagicLinkRequest>) async throws -> MessageResponse {
+        let email = call.body.email
+        let accounts = self.accounts
+        try await codes.send(.staffMagicLink, to: email) { code, minutes, now in
+            guard let user = try await accounts.user(email: email), user.canSignIn, user.magicLinkEnabled != 0 else {
+                return nil
+            }
+            return CodeEmail.magicLink(to: user.email, code: code, validMinutes: minutes, now: now)
+        }
+        return MessageResponse(message: "Magic link sent")
+    }
+
+    @Sendable func verifyMagicLink(_ call: RouteCall<MagicLinkVerifyRequest>) async throws -> StaffTokenResponse {
+        let email = call.body.email
+        try await codes.consume(try await codes.match(.staffMagicLink, email: email, code: call.body.code))
+        guard let user = try await accounts.user(email: email), user.magicLinkEnabled != 0 else {
+            throw APIError.invalidOrExpiredCode
+        }
+        return try await issuer.signIn(userId: user.id, isMobile: call.isMobile)
+    }
+
+    // MARK: Tokens (§2.7–§2.9)
+
+    @Sendable func refresh(_ call: RouteCall<RefreshRequest>) async throws -> RefreshResponse {
+        let presented = call.body.refreshToken
+        guard presented.utf8.count <= 512 else { throw APIError.invalidRefreshToken }
+        let now = clock.now()
+        let rotated = try await rotation.rotate(presented, now: now)
+        guard let user = try await accounts.user(id: rotated.userId) else { throw APIError.invalidRefreshToken }
+        let token = try issuer.accessToken(for: user, sessionId: rotated.sessionId, isMobile: rotated.isMobile, now: now)
+        return RefreshResponse(token: token, refreshToken: rotated.refreshToken, expiresIn: settings.accessTokenTTL)
+    }
+
+    @Sendable func me(_ call: RouteCall<EmptyPayload>) async throws -> StaffMeResponse {
+        let staff = try call.staff
+        return StaffMeResponse(
+            user: staff.user.wire(companyStatus: staff.company.companyStatus),
+            company: staff.company.wire(serverURL: settings.serverURL), hasPassword: staff.user.passwordHash != nil)
+    }
+
+    @Sendable func logout(_ call: RouteCall<EmptyPayload>) async throws -> EmptyPayload {
+        try await sessions.revoke(id: try call.staff.claims.sid, reason: "logout", now: clock.now())
+        return EmptyPayload()
+    }
+}
