@@ -35,28 +35,31 @@ let serverTask = Task { try await app.runService() }
 let base = URL(string: "http://127.0.0.1:\(port)")!
 let api = APIClient(baseURL: base, store: InMemoryCredentialStore())
 for _ in 0..<100 {
-    if (try? await api.send(.health)) != nil { break }
+    if (try? await api.send(Routes.Public.health)) != nil { break }
     try await Task.sleep(for: .milliseconds(50))
 }
 
 // Sign in through the SDK.
-let challenge: LoginChallengeResponse = try await api.send(.login(LoginRequest(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)))
-try await api.send(.requestTwoFactorCode(TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email)))
+let challenge = try await api.send(
+    Routes.StaffAuth.login, LoginRequest(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword))
+_ = try await api.send(
+    Routes.StaffAuth.requestTwoFactorCode, TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email))
 let mail = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: settings.dataDirectory)).last?.text ?? ""
 guard let codeRange = mail.range(of: #"\d{6}"#, options: .regularExpression) else { fatalError("no code in the outbox") }
 let code = String(mail[codeRange])
-let tokens: StaffTokenResponse = try await api.send(.verifyTwoFactorCode(TwoFactorVerifyRequest(userId: challenge.userId, code: code)))
+let tokens = try await api.send(
+    Routes.StaffAuth.verifyTwoFactorCode, TwoFactorVerifyRequest(userId: challenge.userId, code: code))
 try await api.signedIn(staff: tokens)
 
 let session = URLSession(configuration: .ephemeral)
 func bare() async throws {
-    var request = URLRequest(url: base.appendingPathComponent("/api/auth/me"))
+    var request = URLRequest(url: base.appendingPathComponent(Routes.StaffAuth.me.path.description))
     request.setValue("Bearer \(tokens.token)", forHTTPHeaderField: "Authorization")
     let (data, _) = try await session.data(for: request)
     _ = try APIClient.decodeData(StaffMeResponse.self, from: data)
 }
 func sdk() async throws {
-    _ = try await api.send(.me, as: StaffMeResponse.self)
+    _ = try await api.send(Routes.StaffAuth.me)
 }
 
 func measure(_ name: String, _ body: () async throws -> Void) async throws -> [Double] {

@@ -12,10 +12,12 @@ public enum PushRegistration {
     {
         switch role {
         case .staff:
-            return try await api.send(.registerDeviceToken(DeviceTokenRegistration(deviceToken: token, platform: platform, appType: .staff)))
+            return try await api.send(
+                Routes.Push.registerDeviceToken, DeviceTokenRegistration(deviceToken: token, platform: platform, appType: .staff))
         case .customer:
             return try await api.send(
-                .registerCustomerDeviceToken(DeviceTokenRegistration(deviceToken: token, platform: platform, appType: .customer)))
+                Routes.Push.registerCustomerDeviceToken,
+                DeviceTokenRegistration(deviceToken: token, platform: platform, appType: .customer))
         }
     }
 }

@@ -27,7 +27,7 @@ public final class CustomerAuth {
             return
         }
         do {
-            state = .signedIn(try await api.send(.customerMe))
+            state = .signedIn(try await api.send(Routes.CustomerAuth.me))
         } catch APIError.network {
             state = .offline
         } catch {
@@ -38,26 +38,27 @@ public final class CustomerAuth {
 
     public func requestCode(email: String, companyId: String? = nil) async throws {
         let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
-        try await api.send(.customerRequestMagicLink(CustomerMagicLinkRequest(email: trimmed, companyId: companyId)))
+        _ = try await api.send(
+            Routes.CustomerAuth.requestMagicLink, CustomerMagicLinkRequest(email: trimmed, companyId: companyId))
         state = .codeSent(email: trimmed)
     }
 
     /// Verifies the emailed code; several shops lead to `selectingCompany`.
     public func verify(code: String) async throws {
         guard case .codeSent(let email) = state else { throw StaffAuthError.noLoginInProgress }
-        let data = try await api.perform(.customerVerifyCode(CustomerVerifyCodeRequest(email: email, code: code)))
-        if let selection = try? APIClient.decodeData(CompanySelectionResponse.self, from: data), selection.requiresCompanySelection {
-            state = .selectingCompany(selection)
-            return
+        switch try await api.send(Routes.CustomerAuth.verifyCode, CustomerVerifyCodeRequest(email: email, code: code)) {
+        case .selectCompany(let selection): state = .selectingCompany(selection)
+        case .signedIn(let response): try await finish(response)
         }
-        try await finish(try APIClient.decodeData(CustomerTokenResponse.self, from: data))
     }
 
     /// Completes a multi-shop sign-in with the chosen company.
     public func selectCompany(id: String) async throws {
         guard case .selectingCompany(let selection) = state else { throw StaffAuthError.noLoginInProgress }
-        let response: CustomerTokenResponse = try await api.send(
-            .customerVerifyCode(CustomerVerifyCodeRequest(email: selection.email, code: selection.code, companyId: id)))
+        let request = CustomerVerifyCodeRequest(email: selection.email, code: selection.code, companyId: id)
+        guard case .signedIn(let response) = try await api.send(Routes.CustomerAuth.verifyCode, request) else {
+            throw APIError.decoding("The server asked for a company again after one was chosen")
+        }
         try await finish(response)
     }
 
@@ -68,7 +69,7 @@ public final class CustomerAuth {
     }
 
     public func logout() async {
-        try? await api.send(.customerLogout)
+        _ = try? await api.send(Routes.CustomerAuth.logout)
         try? await api.signedOut(.customer, reason: .userInitiated)
         state = .signedOut
     }

@@ -35,7 +35,7 @@ public final class StaffAuth {
             return
         }
         do {
-            state = .signedIn(try await api.send(.me))
+            state = .signedIn(try await api.send(Routes.StaffAuth.me))
         } catch APIError.network {
             state = .offline
         } catch {
@@ -45,34 +45,37 @@ public final class StaffAuth {
 
     /// Login step 1. Emails are trimmed; the server compares them case-insensitively.
     public func login(email: String, password: String) async throws {
-        let challenge: LoginChallengeResponse = try await api.send(
-            .login(LoginRequest(email: email.trimmingCharacters(in: .whitespacesAndNewlines), password: password)))
+        let challenge = try await api.send(
+            Routes.StaffAuth.login,
+            LoginRequest(email: email.trimmingCharacters(in: .whitespacesAndNewlines), password: password))
         state = .awaitingSecondFactor(challenge)
     }
 
     /// Login step 2: email a code (also "resend code").
     public func requestEmailCode() async throws {
         guard case .awaitingSecondFactor(let challenge) = state else { throw StaffAuthError.noLoginInProgress }
-        try await api.send(.requestTwoFactorCode(TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email)))
+        _ = try await api.send(
+            Routes.StaffAuth.requestTwoFactorCode, TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email))
     }
 
     /// Login step 3 with an emailed code, an authenticator code or a recovery code.
     public func verifySecondFactor(code: String) async throws {
         guard case .awaitingSecondFactor(let challenge) = state else { throw StaffAuthError.noLoginInProgress }
-        let tokens: StaffTokenResponse = try await api.send(
-            .verifyTwoFactorCode(TwoFactorVerifyRequest(userId: challenge.userId, code: code.trimmingCharacters(in: .whitespaces))))
+        let tokens = try await api.send(
+            Routes.StaffAuth.verifyTwoFactorCode,
+            TwoFactorVerifyRequest(userId: challenge.userId, code: code.trimmingCharacters(in: .whitespaces)))
         try await finishSignIn(tokens)
     }
 
     public func requestMagicLink(email: String) async throws {
         let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
-        try await api.send(.requestMagicLink(MagicLinkRequest(email: trimmed)))
+        _ = try await api.send(Routes.StaffAuth.requestMagicLink, MagicLinkRequest(email: trimmed))
         state = .awaitingMagicCode(email: trimmed)
     }
 
     public func verifyMagicCode(_ code: String) async throws {
         guard case .awaitingMagicCode(let email) = state else { throw StaffAuthError.noLoginInProgress }
-        let tokens: StaffTokenResponse = try await api.send(.verifyMagicLink(MagicLinkVerifyRequest(email: email, code: code)))
+        let tokens = try await api.send(Routes.StaffAuth.verifyMagicLink, MagicLinkVerifyRequest(email: email, code: code))
         try await finishSignIn(tokens)
     }
 
@@ -86,9 +89,9 @@ public final class StaffAuth {
     /// always clears local state, even when the server cannot be reached.
     public func logout() async {
         if let token = registeredDeviceToken {
-            try? await api.send(.unregisterDeviceToken(DeviceTokenRemoval(deviceToken: token)))
+            _ = try? await api.send(Routes.Push.unregisterDeviceToken, DeviceTokenRemoval(deviceToken: token))
         }
-        try? await api.send(.logout)
+        _ = try? await api.send(Routes.StaffAuth.logout)
         registeredDeviceToken = nil
         try? await api.signedOut(.staff, reason: .userInitiated)
         state = .signedOut
@@ -98,7 +101,7 @@ public final class StaffAuth {
         try await api.signedIn(staff: tokens)
         state = .signedIn(StaffMeResponse(user: tokens.user, company: tokens.company, hasPassword: true))
         // The token response does not say whether a password is set; /me does.
-        if let me = try? await api.send(.me, as: StaffMeResponse.self) { state = .signedIn(me) }
+        if let me = try? await api.send(Routes.StaffAuth.me) { state = .signedIn(me) }
     }
 }
 

@@ -4,7 +4,8 @@ import RepairMinderModels
 import FoundationNetworking
 #endif
 
-/// Sends `APIEndpoint`s, unwraps the envelope, and keeps the staff session alive.
+/// Sends the routes of the table (`Routes`), unwraps the envelope into each route's typed
+/// answer, and keeps the staff session alive.
 ///
 /// Refresh (DESIGN.md §4): one refresh at a time, shared by every caller that needs it; an
 /// access token within 60 s of expiry is refreshed before use; a request that meets a 401
@@ -25,11 +26,6 @@ public actor APIClient {
     /// Session events (`tokenRefreshed`, `signedOut`), for the auth state machines and the app.
     public nonisolated let events: AsyncStream<AuthEvent>
 
-    /// Refresh codes after which the refresh token can never work again.
-    static let definitiveRefreshCodes: Set<String> = [
-        "INVALID_REFRESH_TOKEN", "REFRESH_TOKEN_EXPIRED", "USER_INACTIVE", "TOKEN_REUSE_DETECTED",
-    ]
-
     public init(
         baseURL: URL, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport(),
         userAgent: String = RepairMinderUserAgent.value(), maxRefreshesPerMinute: Int = 10,
@@ -45,40 +41,51 @@ public actor APIClient {
         (events, eventContinuation) = AsyncStream.makeStream(of: AuthEvent.self, bufferingPolicy: .bufferingNewest(64))
     }
 
-    /// Sends `endpoint` and decodes the envelope's `data` as `T`.
-    public func send<T: Decodable & Sendable>(_ endpoint: APIEndpoint, as type: T.Type = T.self) async throws -> T {
-        let data = try await perform(endpoint)
-        return try Self.decodeData(T.self, from: data)
+    /// Sends `route` with `body` and returns its typed answer: the envelope's `data`, or the
+    /// file of a binary route. `path` fills the template's parameters in order (escaped);
+    /// `query` adds query items.
+    public func send<Body, Answer>(
+        _ route: Route<Body, Answer>, _ body: Body, path: [String] = [], query: [URLQueryItem] = []
+    ) async throws -> Answer {
+        let encoded = route.hasBody ? try JSONEncoder().encode(body) : nil
+        let request = try OutgoingRequest(route: route, path: path, query: query, body: encoded)
+        let (data, response) = try await perform(request)
+        return try Self.decode(Answer.self, of: route, from: data, response: response)
     }
 
-    /// Sends `endpoint` and only checks that it succeeded (e.g. `{"success": true}`).
-    public func send(_ endpoint: APIEndpoint) async throws {
-        _ = try await perform(endpoint)
+    /// Sends a route that takes no body.
+    public func send<Answer>(
+        _ route: Route<EmptyPayload, Answer>, path: [String] = [], query: [URLQueryItem] = []
+    ) async throws -> Answer {
+        try await send(route, EmptyPayload(), path: path, query: query)
     }
 
-    /// Sends `endpoint` and returns the raw body of a successful answer.
-    public func perform(_ endpoint: APIEndpoint) async throws -> Data {
-        switch endpoint.auth {
+    /// Sends `request` with the credential it needs; the answer of a success.
+    private func perform(_ request: OutgoingRequest) async throws -> (Data, HTTPURLResponse) {
+        switch request.credential {
         case .none:
-            return try Self.check(try await transmit(endpoint, bearer: nil))
+            return try Self.checked(try await transmit(request, bearer: nil))
         case .customer:
             guard let credentials = try store.customerCredentials() else { throw APIError.notSignedIn }
-            return try Self.check(try await transmit(endpoint, bearer: credentials.token))
+            return try Self.checked(try await transmit(request, bearer: credentials.token))
         case .staff:
-            return try await performAsStaff(endpoint)
+            return try await performAsStaff(request)
+        case .reki:
+            // REKI has its own client; a REKI route is never sent with Repair Minder credentials.
+            throw APIError.notSignedIn
         }
     }
 
-    private func performAsStaff(_ endpoint: APIEndpoint) async throws -> Data {
+    private func performAsStaff(_ request: OutgoingRequest) async throws -> (Data, HTTPURLResponse) {
         guard var credentials = try store.staffCredentials() else { throw APIError.notSignedIn }
         if credentials.accessTokenExpiresAt.timeIntervalSince(now()) < 60 {
             credentials = try await freshCredentials(replacing: credentials)
         }
-        let first = try await transmit(endpoint, bearer: credentials.accessToken)
-        guard first.1.statusCode == 401 else { return try Self.check(first) }
+        let first = try await transmit(request, bearer: credentials.accessToken)
+        guard first.1.statusCode == 401 else { return try Self.checked(first) }
         // Another caller may have refreshed while this request was in flight: use its token.
         let retryCredentials = try await freshCredentials(replacing: credentials)
-        return try Self.check(try await transmit(endpoint, bearer: retryCredentials.accessToken))
+        return try Self.checked(try await transmit(request, bearer: retryCredentials.accessToken))
     }
 
     /// Credentials newer than `stale`: the stored ones if someone already refreshed, the result of
@@ -98,7 +105,9 @@ public actor APIClient {
         recentRefreshes = recentRefreshes.filter { current.timeIntervalSince($0) < 60 }
         guard recentRefreshes.count < maxRefreshesPerMinute else { throw APIError.refreshLimitExceeded }
         recentRefreshes.append(current)
-        let response = try await transmit(.refresh(RefreshRequest(refreshToken: credentials.refreshToken)), bearer: nil)
+        let body = try JSONEncoder().encode(RefreshRequest(refreshToken: credentials.refreshToken))
+        let request = try OutgoingRequest(route: Routes.StaffAuth.refresh, path: [], query: [], body: body)
+        let response = try await transmit(request, bearer: nil)
         do {
             let refreshed = try Self.decodeData(RefreshResponse.self, from: try Self.check(response))
             let next = StaffCredentials(
@@ -107,7 +116,7 @@ public actor APIClient {
             try store.saveStaff(next)
             eventContinuation.yield(.tokenRefreshed)
             return next
-        } catch APIError.unauthorized(_, let code) where code.map(Self.definitiveRefreshCodes.contains) ?? false {
+        } catch APIError.unauthorized(_, let code) where code.map(ErrorCode.refreshTokenRefusals.contains) ?? false {
             try store.delete(.staff)
             eventContinuation.yield(.signedOut(role: .staff, reason: .sessionRejected(code: code)))
             throw APIError.sessionExpired(code: code)
@@ -140,16 +149,19 @@ public actor APIClient {
 
     // MARK: Transport and decoding
 
-    private func transmit(_ endpoint: APIEndpoint, bearer: String?) async throws -> (Data, HTTPURLResponse) {
-        var components = URLComponents(url: baseURL.appendingPathComponent(endpoint.path), resolvingAgainstBaseURL: false)
-        if !endpoint.query.isEmpty { components?.queryItems = endpoint.query }
-        guard let url = components?.url else { throw APIError.network("bad URL for \(endpoint.path)") }
+    private func transmit(_ outgoing: OutgoingRequest, bearer: String?) async throws -> (Data, HTTPURLResponse) {
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        // The base URL may carry a prefix (`https://host/v2`): the route's path goes after it.
+        let prefix = components?.percentEncodedPath.trimmingSuffix("/") ?? ""
+        components?.percentEncodedPath = prefix + outgoing.path
+        if !outgoing.query.isEmpty { components?.queryItems = outgoing.query }
+        guard let url = components?.url else { throw APIError.network("bad URL for \(outgoing.path)") }
         var request = URLRequest(url: url)
-        request.httpMethod = endpoint.method.rawValue
+        request.httpMethod = outgoing.method.rawValue
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        if let body = try endpoint.body() {
+        if let body = outgoing.body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
@@ -164,6 +176,30 @@ public actor APIClient {
         }
     }
 
+    /// `response` if it is a success, or the typed error of a refusal.
+    static func checked(_ response: (Data, HTTPURLResponse)) throws -> (Data, HTTPURLResponse) {
+        _ = try check(response)
+        return response
+    }
+
+    /// The answer of `route` as its type: nothing for `EmptyPayload`, the bytes of a file, the
+    /// envelope's `data` otherwise.
+    static func decode<Body, Answer>(
+        _ type: Answer.Type, of route: Route<Body, Answer>, from data: Data, response: HTTPURLResponse
+    ) throws -> Answer {
+        if let none = EmptyPayload() as? Answer { return none }
+        switch route.format {
+        case .binary:
+            guard let file = BinaryFile(data: data, contentType: response.value(forHTTPHeaderField: "Content-Type")) as? Answer
+            else { throw APIError.decoding("\(route.erased) answers a file") }
+            return file
+        case .document:
+            do { return try JSONDecoder().decode(Answer.self, from: data) } catch { throw APIError.decoding(String(describing: error)) }
+        case .envelope:
+            return try decodeData(Answer.self, from: data)
+        }
+    }
+
     /// The body of a successful answer, or the typed error of a refusal.
     public static func check(_ response: (Data, HTTPURLResponse)) throws -> Data {
         let (data, http) = response
@@ -174,7 +210,7 @@ public actor APIClient {
         switch http.statusCode {
         case 401: throw APIError.unauthorized(message: message, code: code)
         case 403:
-            if let status = code.flatMap(APIError.QuarantineStatus.init(rawValue:)) {
+            if let status = code.flatMap(APIError.QuarantineStatus.init(code:)) {
                 throw APIError.quarantined(status: status, message: message)
             }
             throw APIError.server(status: 403, message: message, code: code)
@@ -212,4 +248,30 @@ public actor APIClient {
 /// `{"success": true, "data": T}` for decoding.
 struct DataEnvelope<T: Decodable>: Decodable {
     let data: T
+}
+
+/// A route made concrete: method, escaped path, query, encoded body and credential.
+struct OutgoingRequest: Sendable {
+    let method: HTTPMethod
+    let path: String
+    let query: [URLQueryItem]
+    let body: Data?
+    let credential: RouteCredential
+
+    init<Body, Answer>(route: Route<Body, Answer>, path values: [String], query: [URLQueryItem], body: Data?) throws {
+        guard let path = route.path.rendered(values) else {
+            throw APIError.invalidRequest("\(route.erased) takes \(route.path.parameterNames.count) path values, not \(values.count)")
+        }
+        method = route.method
+        self.path = path
+        self.query = query
+        self.body = body
+        credential = route.credential
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+    }
 }

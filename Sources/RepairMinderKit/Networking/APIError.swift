@@ -1,17 +1,18 @@
 import Foundation
+import RepairMinderModels
 
 /// Why an API call failed, typed so an app can react: sign out, offer a refresh, wait, retry.
 public enum APIError: Error, Sendable, Equatable {
     /// The server refused the request with its envelope's message and code.
-    case server(status: Int, message: String, code: String?)
+    case server(status: Int, message: String, code: ErrorCode?)
     /// The staff member's company is pending approval or suspended (API.md §4).
     case quarantined(status: QuarantineStatus, message: String)
     /// Too many requests; try again after this many seconds (from `Retry-After`).
     case rateLimited(retryAfter: Int?, message: String)
     /// 401 on an endpoint: the credentials were refused.
-    case unauthorized(message: String, code: String?)
+    case unauthorized(message: String, code: ErrorCode?)
     /// The session ended (refresh token refused, reused or expired): sign in again.
-    case sessionExpired(code: String?)
+    case sessionExpired(code: ErrorCode?)
     /// No credentials of the kind this endpoint needs are stored.
     case notSignedIn
     /// The server could not be reached, or the connection failed.
@@ -20,10 +21,23 @@ public enum APIError: Error, Sendable, Equatable {
     case decoding(String)
     /// A refresh loop was stopped: more refreshes than allowed in a short window.
     case refreshLimitExceeded
+    /// The call could not be made as written (wrong number of path values).
+    case invalidRequest(String)
 
-    public enum QuarantineStatus: String, Sendable, Equatable {
-        case pendingApproval = "ACCOUNT_PENDING_APPROVAL"
-        case suspended = "ACCOUNT_SUSPENDED"
+    public enum QuarantineStatus: Sendable, Equatable {
+        case pendingApproval
+        case suspended
+
+        /// The status a 403's code names, nil for other codes.
+        public init?(code: ErrorCode) {
+            switch code {
+            case .accountPendingApproval: self = .pendingApproval
+            case .accountSuspended: self = .suspended
+            default: return nil
+            }
+        }
+
+        public var code: ErrorCode { self == .pendingApproval ? .accountPendingApproval : .accountSuspended }
     }
 
     /// The server's message, or a description of the failure.
@@ -37,15 +51,16 @@ public enum APIError: Error, Sendable, Equatable {
         case .network(let detail): return "Cannot reach the server: \(detail)"
         case .decoding(let detail): return "Unexpected answer from the server: \(detail)"
         case .refreshLimitExceeded: return "Too many session refreshes. Please try again shortly."
+        case .invalidRequest(let detail): return "The request could not be made: \(detail)"
         }
     }
 
     /// The machine code of a server refusal, if any.
-    public var code: String? {
+    public var code: ErrorCode? {
         switch self {
         case .server(_, _, let code), .unauthorized(_, let code), .sessionExpired(let code): return code
-        case .quarantined(let status, _): return status.rawValue
-        case .rateLimited: return "RATE_LIMITED"
+        case .quarantined(let status, _): return status.code
+        case .rateLimited: return .rateLimited
         default: return nil
         }
     }

@@ -1,3 +1,5 @@
+import RepairMinderModels
+
 /// What happened to a session, for an app to react to (navigate, show a message).
 public enum AuthEvent: Sendable, Equatable {
     case signedIn(AppRole)
@@ -10,7 +12,7 @@ public enum SignOutReason: Sendable, Equatable {
     /// The person signed out.
     case userInitiated
     /// The server refused the refresh token (expired, revoked, reused, user deactivated): its code.
-    case sessionRejected(code: String?)
+    case sessionRejected(code: ErrorCode?)
     /// The customer token was refused or expired.
     case tokenRejected
 }

@@ -114,7 +114,7 @@ struct LoginCommand: AsyncParsableCommand {
             do {
                 try await auth.verifySecondFactor(code: answer)
                 return
-            } catch APIError.unauthorized(let message, let code) where code == "INVALID_CODE" && Terminal.isInteractive && self.code == nil {
+            } catch APIError.unauthorized(let message, let code) where code == .invalidCode && Terminal.isInteractive && self.code == nil {
                 Terminal.note(message + ". Try again.")
             }
         }

@@ -16,10 +16,10 @@ struct WhoamiCommand: AsyncParsableCommand {
         try await ClientContext.run {
             switch try context.store.role() {
             case .customer:
-                let me: CustomerMeResponse = try await context.api.send(.customerMe)
+                let me = try await context.api.send(Routes.CustomerAuth.me)
                 say(Describe.customer(me))
             case .staff:
-                let me: StaffMeResponse = try await context.api.send(.me)
+                let me = try await context.api.send(Routes.StaffAuth.me)
                 say(Describe.staff(me))
             case nil:
                 throw APIError.notSignedIn

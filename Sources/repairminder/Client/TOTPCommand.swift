@@ -19,7 +19,7 @@ struct TOTPCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try ClientContext(server: server)
             try await ClientContext.run {
-                let setup: TOTPSetupResponse = try await context.api.send(.totpSetup)
+                let setup = try await context.api.send(Routes.StaffAuth.totpSetup)
                 say("Add this to your authenticator app:")
                 say("  \(setup.otpauthUrl)")
                 say("Secret (type it if you cannot scan): \(grouped(setup.secret))")
@@ -27,7 +27,7 @@ struct TOTPCommand: AsyncParsableCommand {
                 guard let code = Terminal.ask("Code shown by the app: ")?.trimmingCharacters(in: .whitespaces), !code.isEmpty else {
                     throw ClientInputError("a code from the app is required to finish setup")
                 }
-                let enabled: TOTPEnabledResponse = try await context.api.send(.totpVerifySetup(TOTPCodeRequest(code: code)))
+                let enabled = try await context.api.send(Routes.StaffAuth.totpVerifySetup, TOTPCodeRequest(code: code))
                 say("Authenticator app enabled. Recovery codes (each works once; keep them safe):")
                 for recovery in enabled.recoveryCodes { say("  \(recovery)") }
             }
@@ -59,7 +59,7 @@ struct TOTPCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try ClientContext(server: server)
             try await ClientContext.run {
-                let status: TOTPStatusResponse = try await context.api.send(.totpStatus)
+                let status = try await context.api.send(Routes.StaffAuth.totpStatus)
                 say(status.enabled ? "enabled, \(status.recoveryCodesRemaining) recovery codes left" : "not enabled")
             }
         }
@@ -76,7 +76,7 @@ struct TOTPCommand: AsyncParsableCommand {
                 guard let code = code ?? Terminal.ask("Code from the app or a recovery code: ")?.trimmingCharacters(in: .whitespaces),
                     !code.isEmpty
                 else { throw ClientInputError("a code is required (use --code)") }
-                let _: TOTPDisabledResponse = try await context.api.send(.totpDisable(TOTPCodeRequest(code: code)))
+                _ = try await context.api.send(Routes.StaffAuth.totpDisable, TOTPCodeRequest(code: code))
                 say("Authenticator app disabled.")
             }
         }
