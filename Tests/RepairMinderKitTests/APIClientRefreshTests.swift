@@ -8,11 +8,10 @@ import Testing
 @Suite struct APIClientRefreshTests {
     /// Staff sign-in through the SDK's endpoints.
     static func signIn(_ api: APIClient, server: LiveServer) async throws {
-        let challenge: LoginChallengeResponse = try await api.send(
-            .login(LoginRequest(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)))
-        try await api.send(.requestTwoFactorCode(TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email)))
+        let challenge: LoginChallengeResponse = try await api.send(Routes.StaffAuth.login, LoginRequest(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword))
+        _ = try await api.send(Routes.StaffAuth.requestTwoFactorCode, TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email))
         let code = try server.latestCode(to: DemoFixtures.adminEmail)
-        let tokens: StaffTokenResponse = try await api.send(.verifyTwoFactorCode(TwoFactorVerifyRequest(userId: challenge.userId, code: code)))
+        let tokens: StaffTokenResponse = try await api.send(Routes.StaffAuth.verifyTwoFactorCode, TwoFactorVerifyRequest(userId: challenge.userId, code: code))
         try await api.signedIn(staff: tokens)
     }
 
@@ -25,7 +24,7 @@ import Testing
             server.clock.advance(by: 901)
             let results = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<50 {
-                    group.addTask { try await api.send(.me, as: StaffMeResponse.self).user.email }
+                    group.addTask { try await api.send(Routes.StaffAuth.me).user.email }
                 }
                 return try await group.reduce(into: [String]()) { $0.append($1) }
             }
@@ -46,12 +45,12 @@ import Testing
             // Someone else uses the refresh token (theft), and the grace window passes.
             let stolen = try #require(try store.staffCredentials()).refreshToken
             let thief = server.client(url)
-            _ = try await thief.send(.refresh(RefreshRequest(refreshToken: stolen)), as: RefreshResponse.self)
+            _ = try await thief.send(Routes.StaffAuth.refresh, RefreshRequest(refreshToken: stolen))
             server.clock.advance(by: 901)
-            await #expect(throws: APIError.sessionExpired(code: "TOKEN_REUSE_DETECTED")) {
-                _ = try await api.send(.me, as: StaffMeResponse.self)
+            await #expect(throws: APIError.sessionExpired(code: .tokenReuseDetected)) {
+                _ = try await api.send(Routes.StaffAuth.me)
             }
-            #expect(await events.next() == .signedOut(role: .staff, reason: .sessionRejected(code: "TOKEN_REUSE_DETECTED")))
+            #expect(await events.next() == .signedOut(role: .staff, reason: .sessionRejected(code: .tokenReuseDetected)))
             #expect(try store.staffCredentials() == nil)
         }
     }
@@ -66,11 +65,11 @@ import Testing
             let before = try store.staffCredentials()
             server.clock.advance(by: 901)
             transport.setDown("/api/auth/refresh", true)
-            await #expect(throws: APIError.self) { _ = try await api.send(.me, as: StaffMeResponse.self) }
+            await #expect(throws: APIError.self) { _ = try await api.send(Routes.StaffAuth.me) }
             #expect(try store.staffCredentials() == before)
             // Back up: the same session carries on.
             transport.setDown("/api/auth/refresh", false)
-            let me: StaffMeResponse = try await api.send(.me)
+            let me: StaffMeResponse = try await api.send(Routes.StaffAuth.me)
             #expect(me.user.email == DemoFixtures.adminEmail)
         }
     }
@@ -79,24 +78,24 @@ import Testing
         let server = try await LiveServer { $0.loginFailureLimit = 1 }
         try await server.run { url in
             let api = server.client(url)
-            await #expect(throws: APIError.unauthorized(message: "Invalid credentials", code: "INVALID_CREDENTIALS")) {
-                _ = try await api.send(.login(LoginRequest(email: "nobody@acme.test", password: "x")), as: LoginChallengeResponse.self)
+            await #expect(throws: APIError.unauthorized(message: "Invalid credentials", code: .invalidCredentials)) {
+                _ = try await api.send(Routes.StaffAuth.login, LoginRequest(email: "nobody@acme.test", password: "x"))
             }
             do {
-                _ = try await api.send(.login(LoginRequest(email: "nobody@acme.test", password: "x")), as: LoginChallengeResponse.self)
+                _ = try await api.send(Routes.StaffAuth.login, LoginRequest(email: "nobody@acme.test", password: "x"))
                 Issue.record("expected 429")
             } catch APIError.rateLimited(let retryAfter, _) {
                 #expect((retryAfter ?? 0) > 0)
             }
             let suspended = server.client(url)
-            let challenge: LoginChallengeResponse = try await suspended.send(
-                .login(LoginRequest(email: "owner@suspended.test", password: "suspended password")))
-            try await suspended.send(.requestTwoFactorCode(TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email)))
-            let tokens: StaffTokenResponse = try await suspended.send(
-                .verifyTwoFactorCode(TwoFactorVerifyRequest(userId: challenge.userId, code: try server.latestCode(to: "owner@suspended.test"))))
+            let challenge: LoginChallengeResponse = try await suspended.send(Routes.StaffAuth.login, LoginRequest(email: "owner@suspended.test", password: "suspended password"))
+            _ = try await suspended.send(Routes.StaffAuth.requestTwoFactorCode, TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email))
+            let tokens = try await suspended.send(
+                Routes.StaffAuth.verifyTwoFactorCode,
+                TwoFactorVerifyRequest(userId: challenge.userId, code: try server.latestCode(to: "owner@suspended.test")))
             try await suspended.signedIn(staff: tokens)
             do {
-                _ = try await suspended.send(.deviceTokens, as: [RegisteredDeviceToken].self)
+                _ = try await suspended.send(Routes.Push.deviceTokens)
                 Issue.record("expected quarantine")
             } catch APIError.quarantined(let status, let message) {
                 #expect(status == .suspended)
@@ -123,7 +122,7 @@ extension APIClientRefreshTests {
             server.clock.advance(by: 901)
             transport.setCanned("/api/auth/refresh", status: status, body: body)
             do {
-                _ = try await api.send(.me, as: StaffMeResponse.self)
+                _ = try await api.send(Routes.StaffAuth.me)
                 Issue.record("expected a failure")
             } catch APIError.rateLimited(let retryAfter, _) {
                 #expect(status == 429)
@@ -149,12 +148,12 @@ extension APIClientRefreshTests {
             transport.beforeSending("/api/auth/me") {
                 let stale = try #require(try store.staffCredentials())
                 let other = server.client(url, transport: transport)
-                let refreshed: RefreshResponse = try await other.send(.refresh(RefreshRequest(refreshToken: stale.refreshToken)))
+                let refreshed: RefreshResponse = try await other.send(Routes.StaffAuth.refresh, RefreshRequest(refreshToken: stale.refreshToken))
                 try store.saveStaff(StaffCredentials(
                     accessToken: refreshed.token, refreshToken: refreshed.refreshToken,
                     accessTokenExpiresAt: Date(timeIntervalSince1970: clientClock.now + 900)))
             }
-            let me: StaffMeResponse = try await api.send(.me)
+            let me: StaffMeResponse = try await api.send(Routes.StaffAuth.me)
             #expect(me.user.email == DemoFixtures.adminEmail)
             // One refresh (the other caller's); the 401 was retried with the stored token.
             #expect(transport.count("/api/auth/refresh") == 1)
@@ -170,9 +169,9 @@ extension APIClientRefreshTests {
             let api = APIClient(baseURL: url, store: store, maxRefreshesPerMinute: 2, now: { Date(timeIntervalSince1970: clock.now) })
             try await Self.signIn(api, server: server)
             // Every token is within 60 s of expiry (30 s lifetime): each call wants a refresh.
-            _ = try await api.send(.me, as: StaffMeResponse.self)
-            _ = try await api.send(.me, as: StaffMeResponse.self)
-            await #expect(throws: APIError.refreshLimitExceeded) { _ = try await api.send(.me, as: StaffMeResponse.self) }
+            _ = try await api.send(Routes.StaffAuth.me)
+            _ = try await api.send(Routes.StaffAuth.me)
+            await #expect(throws: APIError.refreshLimitExceeded) { _ = try await api.send(Routes.StaffAuth.me) }
             #expect(try store.staffCredentials() != nil)
         }
     }

@@ -39,7 +39,7 @@ import Testing
             let auth = await StaffAuth(api: server.client(url))
             try await auth.requestMagicLink(email: "nopassword@acme.test")
             #expect(await auth.state == .awaitingMagicCode(email: "nopassword@acme.test"))
-            await #expect(throws: APIError.unauthorized(message: "Invalid or expired code", code: "INVALID_CODE")) {
+            await #expect(throws: APIError.unauthorized(message: "Invalid or expired code", code: .invalidCode)) {
                 try await auth.verifyMagicCode("000000" == (try server.latestCode(to: "nopassword@acme.test")) ? "111111" : "000000")
             }
             try await auth.verifyMagicCode(try server.latestCode(to: "nopassword@acme.test"))
@@ -115,10 +115,10 @@ extension AuthStateMachineTests {
             try await auth.requestEmailCode()
             try await auth.verifySecondFactor(code: try server.latestCode(to: DemoFixtures.adminEmail))
             // Enrol an authenticator through the SDK's endpoints.
-            let setup: TOTPSetupResponse = try await api.send(.totpSetup)
+            let setup: TOTPSetupResponse = try await api.send(Routes.StaffAuth.totpSetup)
             let secret = try #require(Base32Test.decode(setup.secret))
-            let enabled: TOTPEnabledResponse = try await api.send(
-                .totpVerifySetup(TOTPCodeRequest(code: TOTPTestCode.code(secret: secret, time: server.clock.now))))
+            let enabled = try await api.send(
+                Routes.StaffAuth.totpVerifySetup, TOTPCodeRequest(code: TOTPTestCode.code(secret: secret, time: server.clock.now)))
             await auth.logout()
 
             // Next login offers the app, and a code from it signs in without email.
@@ -134,7 +134,7 @@ extension AuthStateMachineTests {
             try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
             try await auth.verifySecondFactor(code: enabled.recoveryCodes[0])
             guard case .signedIn = await auth.state else { Issue.record("not signed in"); return }
-            let status: TOTPStatusResponse = try await api.send(.totpStatus)
+            let status: TOTPStatusResponse = try await api.send(Routes.StaffAuth.totpStatus)
             #expect(status.recoveryCodesRemaining == 9)
         }
     }

@@ -6,51 +6,77 @@ import Testing
 /// The endpoint catalogue, credential stores and tolerant decoding.
 @Suite struct CatalogueAndStorageTests {
     @Test(arguments: [
-        (APIEndpoint.login(LoginRequest(email: "a@b.c", password: "p")), HTTPMethod.post, "/api/auth/login", EndpointAuth.none),
-        (.requestTwoFactorCode(TwoFactorCodeRequest(userId: "u", email: "e")), .post, "/api/auth/2fa/request", .none),
-        (.verifyTwoFactorCode(TwoFactorVerifyRequest(userId: "u", code: "1")), .post, "/api/auth/2fa/verify", .none),
-        (.requestMagicLink(MagicLinkRequest(email: "e")), .post, "/api/auth/magic-link/request", .none),
-        (.verifyMagicLink(MagicLinkVerifyRequest(email: "e", code: "1")), .post, "/api/auth/magic-link/verify-code", .none),
-        (.refresh(RefreshRequest(refreshToken: "r")), .post, "/api/auth/refresh", .none),
-        (.me, .get, "/api/auth/me", .staff), (.logout, .post, "/api/auth/logout", .staff),
-        (.totpSetup, .post, "/api/auth/totp/setup", .staff), (.totpStatus, .get, "/api/auth/totp/status", .staff),
-        (.totpVerifySetup(TOTPCodeRequest(code: "1")), .post, "/api/auth/totp/verify-setup", .staff),
-        (.totpDisable(TOTPCodeRequest(code: "1")), .post, "/api/auth/totp/disable", .staff),
-        (.customerRequestMagicLink(CustomerMagicLinkRequest(email: "e")), .post, "/api/customer/auth/request-magic-link", .none),
-        (.customerVerifyCode(CustomerVerifyCodeRequest(email: "e", code: "1")), .post, "/api/customer/auth/verify-code", .none),
-        (.customerMe, .get, "/api/customer/auth/me", .customer), (.customerLogout, .post, "/api/customer/auth/logout", .customer),
-        (.currentUser, .get, "/api/users/me", .staff), (.company(id: "c 1"), .get, "/api/companies/c%201", .staff),
-        (.dashboardStats, .get, "/api/dashboard/stats", .staff), (.dashboardBookingsByTime, .get, "/api/dashboard/bookings-by-time", .staff),
-        (.devices(), .get, "/api/devices", .staff), (.myQueue, .get, "/api/devices/my-queue", .staff),
-        (.updateDeviceStatus(orderId: "o", deviceId: "d", body: Data()), .patch, "/api/orders/o/devices/d/status", .staff),
-        (.executeDeviceAction(orderId: "o", deviceId: "d", body: Data()), .post, "/api/orders/o/devices/d/action", .staff),
-        (.deleteOrderDevice(orderId: "o", deviceId: "d"), .delete, "/api/orders/o/devices/d", .staff),
-        (.orders(page: 2, limit: 20), .get, "/api/orders", .staff), (.order(id: "o"), .get, "/api/orders/o", .staff),
-        (.deleteOrderPayment(orderId: "o", paymentId: "p"), .delete, "/api/orders/o/payments/p", .staff),
-        (.sendQuote(orderId: "o"), .post, "/api/orders/o/send-quote", .staff), (.collectOrder(orderId: "o"), .post, "/api/orders/o/collect", .staff),
-        (.clients(), .get, "/api/clients", .staff), (.deleteClient(id: "c"), .delete, "/api/clients/c", .staff),
-        (.searchClients(query: "jo"), .get, "/api/clients/search", .staff), (.importClients(body: Data()), .post, "/api/clients/import", .staff),
-        (.tickets(), .get, "/api/tickets", .staff), (.reassignTicket(id: "t", body: Data()), .post, "/api/tickets/t/reassign", .staff),
-        (.createEnquiry(body: Data()), .post, "/api/tickets/enquiry", .none),
-        (.registerDeviceToken(DeviceTokenRegistration(deviceToken: "t", platform: .ios, appType: .staff)), .post, "/api/user/device-token", .staff),
-        (.unregisterDeviceToken(DeviceTokenRemoval(deviceToken: "t")), .delete, "/api/user/device-token", .staff),
-        (.deviceTokens, .get, "/api/user/device-tokens", .staff), (.pushPreferences, .get, "/api/user/push-preferences", .staff),
-        (.updatePushPreferences(PushPreferences()), .put, "/api/user/push-preferences", .staff),
-        (.registerCustomerDeviceToken(DeviceTokenRegistration(deviceToken: "t", platform: .ios, appType: .customer)), .post, "/api/customer/device-token", .customer),
-        (.customerOrders, .get, "/api/customer/orders", .customer),
-        (.approveCustomerOrder(orderId: "o", body: Data()), .post, "/api/customer/orders/o/approve", .customer),
-        (.customerDeviceImage(deviceId: "d", imageId: "i"), .get, "/api/customer/devices/d/images/i/file", .customer),
-        (.config, .get, "/api/config", .none), (.health, .get, "/api/health", .none),
+        (Routes.StaffAuth.login.erased, HTTPMethod.post, "/api/auth/login", RouteCredential.none),
+        (Routes.StaffAuth.requestTwoFactorCode.erased, .post, "/api/auth/2fa/request", .none),
+        (Routes.StaffAuth.verifyTwoFactorCode.erased, .post, "/api/auth/2fa/verify", .none),
+        (Routes.StaffAuth.requestMagicLink.erased, .post, "/api/auth/magic-link/request", .none),
+        (Routes.StaffAuth.verifyMagicLink.erased, .post, "/api/auth/magic-link/verify-code", .none),
+        (Routes.StaffAuth.refresh.erased, .post, "/api/auth/refresh", .none),
+        (Routes.StaffAuth.me.erased, .get, "/api/auth/me", .staff), (Routes.StaffAuth.logout.erased, .post, "/api/auth/logout", .staff),
+        (Routes.StaffAuth.totpSetup.erased, .post, "/api/auth/totp/setup", .staff),
+        (Routes.StaffAuth.totpStatus.erased, .get, "/api/auth/totp/status", .staff),
+        (Routes.StaffAuth.totpVerifySetup.erased, .post, "/api/auth/totp/verify-setup", .staff),
+        (Routes.StaffAuth.totpDisable.erased, .post, "/api/auth/totp/disable", .staff),
+        (Routes.CustomerAuth.requestMagicLink.erased, .post, "/api/customer/auth/request-magic-link", .none),
+        (Routes.CustomerAuth.verifyCode.erased, .post, "/api/customer/auth/verify-code", .none),
+        (Routes.CustomerAuth.me.erased, .get, "/api/customer/auth/me", .customer),
+        (Routes.CustomerAuth.logout.erased, .post, "/api/customer/auth/logout", .customer),
+        (Routes.Accounts.currentUser.erased, .get, "/api/users/me", .staff),
+        (Routes.Accounts.company.erased, .get, "/api/companies/{id}", .staff),
+        (Routes.Dashboard.stats.erased, .get, "/api/dashboard/stats", .staff),
+        (Routes.Dashboard.bookingsByTime.erased, .get, "/api/dashboard/bookings-by-time", .staff),
+        (Routes.Devices.list.erased, .get, "/api/devices", .staff), (Routes.Devices.myQueue.erased, .get, "/api/devices/my-queue", .staff),
+        (Routes.Devices.updateStatus.erased, .patch, "/api/orders/{orderId}/devices/{deviceId}/status", .staff),
+        (Routes.Devices.executeAction.erased, .post, "/api/orders/{orderId}/devices/{deviceId}/action", .staff),
+        (Routes.Devices.delete.erased, .delete, "/api/orders/{orderId}/devices/{deviceId}", .staff),
+        (Routes.Orders.list.erased, .get, "/api/orders", .staff), (Routes.Orders.detail.erased, .get, "/api/orders/{id}", .staff),
+        (Routes.Orders.deletePayment.erased, .delete, "/api/orders/{id}/payments/{paymentId}", .staff),
+        (Routes.Orders.sendQuote.erased, .post, "/api/orders/{id}/send-quote", .staff),
+        (Routes.Orders.collect.erased, .post, "/api/orders/{id}/collect", .staff),
+        (Routes.Clients.list.erased, .get, "/api/clients", .staff), (Routes.Clients.delete.erased, .delete, "/api/clients/{id}", .staff),
+        (Routes.Clients.search.erased, .get, "/api/clients/search", .staff),
+        (Routes.Clients.import.erased, .post, "/api/clients/import", .staff),
+        (Routes.Tickets.list.erased, .get, "/api/tickets", .staff),
+        (Routes.Tickets.reassign.erased, .post, "/api/tickets/{id}/reassign", .staff),
+        (Routes.Tickets.createEnquiry.erased, .post, "/api/tickets/enquiry", .none),
+        (Routes.Push.registerDeviceToken.erased, .post, "/api/user/device-token", .staff),
+        (Routes.Push.unregisterDeviceToken.erased, .delete, "/api/user/device-token", .staff),
+        (Routes.Push.deviceTokens.erased, .get, "/api/user/device-tokens", .staff),
+        (Routes.Push.preferences.erased, .get, "/api/user/push-preferences", .staff),
+        (Routes.Push.updatePreferences.erased, .put, "/api/user/push-preferences", .staff),
+        (Routes.Push.registerCustomerDeviceToken.erased, .post, "/api/customer/device-token", .customer),
+        (Routes.CustomerPortal.orders.erased, .get, "/api/customer/orders", .customer),
+        (Routes.CustomerPortal.approve.erased, .post, "/api/customer/orders/{orderId}/approve", .customer),
+        (Routes.CustomerPortal.deviceImage.erased, .get, "/api/customer/devices/{deviceId}/images/{imageId}/file", .customer),
+        (Routes.Public.config.erased, .get, "/api/config", .none), (Routes.Public.health.erased, .get, "/api/health", .none),
     ])
-    func catalogueEntry(endpoint: APIEndpoint, method: HTTPMethod, path: String, auth: EndpointAuth) {
-        #expect(endpoint.method == method)
-        #expect(endpoint.path == path)
-        #expect(endpoint.auth == auth)
+    func catalogueEntry(route: AnyRoute, method: HTTPMethod, path: String, credential: RouteCredential) {
+        #expect(route.method == method)
+        #expect(route.path.description == path)
+        #expect(route.credential == credential)
+        #expect(Routes.all.contains { $0.method == method && $0.path == route.path })
     }
 
-    @Test func paginationQuery() {
-        #expect(APIEndpoint.orders(page: 2, limit: 20).query.map { "\($0.name)=\($0.value ?? "")" } == ["page=2", "limit=20"])
-        #expect(APIEndpoint.orders().query.isEmpty)
+    @Test func everyRouteIsListedOnce() {
+        let keys = Routes.all.map(\.description)
+        #expect(Set(keys).count == keys.count)
+        // Seed 004's catalogue: 12 staff auth, 4 customer auth, 8 dashboard, 11 devices, 17 orders,
+        // 8 clients, 9 tickets, 5 staff push, 6 customer portal, config.
+        #expect(Routes.all.count >= 81)
+    }
+
+    @Test func pathValuesAreEscapedAndCounted() {
+        #expect(Routes.Accounts.company.path.rendered(["c 1"]) == "/api/companies/c%201")
+        #expect(Routes.Accounts.company.path.rendered(["a/b"]) == "/api/companies/a%2Fb")
+        #expect(Routes.Orders.deleteItem.path.rendered(["o", "i"]) == "/api/orders/o/items/i")
+        #expect(Routes.Orders.deleteItem.path.rendered(["o"]) == nil)
+    }
+
+    @Test func routesAreFoundByPathWithLiteralsFirst() {
+        #expect(Routes.route(.get, path: "/api/clients/search")?.path == Routes.Clients.search.path)
+        #expect(Routes.route(.get, path: "/api/clients/42")?.path == Routes.Clients.detail.path)
+        #expect(Routes.route(.get, path: "//api//auth/me")?.path == Routes.StaffAuth.me.path)
+        #expect(Routes.route(.post, path: "/api/nothing") == nil)
     }
 
     @Test func fileStoreIsPrivateAndReplacesAtomically() throws {

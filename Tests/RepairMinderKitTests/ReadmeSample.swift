@@ -19,8 +19,9 @@ func signInAsStaff(server: URL, email: String, password: String, readCode: () as
     try await auth.verifySecondFactor(code: try await readCode())
     guard case .signedIn(let me) = auth.state else { throw StaffAuthError.noLoginInProgress }
 
-    // Any endpoint of the catalogue; 401s, refresh and retries are handled inside.
-    let preferences: PushPreferences = try await api.send(.pushPreferences)
+    // Any route of the table, answered as its typed response; 401s, refresh and retries are
+    // handled inside.
+    let preferences = try await api.send(Routes.Push.preferences)
     print("Signed in as \(me.user.email); push enabled: \(preferences.enabled)")
     return me
 }

@@ -48,10 +48,11 @@ import Testing
         let settings = TestServer.defaultSettings()
         defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
         let database = try await Database.openMigrated(settings: settings, logger: TestServer.quietLogger)
-        let services = AuthServices(
-            settings: settings, database: database, jwtSecret: settings.jwtSecret!, encryptionKey: String(repeating: "e", count: 32), clock: .system,
+        let parts = ServerParts(
+            settings: settings, database: database, hasher: PasswordHasher(cost: settings.bcryptCost),
+            jwtSecret: try #require(settings.jwtSecret), encryptionKey: String(repeating: "e", count: 32), clock: .system,
             mailer: OutboxMailer(dataDirectory: settings.dataDirectory, logger: TestServer.quietLogger))
-        let app = Application(router: try buildRouter(services: services), logger: TestServer.quietLogger)
+        let app = Application(router: try buildRouter(parts), logger: TestServer.quietLogger)
         try await app.test(.router) { client in
             let client = TestClient(client: client, settings: settings)
             #expect(try await client.send(.get, "/api/health").string("database") == "ok")
@@ -61,6 +62,6 @@ import Testing
             #expect(reply.json["success"] as? Bool == false)
             #expect(reply.string("database") == "unavailable")
         }
-        await services.hasher.shutdown()
+        await parts.hasher.shutdown()
     }
 }
