@@ -73,6 +73,25 @@ public struct PushPreferencesUpdate: Codable, Sendable, Equatable {
         self.payments = payments
     }
 
+    private enum CodingKeys: String, CodingKey { case enabled, orders, devices, enquiries, payments }
+
+    /// A present `null` is refused like any other non-boolean: leaving a preference as it is
+    /// means leaving its key out.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func flag(_ key: CodingKeys) throws -> Bool? {
+            guard container.contains(key) else { return nil }
+            if try container.decodeNil(forKey: key) {
+                throw DecodingError.typeMismatch(
+                    Bool.self, .init(codingPath: container.codingPath + [key], debugDescription: "null is not a boolean"))
+            }
+            return try container.decode(Bool.self, forKey: key)
+        }
+        self.init(
+            enabled: try flag(.enabled), orders: try flag(.orders), devices: try flag(.devices),
+            enquiries: try flag(.enquiries), payments: try flag(.payments))
+    }
+
     /// Every preference set to `preferences`' value.
     public init(_ preferences: PushPreferences) {
         self.init(
