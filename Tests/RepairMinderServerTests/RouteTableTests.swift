@@ -1,0 +1,74 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RepairMinderModels
+import Testing
+
+@testable import RepairMinderServer
+
+/// The server serves exactly the table's served routes, and the OpenAPI document describes them.
+@Suite struct RouteTableTests {
+    /// A router built as the application builds it.
+    static func withRouter(_ body: (Router<AppRequestContext>) throws -> Void) async throws {
+        let settings = TestServer.defaultSettings()
+        defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
+        let database = try await Database.openMigrated(settings: settings, logger: TestServer.quietLogger)
+        let parts = ServerParts(
+            settings: settings, database: database, hasher: PasswordHasher(cost: 4),
+            jwtSecret: try #require(settings.jwtSecret), encryptionKey: String(repeating: "e", count: 32), clock: .system,
+            mailer: OutboxMailer(dataDirectory: settings.dataDirectory, logger: TestServer.quietLogger))
+        let result = Result { try body(try buildRouter(parts)) }
+        await database.close()
+        await parts.hasher.shutdown()
+        try result.get()
+    }
+
+    @Test func everyServedRouteIsMountedAndNothingElse() async throws {
+        try await Self.withRouter { router in
+            let mounted = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
+            let served = Set(Routes.served.map(\.description))
+            #expect(mounted.subtracting(served).isEmpty, "mounted but not in the table as served")
+            #expect(served.subtracting(mounted).isEmpty, "served in the table but not mounted")
+            #expect(mounted.count == served.count)
+            try router.validate()
+        }
+    }
+
+    @Test func clientOnlyRoutesAreNotFoundButStillQuarantined() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            try await client.send(.get, "/api/orders", bearer: token).expectFailure(.notFound, "NOT_FOUND")
+            let suspended = try #require(try await client.signIn("owner@suspended.test", "suspended password").string("token"))
+            try await client.send(.get, "/api/orders", bearer: suspended).expectFailure(.forbidden, "ACCOUNT_SUSPENDED")
+            try await client.send(.post, "/api/orders/o-1/send-quote", bearer: suspended)
+                .expectFailure(.forbidden, "ACCOUNT_SUSPENDED")
+        }
+    }
+
+    @Test func theOpenAPIDocumentDescribesEveryServedRoute() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let reply = try await client.send(.get, "/api/openapi.json")
+            #expect(reply.status == .ok)
+            let document = reply.json
+            #expect(document["openapi"] as? String == "3.1.0")
+            let paths = try #require(document["paths"] as? [String: [String: Any]])
+            for route in Routes.served {
+                let operation = try #require(paths[route.path.description]?[route.method.rawValue.lowercased()] as? [String: Any], "\(route)")
+                let responses = try #require(operation["responses"] as? [String: Any])
+                #expect(responses[String(route.successStatus)] != nil, "\(route)")
+                #expect((operation["requestBody"] != nil) == (route.requestType != nil), "\(route)")
+                if route.credential == .staff { #expect(operation["security"] != nil, "\(route)") }
+                for failure in route.failures { #expect(responses[String(failure.status)] != nil, "\(route) \(failure.code)") }
+            }
+            #expect(paths.values.map(\.count).reduce(0, +) == Routes.served.count)
+            // Every $ref points at a schema the document has.
+            let components = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+            let text = String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self)
+            let refs = text.matches(of: /#\\\/components\\\/schemas\\\/([A-Za-z]+)/).map { String($0.1) }
+            #expect(!refs.isEmpty)
+            for name in Set(refs) { #expect(components[name] != nil, "\(name)") }
+        }
+    }
+}
