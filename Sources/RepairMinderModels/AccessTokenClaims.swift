@@ -1,4 +1,4 @@
-/// The claims of a staff access token (API.md §2.6, seed 000).
+/// The claims of a staff access token (docs/API.md §2.6, seed 000).
 public struct AccessTokenClaims: Codable, Sendable, Equatable {
     public var userId: String
     public var companyId: String

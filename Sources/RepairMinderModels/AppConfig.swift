@@ -1,6 +1,6 @@
 import Foundation
 
-/// The app configuration of `GET /api/config` (API.md §6, seed 004): status lists, methods and
+/// The app configuration of `GET /api/config` (docs/API.md §6, seed 004): status lists, methods and
 /// labels that clients show. The same file ships in this module's resources: the server serves
 /// it and the SDK falls back to it offline.
 public struct AppConfig: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-/// The staff-side `company` object (API.md §2.3): snake_case keys, VAT rates as decimal strings.
+/// The staff-side `company` object (docs/API.md §2.3): snake_case keys, VAT rates as decimal strings.
 public struct Company: Codable, Sendable, Equatable, Identifiable {
     public var id: String
     public var name: String

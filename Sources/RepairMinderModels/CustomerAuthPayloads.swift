@@ -1,4 +1,4 @@
-/// `POST /api/customer/auth/request-magic-link` body (API.md §3.1).
+/// `POST /api/customer/auth/request-magic-link` body (docs/API.md §3.1).
 public struct CustomerMagicLinkRequest: Codable, Sendable, Equatable {
     public var email: String
     public var companyId: String?
@@ -8,7 +8,7 @@ public struct CustomerMagicLinkRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /api/customer/auth/verify-code` body (API.md §3.2).
+/// `POST /api/customer/auth/verify-code` body (docs/API.md §3.2).
 public struct CustomerVerifyCodeRequest: Codable, Sendable, Equatable {
     public var email: String
     public var code: String
@@ -20,7 +20,7 @@ public struct CustomerVerifyCodeRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// The customer `client` object: camelCase (API.md §3.2).
+/// The customer `client` object: camelCase (docs/API.md §3.2).
 public struct CustomerClient: Codable, Sendable, Equatable, Identifiable {
     public var id: String
     public var firstName: String?
@@ -47,7 +47,7 @@ public struct CustomerClient: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-/// The customer-side `company` object: camelCase, `logoUrl` null without a logo (API.md §3.2).
+/// The customer-side `company` object: camelCase, `logoUrl` null without a logo (docs/API.md §3.2).
 public struct CustomerCompany: Codable, Sendable, Equatable, Identifiable {
     public var id: String
     public var name: String
@@ -66,7 +66,7 @@ public struct CustomerCompany: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-/// A completed customer sign-in (API.md §3.2). Customers get no refresh token.
+/// A completed customer sign-in (docs/API.md §3.2). Customers get no refresh token.
 public struct CustomerTokenResponse: Codable, Sendable, Equatable {
     public var token: String
     public var client: CustomerClient
@@ -79,7 +79,7 @@ public struct CustomerTokenResponse: Codable, Sendable, Equatable {
 }
 
 /// The answer when the email is a client of several companies and none was chosen: call
-/// verify-code again with the same code and one `companyId` (API.md §3.2).
+/// verify-code again with the same code and one `companyId` (docs/API.md §3.2).
 public struct CompanySelectionResponse: Codable, Sendable, Equatable {
     public var requiresCompanySelection: Bool
     public var companies: [CustomerCompany]
@@ -93,7 +93,7 @@ public struct CompanySelectionResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// `GET /api/customer/auth/me`'s answer (API.md §3.3).
+/// `GET /api/customer/auth/me`'s answer (docs/API.md §3.3).
 public struct CustomerMeResponse: Codable, Sendable, Equatable {
     public var client: CustomerClient
     public var company: CustomerCompany
@@ -103,7 +103,7 @@ public struct CustomerMeResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// The claims of a customer token (API.md §3.2, seed 000).
+/// The claims of a customer token (docs/API.md §3.2, seed 000).
 public struct CustomerTokenClaims: Codable, Sendable, Equatable {
     /// Always `"customer"`: what tells a customer token from a staff one.
     public var type: String

@@ -10,7 +10,7 @@ public enum PushAppType: String, WireEnum {
     case customer
 }
 
-/// `POST /api/user/device-token` and `/api/customer/device-token` body (API.md §5).
+/// `POST /api/user/device-token` and `/api/customer/device-token` body (docs/API.md §5).
 public struct DeviceTokenRegistration: Codable, Sendable, Equatable {
     public var deviceToken: String
     public var platform: PushPlatform
@@ -42,7 +42,7 @@ public struct DeviceTokenRemoval: Codable, Sendable, Equatable {
     public init(deviceToken: String) { self.deviceToken = deviceToken }
 }
 
-/// Which staff notifications a user wants (API.md §5).
+/// Which staff notifications a user wants (docs/API.md §5).
 public struct PushPreferences: Codable, Sendable, Equatable {
     public var enabled: Bool
     public var orders: Bool

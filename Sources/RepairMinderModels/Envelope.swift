@@ -1,4 +1,4 @@
-/// The JSON envelope every Repair Minder response body is wrapped in (API.md §1).
+/// The JSON envelope every Repair Minder response body is wrapped in (docs/API.md §1).
 ///
 /// Success: `{"success": true, "data": ...}`; failure: `{"success": false, "error": "...", "code": "..."}`;
 /// bare success (logout): `{"success": true}`.

@@ -30,7 +30,7 @@ public enum TwoFactorMethod: String, Codable, Sendable, CaseIterable {
     case totp
 }
 
-/// Login step 1's answer: the password was right, a second factor is required (API.md §2.1).
+/// Login step 1's answer: the password was right, a second factor is required (docs/API.md §2.1).
 public struct LoginChallengeResponse: Codable, Sendable, Equatable {
     public var requiresTwoFactor: Bool
     public var userId: String
@@ -88,7 +88,7 @@ public struct RefreshRequest: Codable, Sendable, Equatable {
     public init(refreshToken: String) { self.refreshToken = refreshToken }
 }
 
-/// A completed staff sign-in: tokens plus who signed in (API.md §2.3, §2.5).
+/// A completed staff sign-in: tokens plus who signed in (docs/API.md §2.3, §2.5).
 public struct StaffTokenResponse: Codable, Sendable, Equatable {
     public var token: String
     public var refreshToken: String
@@ -104,7 +104,7 @@ public struct StaffTokenResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /api/auth/refresh`'s answer (API.md §2.7).
+/// `POST /api/auth/refresh`'s answer (docs/API.md §2.7).
 public struct RefreshResponse: Codable, Sendable, Equatable {
     public var token: String
     public var refreshToken: String
@@ -116,7 +116,7 @@ public struct RefreshResponse: Codable, Sendable, Equatable {
     }
 }
 
-/// `GET /api/auth/me`'s answer (API.md §2.8).
+/// `GET /api/auth/me`'s answer (docs/API.md §2.8).
 public struct StaffMeResponse: Codable, Sendable, Equatable {
     public var user: StaffUser
     public var company: Company

@@ -1,4 +1,4 @@
-/// The staff `user` object of token, `/api/auth/me` and `/api/users/me` responses (API.md §2.3).
+/// The staff `user` object of token, `/api/auth/me` and `/api/users/me` responses (docs/API.md §2.3).
 ///
 /// Encoded exactly as the backend does: snake_case keys and integer booleans (`"is_active": 1`).
 /// Decoding also accepts `true`/`false`.

@@ -1,4 +1,4 @@
-/// `POST /api/auth/totp/setup`'s answer (API.md §2.10): the pending secret, for manual entry,
+/// `POST /api/auth/totp/setup`'s answer (docs/API.md §2.10): the pending secret, for manual entry,
 /// and the `otpauth://` URL an authenticator app scans.
 public struct TOTPSetupResponse: Codable, Sendable, Equatable {
     public var secret: String

@@ -1,4 +1,4 @@
-/// A staff member's role in their company (API.md §2.3).
+/// A staff member's role in their company (docs/API.md §2.3).
 public enum UserRole: String, Codable, Sendable, CaseIterable {
     case masterAdmin = "master_admin"
     case admin
@@ -7,7 +7,7 @@ public enum UserRole: String, Codable, Sendable, CaseIterable {
     case office
 }
 
-/// A company's account status; anything but `active` quarantines its staff (API.md §4).
+/// A company's account status; anything but `active` quarantines its staff (docs/API.md §4).
 public enum CompanyStatus: String, Codable, Sendable, CaseIterable {
     case active
     case pendingApproval = "pending_approval"

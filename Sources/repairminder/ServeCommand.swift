@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import RepairMinderModels
 import RepairMinderServer
 
 struct ServeCommand: AsyncParsableCommand {
@@ -39,15 +40,15 @@ struct ServeCommand: AsyncParsableCommand {
         say("""
 
             Demo accounts loaded. Sign in as the admin:
-              curl -s \(base)/api/auth/login -H 'Content-Type: application/json' \\
+              curl -s \(base)\(Routes.StaffAuth.login.path) -H 'Content-Type: application/json' \\
                 -d '{"email":"\(DemoFixtures.adminEmail)","password":"\(DemoFixtures.adminPassword)"}'
-            then ask for the emailed code with /api/auth/2fa/request and read it with:
+            then ask for the emailed code with \(Routes.StaffAuth.requestTwoFactorCode.path) and read it with:
               swift run repairminder outbox --data-dir \(settings.dataDirectory) --last 1
             Other demo staff: \(DemoFixtures.engineerEmail) / "\(DemoFixtures.engineerPassword)", nopassword@acme.test (magic link only),
             deactivated@acme.test, archived@acme.test, owner@pending.test / "pending password",
             owner@suspended.test / "suspended password" (quarantined companies).
             Customers (passwordless): jane@example.test (one shop), multi@example.test (two shops):
-              curl -s \(base)/api/customer/auth/request-magic-link -H 'Content-Type: application/json' -d '{"email":"jane@example.test"}'
+              curl -s \(base)\(Routes.CustomerAuth.requestMagicLink.path) -H 'Content-Type: application/json' -d '{"email":"jane@example.test"}'
             The README walks through every flow.
 
             """)

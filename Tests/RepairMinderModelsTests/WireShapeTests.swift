@@ -2,7 +2,7 @@ import Foundation
 import RepairMinderModels
 import Testing
 
-/// The wire types encode exactly API.md's shapes and decode the tolerant variants.
+/// The wire types encode exactly docs/API.md's shapes and decode the tolerant variants.
 @Suite struct WireShapeTests {
     static let user = StaffUser(
         id: "u1", email: "a@b.test", firstName: "Ada", lastName: nil, companyId: "c1", role: .seniorEngineer,

@@ -6,7 +6,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// Bearer authentication, `/api/auth/me` and logout (API.md §1, §2.6, §2.8, §2.9).
+/// Bearer authentication, `/api/auth/me` and logout (docs/API.md §1, §2.6, §2.8, §2.9).
 @Suite struct AccessTokenTests {
     @Test func meAnswersTheUserCompanyAndHasPassword() async throws {
         let server = try await TestServer()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// API.md §1's table of bad input: each row's status, code and message, and no state change.
+/// docs/API.md §1's table of bad input: each row's status, code and message, and no state change.
 @Suite struct BadInputTests {
     @Test func bodyThatIsNotJSONIsInvalidJSON() async throws {
         let server = try await TestServer()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// Customer sign-in (API.md §3).
+/// Customer sign-in (docs/API.md §3).
 @Suite struct CustomerAuthTests {
     let jane = "jane@example.test"
     let multi = "multi@example.test"

@@ -5,7 +5,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// Login step 1 (API.md §2.1).
+/// Login step 1 (docs/API.md §2.1).
 @Suite struct LoginTests {
     @Test func correctPasswordOpensAChallengeAndAnswersTheSummary() async throws {
         let server = try await TestServer()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// Staff magic-link codes (API.md §2.4, §2.5).
+/// Staff magic-link codes (docs/API.md §2.4, §2.5).
 @Suite struct MagicLinkTests {
     @Test func codeSignsInWithoutAPassword() async throws {
         let server = try await TestServer()

@@ -6,7 +6,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// `/api/config` and `/api/health` (API.md §6).
+/// `/api/config` and `/api/health` (docs/API.md §6).
 @Suite struct PublicEndpointTests {
     @Test func configIsTheBundledFileWithCachingHeaders() async throws {
         let server = try await TestServer()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// Push device tokens and preferences (API.md §5).
+/// Push device tokens and preferences (docs/API.md §5).
 @Suite struct PushTests {
     static func register(_ client: TestClient, _ token: String, bearer: String, path: String = "/api/user/device-token", appType: String = "staff") async throws -> Reply {
         try await client.send(

@@ -5,7 +5,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// Staff of pending or suspended companies (API.md §4).
+/// Staff of pending or suspended companies (docs/API.md §4).
 @Suite struct QuarantineTests {
     static let cases: [(email: String, password: String, code: String, message: String)] = [
         ("owner@pending.test", "pending password", "ACCOUNT_PENDING_APPROVAL",
@@ -116,7 +116,7 @@ import Testing
     }
 }
 
-/// A token of one kind never opens the other kind's endpoints (API.md §1).
+/// A token of one kind never opens the other kind's endpoints (docs/API.md §1).
 @Suite struct CrossTokenTests {
     static let staffEndpoints: [(HTTPRequest.Method, String, String?)] = [
         (.get, "/api/auth/me", nil), (.post, "/api/auth/logout", nil), (.get, "/api/users/me", nil),

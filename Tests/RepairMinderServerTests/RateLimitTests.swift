@@ -5,7 +5,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// The limits of API.md §7 that answer 429 with `Retry-After`.
+/// The limits of docs/API.md §7 that answer 429 with `Retry-After`.
 @Suite struct RateLimitTests {
     @Test func authRequestsPerClientIPAreLimited() async throws {
         let server = try await TestServer { $0.ipRateLimit = 5 }

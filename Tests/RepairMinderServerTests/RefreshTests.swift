@@ -5,7 +5,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// Refresh rotation, reuse detection, grace, lifetimes (API.md §2.6, §2.7).
+/// Refresh rotation, reuse detection, grace, lifetimes (docs/API.md §2.6, §2.7).
 @Suite struct RefreshTests {
     @Test func refreshRotatesTheToken() async throws {
         let server = try await TestServer()

@@ -27,7 +27,7 @@ import Testing
     }
 }
 
-/// The authenticator app as a second factor (API.md §2.10, §2.3).
+/// The authenticator app as a second factor (docs/API.md §2.10, §2.3).
 @Suite struct TOTPTests {
     let admin = DemoFixtures.adminEmail
 

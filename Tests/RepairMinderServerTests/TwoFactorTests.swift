@@ -5,7 +5,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// Login steps 2 and 3 (API.md §2.2, §2.3).
+/// Login steps 2 and 3 (docs/API.md §2.2, §2.3).
 @Suite struct TwoFactorTests {
     let admin = DemoFixtures.adminEmail
     let password = DemoFixtures.adminPassword

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where a push notification leads (API.md §5, seed 003).
+/// Where a push notification leads (docs/API.md §5, seed 003).
 public enum DeepLink: Equatable, Sendable {
     case order(orderId: String)
     case device(orderId: String, deviceId: String)

@@ -2,7 +2,7 @@ import Foundation
 import Observation
 import RepairMinderModels
 
-/// The customer sign-in state machine (API.md §3): email → code → (company selection) → signed in.
+/// The customer sign-in state machine (docs/API.md §3): email → code → (company selection) → signed in.
 @MainActor @Observable
 public final class CustomerAuth {
     public enum State: Equatable, Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import Observation
 import RepairMinderModels
 
-/// The staff sign-in state machine (API.md §2): password → second factor → signed in, or
+/// The staff sign-in state machine (docs/API.md §2): password → second factor → signed in, or
 /// magic link → code → signed in; session restore at launch; logout.
 @MainActor @Observable
 public final class StaffAuth {

@@ -5,7 +5,7 @@ import RepairMinderModels
 public enum APIError: Error, Sendable, Equatable {
     /// The server refused the request with its envelope's message and code.
     case server(status: Int, message: String, code: ErrorCode?)
-    /// The staff member's company is pending approval or suspended (API.md §4).
+    /// The staff member's company is pending approval or suspended (docs/API.md §4).
     case quarantined(status: QuarantineStatus, message: String)
     /// Too many requests; try again after this many seconds (from `Retry-After`).
     case rateLimited(retryAfter: Int?, message: String)

@@ -23,7 +23,7 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// The User-Agent of API.md §1, which the server reads to give mobile clients 90-day sessions.
+/// The User-Agent of docs/API.md §1, which the server reads to give mobile clients 90-day sessions.
 public enum RepairMinderUserAgent {
     public static func value(appVersion: String = "1.0") -> String {
         #if os(iOS)

@@ -1,4 +1,4 @@
-/// A machine-readable failure code, the `code` of API.md's failure envelope (docs/API.md §1).
+/// A machine-readable failure code, the `code` of docs/API.md's failure envelope (docs/API.md §1).
 ///
 /// A struct rather than an enum, so a client keeps a code this version does not know yet.
 public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {

@@ -22,7 +22,7 @@ public enum QuarantineRule: Sendable, Hashable {
 
 /// What a successful answer's body is.
 public enum ResponseFormat: Sendable, Hashable {
-    /// API.md §1's envelope: `{"success": true, "data": ...}`, or `{"success": true}` when the
+    /// docs/API.md §1's envelope: `{"success": true, "data": ...}`, or `{"success": true}` when the
     /// response type is `EmptyPayload`.
     case envelope
     /// A plain JSON document (the OpenAPI document itself).

@@ -1,10 +1,24 @@
 /// The route table: every endpoint of docs/API.md, grouped by feature. The server mounts the
 /// served ones, the SDK sends any of them, and the OpenAPI document is generated from it.
 public enum Routes {
+    /// The routes by feature, named for people (OpenAPI tags).
+    public static let features: [(name: String, routes: [AnyRoute])] = [
+        ("Staff sign-in", StaffAuth.all), ("Customer sign-in", CustomerAuth.all), ("Account", Accounts.all),
+        ("Push", Push.all), ("Public", Public.all), ("Dashboard", Dashboard.all), ("Devices", Devices.all),
+        ("Orders", Orders.all), ("Clients", Clients.all), ("Tickets", Tickets.all),
+        ("Customer portal", CustomerPortal.all),
+    ]
+
     /// Every route, served and client-only.
-    public static let all: [AnyRoute] =
-        StaffAuth.all + CustomerAuth.all + Accounts.all + Push.all + Public.all
-        + Dashboard.all + Devices.all + Orders.all + Clients.all + Tickets.all + CustomerPortal.all
+    public static let all: [AnyRoute] = features.flatMap(\.routes)
+
+    /// The prefix of every route of the Repair Minder API (REKI's `/auth/*` aside).
+    public static let apiPrefix = "/api/"
+
+    /// The name of the feature `route` belongs to.
+    public static func feature(of route: AnyRoute) -> String {
+        features.first { feature in feature.routes.contains { $0.description == route.description } }?.name ?? "Other"
+    }
 
     /// The routes this server answers.
     public static var served: [AnyRoute] { all.filter { $0.availability == .served } }

@@ -21,7 +21,7 @@ struct UserRecord: Decodable, Sendable {
 
     var canSignIn: Bool { isActive != 0 && archived == 0 }
 
-    /// The wire object of API.md §2.3.
+    /// The wire object of docs/API.md §2.3.
     func wire(companyStatus: CompanyStatus) -> StaffUser {
         StaffUser(
             id: id, email: email, firstName: firstName, lastName: lastName, companyId: companyId,

@@ -34,7 +34,7 @@ struct QuarantineMiddleware: RouterMiddleware {
         // Normalised as the router matches it (empty segments ignored), so "//api/..." or
         // "/api//..." cannot slip past the check.
         let path = "/" + request.uri.path.split(separator: "/").joined(separator: "/")
-        guard path.hasPrefix("/api/"), Self.takesStaffToken(path: path),
+        guard path.hasPrefix(Routes.apiPrefix), Self.takesStaffToken(path: path),
             let token = BearerToken.from(request),
             let staff = try? await identity.resolve(token)
         else { return try await next(request, context) }

@@ -41,7 +41,7 @@ extension APIError {
             headers: [.retryAfter: String(whole)])
     }
 
-    // Staff sign-in (API.md §2).
+    // Staff sign-in (docs/API.md §2).
     static let invalidCredentials = APIError(.unauthorized, .invalidCredentials, "Invalid credentials")
     static let accountDeactivated = APIError(.unauthorized, .accountDeactivated, "Account is deactivated")
     static let accountArchived = APIError(
@@ -57,7 +57,7 @@ extension APIError {
     static let invalidTOTPCode = APIError(.badRequest, .invalidCode, "Invalid verification code")
     static let invalidOrExpiredCode = APIError(.unauthorized, .invalidCode, "Invalid or expired code")
 
-    // Quarantine and access (API.md §4).
+    // Quarantine and access (docs/API.md §4).
     static let accountPendingApproval = APIError(
         .forbidden, .accountPendingApproval,
         "Your account is pending approval. You will be notified when it is activated.")
@@ -65,13 +65,13 @@ extension APIError {
         .forbidden, .accountSuspended, "Your account has been suspended. Please contact support.")
     static let forbidden = APIError(.forbidden, .forbidden, "You do not have access to this resource")
 
-    // Authenticator app (API.md §2.10).
+    // Authenticator app (docs/API.md §2.10).
     static let totpAlreadyEnabled = APIError(.conflict, .totpAlreadyEnabled, "Authenticator app is already enabled")
     static let totpSetupRequired = APIError(
         .badRequest, .totpSetupRequired, "Start authenticator setup first: no setup is pending")
     static let totpNotEnabled = APIError(.badRequest, .totpNotEnabled, "Authenticator app is not enabled")
 
-    // Refresh (API.md §2.7).
+    // Refresh (docs/API.md §2.7).
     static let invalidRefreshToken = APIError(.unauthorized, .invalidRefreshToken, "Invalid refresh token")
     static let refreshTokenExpired = APIError(.unauthorized, .refreshTokenExpired, "Refresh token expired")
     static let userInactive = APIError(.unauthorized, .userInactive, "User account is no longer active")

@@ -1,6 +1,6 @@
 import SQLKit
 
-/// The limits of API.md §7 that must hold across server instances, so they are counted in
+/// The limits of docs/API.md §7 that must hold across server instances, so they are counted in
 /// the database: code emails per address, and failed password logins per account.
 struct AbuseLimits: Sendable {
     let database: Database

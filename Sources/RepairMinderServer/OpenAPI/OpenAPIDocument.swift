@@ -47,11 +47,13 @@ public enum OpenAPIDocument {
                 "securitySchemes": [
                     "staffBearer": [
                         "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
-                        "description": "A staff access token from /api/auth/2fa/verify, magic-link/verify-code or refresh",
+                        "description": .string(
+                            "A staff access token from \(Routes.StaffAuth.verifyTwoFactorCode.path), "
+                                + "\(Routes.StaffAuth.verifyMagicLink.path) or \(Routes.StaffAuth.refresh.path)"),
                     ],
                     "customerBearer": [
                         "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
-                        "description": "A customer token from /api/customer/auth/verify-code",
+                        "description": .string("A customer token from \(Routes.CustomerAuth.verifyCode.path)"),
                     ],
                 ],
             ],
@@ -62,7 +64,7 @@ public enum OpenAPIDocument {
         var operation: [String: JSONValue] = [
             "operationId": .string(operationId(route)),
             "summary": .string(route.summary),
-            "tags": [.string(tag(route))],
+            "tags": [.string(Routes.feature(of: route))],
         ]
         var parameters: [JSONValue] = route.path.parameterNames.map { name in
             ["name": .string(name), "in": "path", "required": true, "schema": ["type": "string", "minLength": 1]]
@@ -173,17 +175,6 @@ public enum OpenAPIDocument {
     private static func operationId(_ route: AnyRoute) -> String {
         let words = route.path.description.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
         return route.method.rawValue.lowercased() + words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-    }
-
-    /// The feature a route belongs to, for grouping in viewers.
-    private static func tag(_ route: AnyRoute) -> String {
-        let path = route.path.description
-        if path.hasPrefix("/api/auth/totp") { return "Authenticator app" }
-        if path.hasPrefix("/api/auth") { return "Staff sign-in" }
-        if path.hasPrefix("/api/customer/auth") { return "Customer sign-in" }
-        if path.contains("device-token") || path.contains("push-preferences") { return "Push" }
-        if route.credential == .staff { return "Account" }
-        return "Public"
     }
 }
 

@@ -81,7 +81,7 @@ struct JWTSigner: Sendable {
 
 extension JWTSigner {
     /// Verifies the bearer token of a request: 401 `TOKEN_EXPIRED` when only the expiry is wrong
-    /// (a refresh may help), 401 `UNAUTHORIZED` for anything else (API.md §1).
+    /// (a refresh may help), 401 `UNAUTHORIZED` for anything else (docs/API.md §1).
     func verifyBearer<Claims: ExpiringClaims>(_ token: String, as type: Claims.Type, now: Double) throws -> Claims {
         do {
             return try verify(token, as: type, now: Date(timeIntervalSince1970: now))

@@ -8,7 +8,7 @@ final class PasswordHasher: Sendable {
     private let pool: NIOThreadPool
     private let cost: UInt8
     /// A real hash of a random password, verified against when the email is unknown so that
-    /// "no such user" takes as long as "wrong password" (API.md §2.1).
+    /// "no such user" takes as long as "wrong password" (docs/API.md §2.1).
     private let dummyHash: String
 
     init(cost: Int, threads: Int = System.coreCount) {

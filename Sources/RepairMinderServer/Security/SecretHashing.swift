@@ -6,7 +6,7 @@ struct SecretHashing: Sendable {
     /// Keys the hash of short codes, so a stolen database cannot be brute-forced offline
     /// over the million 6-digit codes without the server key too.
     private let codeKeyBytes: [UInt8]
-    /// Derives a refresh token's successor, so a retried refresh gets the same answer (API.md §2.7).
+    /// Derives a refresh token's successor, so a retried refresh gets the same answer (docs/API.md §2.7).
     private let rotationKeyBytes: [UInt8]
 
     init(serverSecret: String) {

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// Refresh with rotation, reuse detection and retry grace (API.md §2.7).
+/// Refresh with rotation, reuse detection and retry grace (docs/API.md §2.7).
 ///
 /// Each presented token is used up and replaced by its successor, `HMAC(server key, token)`:
 /// derivable, so a client retrying after a lost response gets the same successor within the

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything the server can be configured with. Every value has a command-line flag and a
-/// `REPAIRMINDER_*` environment twin (see the `repairminder` tool); the defaults are API.md §7's.
+/// `REPAIRMINDER_*` environment twin (see the `repairminder` tool); the defaults are docs/API.md §7's.
 public struct ServerSettings: Sendable {
     /// Where the server runs: development generates missing secrets, production refuses to.
     public enum Environment: String, Sendable, CaseIterable {

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// A login challenge: opened by a correct password (API.md §2.1), required by 2FA request and
+/// A login challenge: opened by a correct password (docs/API.md §2.1), required by 2FA request and
 /// verify, closed by success, by its 5th wrong code, or by a newer login of the same user.
 struct LoginChallenge: Decodable, Sendable {
     var id: String

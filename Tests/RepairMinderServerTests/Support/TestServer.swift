@@ -102,7 +102,7 @@ struct Reply: Sendable {
 
     func string(_ key: String) -> String? { data[key] as? String }
 
-    /// Checks the failure envelope of API.md §1.
+    /// Checks the failure envelope of docs/API.md §1.
     func expectFailure(_ status: HTTPResponse.Status, _ code: String, _ message: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(self.status == status, "status", sourceLocation: sourceLocation)
         #expect(json["success"] as? Bool == false, "success false", sourceLocation: sourceLocation)
