@@ -67,22 +67,12 @@ public struct DocumentedFailure: Sendable, Hashable {
 
 /// One endpoint of the contract: method, path, credential, request and response types, and
 /// the policies that hang on it. The server mounts it, the SDK sends it, the OpenAPI document
-/// describes it: one definition for all three (docs/API.md).
+/// describes it: one definition for all three (docs/API.md). Its properties are those of
+/// `AnyRoute` (`route.path`, `route.credential`, ...); the types are what it adds.
+@dynamicMemberLookup
 public struct Route<Request: WireType, Response: WireType>: Sendable {
-    public let method: HTTPMethod
-    public let path: RoutePath
-    public let credential: RouteCredential
-    public let summary: String
-    public let availability: RouteAvailability
-    /// Only meaningful for staff routes.
-    public let quarantine: QuarantineRule
-    /// Counted by the per-client-IP limit on sign-in endpoints (docs/API.md §7).
-    public let countedByAuthLimit: Bool
-    public let format: ResponseFormat
-    /// 200, or 201 for creations.
-    public let successStatus: Int
-    public let query: [QueryParameter]
-    public let failures: [DocumentedFailure]
+    /// The route without its types, for tables and documents.
+    public let erased: AnyRoute
 
     public init(
         _ method: HTTPMethod, _ path: RoutePath, _ credential: RouteCredential, _ summary: String,
@@ -90,30 +80,17 @@ public struct Route<Request: WireType, Response: WireType>: Sendable {
         countedByAuthLimit: Bool = false, format: ResponseFormat = .envelope, successStatus: Int = 200,
         query: [QueryParameter] = [], failures: [DocumentedFailure] = []
     ) {
-        self.method = method
-        self.path = path
-        self.credential = credential
-        self.summary = summary
-        self.availability = availability
-        self.quarantine = quarantine
-        self.countedByAuthLimit = countedByAuthLimit
-        self.format = format
-        self.successStatus = successStatus
-        self.query = query
-        self.failures = failures
-    }
-
-    /// Whether the request carries a JSON body.
-    public var hasBody: Bool { Request.self != EmptyPayload.self }
-
-    /// The route without its types, for tables and documents.
-    public var erased: AnyRoute {
-        AnyRoute(
+        erased = AnyRoute(
             method: method, path: path, credential: credential, summary: summary, availability: availability,
             quarantine: quarantine, countedByAuthLimit: countedByAuthLimit, format: format,
             successStatus: successStatus, query: query, failures: failures,
-            requestType: hasBody ? Request.self : nil, responseType: Response.self)
+            requestType: Request.self == EmptyPayload.self ? nil : Request.self, responseType: Response.self)
     }
+
+    public subscript<Value>(dynamicMember property: KeyPath<AnyRoute, Value>) -> Value { erased[keyPath: property] }
+
+    /// Whether the request carries a JSON body.
+    public var hasBody: Bool { erased.requestType != nil }
 }
 
 /// A route with its types erased: what the route table lists.
@@ -123,9 +100,12 @@ public struct AnyRoute: Sendable, CustomStringConvertible {
     public let credential: RouteCredential
     public let summary: String
     public let availability: RouteAvailability
+    /// How a staff route behaves in quarantine; meaningless for other credentials.
     public let quarantine: QuarantineRule
+    /// Counted by the per-client-IP limit on sign-in endpoints (docs/API.md §7).
     public let countedByAuthLimit: Bool
     public let format: ResponseFormat
+    /// 200, or 201 for creations.
     public let successStatus: Int
     public let query: [QueryParameter]
     public let failures: [DocumentedFailure]
