@@ -14,7 +14,7 @@ extension JSONSchema {
     static var secondFactorCode: JSONSchema {
         .string(
             StringRules(
-                pattern: "^([0-9]{6}|[A-Za-z0-9 -]{8,12})$",
+                pattern: "^([0-9]{6}|[A-Za-z0-9]{4}[ -]?[A-Za-z0-9]{4})$",
                 description: "A 6-digit code, or an 8-character recovery code"))
     }
 
