@@ -9,7 +9,9 @@ base="http://127.0.0.1:$port"
 here=$(cd "$(dirname "$0")" && pwd)
 
 python3 -c "import openapi_spec_validator" 2>/dev/null || python3 -m pip install --quiet "openapi-spec-validator==0.9.0"
-command -v schemathesis >/dev/null || python3 -m pip install --quiet "schemathesis==4.32.5"
+# Run from python3's own scripts folder: pyenv's shims may not know a freshly installed script.
+schemathesis="$(python3 -c 'import sysconfig; print(sysconfig.get_path("scripts"))')/schemathesis"
+[ -x "$schemathesis" ] || python3 -m pip install --quiet "schemathesis==4.32.5"
 
 data_dir=$(mktemp -d)
 # Limits off, so generated requests reach the logic behind each route instead of 429s.
@@ -31,7 +33,7 @@ run_schemathesis() {  # token, then extra arguments
     shift
     # Bounded by examples per operation (a --max-time would make fuzzing repeat until it is
     # spent); `timeout` only guards against a hang.
-    timeout 600 schemathesis run "$base/api/openapi.json" -H "Authorization: Bearer $token" --checks "$checks" \
+    timeout 600 "$schemathesis" run "$base/api/openapi.json" -H "Authorization: Bearer $token" --checks "$checks" \
         --request-timeout 10 --workers 2 --seed 11 --no-color "$@"
 }
 
