@@ -79,12 +79,16 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
         customerIdentity: CustomerIdentity(signer: signer, customers: customers, accounts: accounts, clock: clock))
 
     try PublicController(database: database, accounts: accounts, serverURL: settings.serverURL).mount(on: routes)
-    StaffAuthController(
+    let issuer = TokenIssuer(signer: signer, accounts: accounts, sessions: sessions, settings: settings, clock: clock)
+    StaffLoginController(
         settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher, limits: limits,
-        challenges: LoginChallengeStore(database: database), hashing: hashing, mailer: parts.mailer, codes: codes,
-        authenticatorApp: authenticatorApp,
-        issuer: TokenIssuer(signer: signer, accounts: accounts, sessions: sessions, settings: settings, clock: clock),
-        rotation: RefreshTokenRotation(database: database, hashing: hashing, settings: settings), sessions: sessions
+        challenges: LoginChallengeStore(database: database), hashing: hashing, mailer: parts.mailer,
+        authenticatorApp: authenticatorApp, issuer: issuer
+    ).mount(on: routes)
+    MagicLinkController(accounts: accounts, codes: codes, issuer: issuer).mount(on: routes)
+    StaffSessionController(
+        settings: settings, clock: clock, accounts: accounts, sessions: sessions,
+        rotation: RefreshTokenRotation(database: database, hashing: hashing, settings: settings), issuer: issuer
     ).mount(on: routes)
     TOTPController(app: authenticatorApp, limits: limits, clock: clock).mount(on: routes)
     CustomerAuthController(settings: settings, clock: clock, customers: customers, codes: codes, signer: signer)

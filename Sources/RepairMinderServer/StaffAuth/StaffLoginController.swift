@@ -1,8 +1,8 @@
 import Foundation
 import RepairMinderModels
 
-/// Staff sign-in: `/api/auth/*` of docs/API.md §2.1–§2.9.
-struct StaffAuthController {
+/// Staff sign-in with a password and a second factor: docs/API.md §2.1–§2.3.
+struct StaffLoginController {
     let settings: ServerSettings
     let clock: ServerClock
     let accounts: AccountStore
@@ -11,11 +11,8 @@ struct StaffAuthController {
     let challenges: LoginChallengeStore
     let hashing: SecretHashing
     let mailer: any Mailer
-    let codes: EmailedCodes
     let authenticatorApp: AuthenticatorApp
     let issuer: TokenIssuer
-    let rotation: RefreshTokenRotation
-    let sessions: SessionStore
 
     /// The scope of login-challenge code hashes.
     private static let challengeCodeScope = "2fa"
@@ -24,11 +21,6 @@ struct StaffAuthController {
         routes.on(Routes.StaffAuth.login, use: login)
         routes.on(Routes.StaffAuth.requestTwoFactorCode, use: requestTwoFactorCode)
         routes.on(Routes.StaffAuth.verifyTwoFactorCode, use: verifyTwoFactorCode)
-        routes.on(Routes.StaffAuth.requestMagicLink, use: requestMagicLink)
-        routes.on(Routes.StaffAuth.verifyMagicLink, use: verifyMagicLink)
-        routes.on(Routes.StaffAuth.refresh, use: refresh)
-        routes.on(Routes.StaffAuth.me, use: me)
-        routes.on(Routes.StaffAuth.logout, use: logout)
     }
 
     // MARK: Login step 1 (§2.1)
@@ -106,52 +98,5 @@ struct StaffAuthController {
             throw used >= settings.maxCodeAttempts ? APIError.tooManyAttempts : APIError.invalidVerificationCode
         }
         return try await issuer.signIn(userId: challenge.userId, isMobile: call.isMobile)
-    }
-
-    // MARK: Magic link (§2.4, §2.5)
-
-    @Sendable func requestMagicLink(_ call: RouteCall<MagicLinkRequest>) async throws -> MessageResponse {
-        let email = call.body.email
-        let accounts = self.accounts
-        try await codes.send(.staffMagicLink, to: email) { code, minutes, now in
-            guard let user = try await accounts.user(email: email), user.canSignIn, user.magicLinkEnabled != 0 else {
-                return nil
-            }
-            return CodeEmail.magicLink(to: user.email, code: code, validMinutes: minutes, now: now)
-        }
-        return MessageResponse(message: "Magic link sent")
-    }
-
-    @Sendable func verifyMagicLink(_ call: RouteCall<MagicLinkVerifyRequest>) async throws -> StaffTokenResponse {
-        let email = call.body.email
-        try await codes.consume(try await codes.match(.staffMagicLink, email: email, code: call.body.code))
-        guard let user = try await accounts.user(email: email), user.magicLinkEnabled != 0 else {
-            throw APIError.invalidOrExpiredCode
-        }
-        return try await issuer.signIn(userId: user.id, isMobile: call.isMobile)
-    }
-
-    // MARK: Tokens (§2.7–§2.9)
-
-    @Sendable func refresh(_ call: RouteCall<RefreshRequest>) async throws -> RefreshResponse {
-        let presented = call.body.refreshToken
-        guard presented.utf8.count <= 512 else { throw APIError.invalidRefreshToken }
-        let now = clock.now()
-        let rotated = try await rotation.rotate(presented, now: now)
-        guard let user = try await accounts.user(id: rotated.userId) else { throw APIError.invalidRefreshToken }
-        let token = try issuer.accessToken(for: user, sessionId: rotated.sessionId, isMobile: rotated.isMobile, now: now)
-        return RefreshResponse(token: token, refreshToken: rotated.refreshToken, expiresIn: settings.accessTokenTTL)
-    }
-
-    @Sendable func me(_ call: RouteCall<EmptyPayload>) async throws -> StaffMeResponse {
-        let staff = try call.staff
-        return StaffMeResponse(
-            user: staff.user.wire(companyStatus: staff.company.companyStatus),
-            company: staff.company.wire(serverURL: settings.serverURL), hasPassword: staff.user.passwordHash != nil)
-    }
-
-    @Sendable func logout(_ call: RouteCall<EmptyPayload>) async throws -> EmptyPayload {
-        try await sessions.revoke(id: try call.staff.claims.sid, reason: "logout", now: clock.now())
-        return EmptyPayload()
     }
 }

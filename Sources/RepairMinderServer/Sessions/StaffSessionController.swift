@@ -1,0 +1,40 @@
+import Foundation
+import RepairMinderModels
+
+/// A signed-in staff member's session: refresh, who am I, logout (docs/API.md §2.7–§2.9).
+struct StaffSessionController {
+    let settings: ServerSettings
+    let clock: ServerClock
+    let accounts: AccountStore
+    let sessions: SessionStore
+    let rotation: RefreshTokenRotation
+    let issuer: TokenIssuer
+
+    func mount(on routes: RouteMounter) {
+        routes.on(Routes.StaffAuth.refresh, use: refresh)
+        routes.on(Routes.StaffAuth.me, use: me)
+        routes.on(Routes.StaffAuth.logout, use: logout)
+    }
+
+    @Sendable func refresh(_ call: RouteCall<RefreshRequest>) async throws -> RefreshResponse {
+        let presented = call.body.refreshToken
+        guard presented.utf8.count <= 512 else { throw APIError.invalidRefreshToken }
+        let now = clock.now()
+        let rotated = try await rotation.rotate(presented, now: now)
+        guard let user = try await accounts.user(id: rotated.userId) else { throw APIError.invalidRefreshToken }
+        let token = try issuer.accessToken(for: user, sessionId: rotated.sessionId, isMobile: rotated.isMobile, now: now)
+        return RefreshResponse(token: token, refreshToken: rotated.refreshToken, expiresIn: settings.accessTokenTTL)
+    }
+
+    @Sendable func me(_ call: RouteCall<EmptyPayload>) async throws -> StaffMeResponse {
+        let staff = try call.staff
+        return StaffMeResponse(
+            user: staff.user.wire(companyStatus: staff.company.companyStatus),
+            company: staff.company.wire(serverURL: settings.serverURL), hasPassword: staff.user.passwordHash != nil)
+    }
+
+    @Sendable func logout(_ call: RouteCall<EmptyPayload>) async throws -> EmptyPayload {
+        try await sessions.revoke(id: try call.staff.claims.sid, reason: "logout", now: clock.now())
+        return EmptyPayload()
+    }
+}
