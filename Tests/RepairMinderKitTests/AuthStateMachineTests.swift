@@ -61,12 +61,12 @@ import Testing
         }
         // The server has stopped.
         let url = try #require(box.url)
-        let offline = await StaffAuth(api: server.client(url, store: store))
+        let offline = StaffAuth(api: server.client(url, store: store))
         await offline.restoreSession()
-        #expect(await offline.state == .offline)
+        #expect(offline.state == .offline)
         #expect(try store.staffCredentials() != nil)
         await offline.logout()
-        #expect(await offline.state == .signedOut)
+        #expect(offline.state == .signedOut)
         #expect(try store.staffCredentials() == nil)
     }
 
