@@ -47,6 +47,8 @@ struct RouteMounter {
             case .customer:
                 context.customer = try await customerIdentity.resolve(BearerToken.from(request))
             case .reki:
+                // No REKI route is in the table yet (docs/API.md §10 is its own issue): refuse
+                // rather than serve one unauthenticated.
                 throw APIError.unauthorized
             }
             let body = try await decoder.decode(Body.self, from: request)
