@@ -14,34 +14,31 @@ struct QuarantineMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let identity: StaffIdentity
 
-    /// Whether a quarantined member of `companyId` may call `path` (normalised, any method).
-    static func isAllowed(path: String, companyId: String) -> Bool {
-        guard let route = Routes.routes(matching: path).first else { return false }
-        switch route.quarantine {
-        case .blocked: return false
+    /// Whether a quarantined member of `companyId` may call `path` (normalised, any method),
+    /// which reaches `route` in the table (nil: a path the table does not know).
+    static func isAllowed(_ route: AnyRoute?, path: String, companyId: String) -> Bool {
+        switch route?.quarantine {
+        case nil, .blocked: return false
         case .allowed: return true
-        case .ownCompany(let parameter): return route.path.match(path.split(separator: "/"))?[parameter] == companyId
+        case .ownCompany(let parameter): return route?.path.match(path.split(separator: "/"))?[parameter] == companyId
         }
-    }
-
-    /// Whether `path` takes a staff token at all: unknown paths are assumed to.
-    static func takesStaffToken(path: String) -> Bool {
-        guard let route = Routes.routes(matching: path).first else { return true }
-        return route.credential == .staff
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Normalised as the router matches it (empty segments ignored), so "//api/..." or
         // "/api//..." cannot slip past the check.
         let path = "/" + request.uri.path.split(separator: "/").joined(separator: "/")
-        guard path.hasPrefix(Routes.apiPrefix), Self.takesStaffToken(path: path),
+        // Unknown paths are assumed to take a staff token.
+        let route = Routes.routes(matching: path).first
+        guard path.hasPrefix(Routes.apiPrefix), route == nil || route?.credential == .staff,
             let token = BearerToken.from(request),
             let staff = try? await identity.resolve(token)
         else { return try await next(request, context) }
+        let allowed = Self.isAllowed(route, path: path, companyId: staff.company.id)
         switch staff.company.companyStatus {
         case .active: break
-        case .pendingApproval where !Self.isAllowed(path: path, companyId: staff.company.id): throw APIError.accountPendingApproval
-        case .suspended where !Self.isAllowed(path: path, companyId: staff.company.id): throw APIError.accountSuspended
+        case .pendingApproval where !allowed: throw APIError.accountPendingApproval
+        case .suspended where !allowed: throw APIError.accountSuspended
         case .pendingApproval, .suspended: break
         }
         var context = context
