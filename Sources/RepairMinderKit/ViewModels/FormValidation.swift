@@ -1,14 +1,11 @@
 import Foundation
+import RepairMinderModels
 
 /// Input rules shared by the sign-in screens.
 public enum FormValidation {
-    /// Trimmed, and shaped like an address (the server has the last word).
+    /// Trimmed, and shaped like an address by the rule the server applies (`EmailAddress`).
     public static func isValidEmail(_ input: String) -> Bool {
-        let email = input.trimmingCharacters(in: .whitespacesAndNewlines)
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !email.contains(where: \.isWhitespace) else { return false }
-        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+        EmailAddress.isValid(input.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Keeps the digits of what was typed or pasted, at most `length`.
