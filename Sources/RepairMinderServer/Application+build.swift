@@ -74,7 +74,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     let routes = RouteMounter(
         router: router, decoder: RequestDecoder(limit: settings.maxBodySize),
         // One budget per client IP across staff and customer sign-in.
-        ipLimiter: settings.ipRateLimit > 0 ? IPRateLimiter(limitPerMinute: settings.ipRateLimit, clock: clock) : nil,
+        ipLimiter: settings.ipRateLimit > 0 ? IPRateLimiter(database: database, limit: settings.ipRateLimit, clock: clock) : nil,
         staffIdentity: staffIdentity,
         customerIdentity: CustomerIdentity(signer: signer, customers: customers, accounts: accounts, clock: clock))
 

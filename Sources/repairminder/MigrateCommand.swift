@@ -12,6 +12,6 @@ struct MigrateCommand: AsyncParsableCommand {
         let settings = try options.settings()
         let database = try await Database.openMigrated(settings: settings, logger: Logger(label: "repairminder"))
         await database.close()
-        print("Database is up to date: \(try settings.sqlitePath())")
+        print("Database is up to date: \(database.engine.rawValue) \(database.location)")
     }
 }

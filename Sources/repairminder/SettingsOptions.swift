@@ -11,8 +11,10 @@ struct SettingsOptions: ParsableArguments {
     var port: Int?
     @Option(help: "Directory for the SQLite database, generated secrets and the outbox. [env: REPAIRMINDER_DATA_DIR] (default: ./.repairminder)")
     var dataDir: String?
-    @Option(help: "sqlite:///path/file.sqlite or a file path. [env: REPAIRMINDER_DATABASE_URL] (default: <data-dir>/repairminder.sqlite)")
+    @Option(help: "postgres://user:password@host:5432/database[?sslmode=require], sqlite:///path/file.sqlite or a file path. [env: REPAIRMINDER_DATABASE_URL] (default: <data-dir>/repairminder.sqlite)")
     var databaseUrl: String?
+    @Option(help: "Database connections per server instance, PostgreSQL (SQLite uses at most 4). [env: REPAIRMINDER_DATABASE_POOL_SIZE] (default: 10)")
+    var databasePoolSize: Int?
     @Option(help: "HS256 signing secret, at least 32 bytes in production. [env: REPAIRMINDER_JWT_SECRET] (default: generated into the data dir in development)")
     var jwtSecret: String?
     @Option(help: "Previous signing secret: its tokens stay valid until they expire. [env: REPAIRMINDER_JWT_PREVIOUS_SECRET]")
@@ -66,6 +68,7 @@ struct SettingsOptions: ParsableArguments {
         if let v = try int(port, "PORT") { s.port = v }
         if let v = string(dataDir, "DATA_DIR") { s.dataDirectory = v }
         s.databaseURL = string(databaseUrl, "DATABASE_URL")
+        if let v = try int(databasePoolSize, "DATABASE_POOL_SIZE") { s.databasePoolSize = v }
         s.jwtSecret = string(jwtSecret, "JWT_SECRET")
         s.previousJWTSecret = string(jwtPreviousSecret, "JWT_PREVIOUS_SECRET")
         s.publicURL = string(publicUrl, "PUBLIC_URL")

@@ -186,7 +186,7 @@ import Testing
             let encoded = try #require(setup.string("secret"))
             let raw = Data(try #require(Base32.decode(encoded)))
             _ = try await client.post("/api/auth/totp/verify-setup", ["code": Self.code(Array(raw), server.clock.now)], bearer: token)
-            let path = try server.settings.sqlitePath()
+            guard case .sqlite(let path) = try server.settings.databaseLocation() else { return }
             var files = Data()
             for suffix in ["", "-wal"] {
                 if let data = FileManager.default.contents(atPath: path + suffix) { files.append(data) }

@@ -19,7 +19,7 @@ struct EmailedCodeStore: Sendable {
 
     /// Stores a new code for `email`; earlier unused codes of the same purpose stop working.
     func issue(purpose: String, email: String, companyId: String? = nil, codeHash: String, now: Double, ttl: Double) async throws {
-        try await database.transaction { db in
+        try await database.transaction(serializedOn: "codes:\(purpose):\(email)") { db in
             try await db.raw(
                 "UPDATE magic_codes SET used_at = \(bind: now) WHERE purpose = \(bind: purpose) AND email = \(bind: email) AND used_at IS NULL"
             ).run()

@@ -40,7 +40,8 @@ public struct FixtureLoader: Sendable {
         }
         let now = clock.now()
         let hashes = passwordHashes
-        return try await database.transaction { db in
+        // Serialised: two seeds at once (two instances starting with --demo) must not both insert.
+        return try await database.transaction(serializedOn: "fixtures") { db in
             var ids = FixtureIDs()
             for company in file.companies ?? [] {
                 ids.companies[company.name] = try await Self.upsert(company, now: now, on: db)

@@ -35,7 +35,7 @@ struct RouteMounter {
         let credential = route.credential
         let staffIdentity = self.staffIdentity, customerIdentity = self.customerIdentity
         router.on(RouterPath(route.path.description), method: route.method.hummingbird) { request, context in
-            if let limiter, let wait = await limiter.admit(context.clientIP ?? "unknown") {
+            if let limiter, let wait = try await limiter.admit(context.clientIP ?? "unknown") {
                 throw APIError.rateLimited(retryAfter: wait)
             }
             var context = context

@@ -11,12 +11,13 @@ struct AbuseLimits: Sendable {
     static let emailWindow: Double = 3600
 
     /// Admits one code email to `email` and records it, or throws 429 with `Retry-After`.
-    /// Checking and recording happen under the write lock, so concurrent requests cannot both pass.
+    /// Checking and recording happen in one transaction serialised on the address (on every
+    /// instance), so concurrent requests cannot both pass.
     func admitCodeEmail(to email: String) async throws {
         let now = clock.now()
         let interval = Double(settings.codeResendInterval)
         let perHour = settings.codeEmailsPerHour
-        let wait: Double? = try await database.transaction { db in
+        let wait: Double? = try await database.transaction(serializedOn: "code-emails:\(email)") { db in
             try await db.raw("DELETE FROM code_emails WHERE sent_at <= \(bind: now - Self.emailWindow)").run()
             let sent = try await db.raw(
                 "SELECT sent_at FROM code_emails WHERE email = \(bind: email) ORDER BY sent_at ASC"
@@ -31,15 +32,15 @@ struct AbuseLimits: Sendable {
 
     /// Counts a secret-guessing attempt for `key` before it is checked, or throws 429 while its
     /// failure budget for the window is used up. Keys: the email for passwords (so unknown
-    /// emails behave the same), `totp:<user id>` for authenticator codes outside a login. Counting first, in one write
-    /// transaction, keeps the limit exact under concurrent attempts; a correct password then
+    /// emails behave the same), `totp:<user id>` for authenticator codes outside a login. Counting first, in one transaction
+    /// serialised on the key, keeps the limit exact under concurrent attempts; a correct password then
     /// clears the count (`clearLoginFailures`), so only failures remain counted.
     func admitLoginAttempt(for key: String) async throws {
         let email = key
         let limit = settings.loginFailureLimit
         guard limit > 0 else { return }
         let now = clock.now()
-        let wait: Double? = try await database.transaction { db in
+        let wait: Double? = try await database.transaction(serializedOn: "login-failures:\(email)") { db in
             try await db.raw("DELETE FROM login_failures WHERE failed_at <= \(bind: now - Self.failureWindow)").run()
             let failures = try await db.raw(
                 "SELECT failed_at FROM login_failures WHERE email = \(bind: email) ORDER BY failed_at ASC"

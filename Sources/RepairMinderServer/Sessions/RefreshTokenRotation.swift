@@ -42,9 +42,9 @@ struct RefreshTokenRotation: Sendable {
         let successorHash = SecretHashing.tokenHash(successor)
         let grace = Double(settings.refreshReuseGrace)
         let settings = self.settings
-        // One write transaction: SQLite's write lock (BEGIN IMMEDIATE) serialises concurrent
-        // refreshes, so each sees the previous one's result.
-        let outcome: Outcome = try await database.transaction { db in
+        // Concurrent refreshes of one token run one after another, on every instance, so each
+        // sees the previous one's result.
+        let outcome: Outcome = try await database.transaction(serializedOn: "refresh:\(presentedHash)") { db in
             guard
                 let row = try await db.raw(
                     """

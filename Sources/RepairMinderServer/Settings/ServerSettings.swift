@@ -13,8 +13,11 @@ public struct ServerSettings: Sendable {
     public var port = 8080
     /// Holds the SQLite database, generated secrets and the development outbox.
     public var dataDirectory = "./.repairminder"
-    /// `sqlite:///absolute/path.sqlite` or a plain file path; nil means `<data-dir>/repairminder.sqlite`.
+    /// `postgres://user:password@host:5432/database`, `sqlite:///absolute/path.sqlite` or a plain
+    /// file path; nil means `<data-dir>/repairminder.sqlite`.
     public var databaseURL: String?
+    /// Connections each server instance keeps at most (PostgreSQL); SQLite uses at most 4.
+    public var databasePoolSize = 10
     /// HS256 signing secret; nil in development means "generate one into the data directory".
     public var jwtSecret: String?
     /// Tokens signed with this earlier secret stay valid until they expire (key rotation).
@@ -57,17 +60,12 @@ public struct ServerSettings: Sendable {
         return url
     }
 
-    /// The SQLite file path this configuration uses.
-    public func sqlitePath() throws -> String {
+    /// The database this configuration uses.
+    public func databaseLocation() throws -> DatabaseLocation {
         guard let url = databaseURL, !url.isEmpty else {
-            return URL(fileURLWithPath: dataDirectory).appendingPathComponent("repairminder.sqlite").path
+            return .sqlite(path: URL(fileURLWithPath: dataDirectory).appendingPathComponent("repairminder.sqlite").path)
         }
-        if url.hasPrefix("sqlite://") { return String(url.dropFirst("sqlite://".count)) }
-        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-            throw SettingsError("PostgreSQL is not supported yet by this build; use a SQLite path or leave --database-url unset")
-        }
-        if url.contains("://") { throw SettingsError("--database-url must be sqlite:///path/to/file.sqlite or a file path") }
-        return url
+        return try DatabaseLocation(url: url)
     }
 
     /// Checks the combination of values; production refuses weak or missing secrets.
@@ -103,7 +101,8 @@ public struct ServerSettings: Sendable {
                 throw SettingsError("--env production needs --encryption-key (REPAIRMINDER_ENCRYPTION_KEY) of at least 32 bytes")
             }
         }
-        _ = try sqlitePath()
+        guard (1...1000).contains(databasePoolSize) else { throw SettingsError("--database-pool-size must be between 1 and 1000") }
+        _ = try databaseLocation()
     }
 }
 

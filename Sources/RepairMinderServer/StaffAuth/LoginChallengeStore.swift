@@ -22,7 +22,7 @@ struct LoginChallengeStore: Sendable {
     /// Opens a fresh challenge for `userId`, closing any earlier open one: a user has at most one.
     func open(userId: String, email: String, now: Double, ttl: Double) async throws -> String {
         let id = UUID().uuidString.lowercased()
-        try await database.transaction { db in
+        try await database.transaction(serializedOn: "login-challenge:\(userId)") { db in
             try await db.raw(
                 "UPDATE login_challenges SET closed_at = \(bind: now) WHERE user_id = \(bind: userId) AND closed_at IS NULL"
             ).run()

@@ -1,176 +1,110 @@
 import Foundation
 import Logging
-import NIOCore
-import NIOPosix
 import SQLKit
-import SQLiteKit
 
-/// The server's database: a small pool of SQLite connections on one file in WAL mode.
-///
-/// Several connections let reads proceed while one write is in progress, and let other
-/// processes (`repairminder seed`) write to the same file while a server runs: SQLite's
-/// busy timeout makes them wait for each other instead of failing.
-public actor Database {
-    private let path: String
-    private let logger: Logger
-    private var idle: [SQLiteConnection] = []
-    private var all: [SQLiteConnection] = []
-    private var waiters: [CheckedContinuation<SQLiteConnection, any Error>] = []
-    private let maxConnections: Int
-    private var opening = 0
-    /// Runs SQLite's blocking calls. One thread per connection: a connection waiting for the write
-    /// lock blocks its thread, and the connection holding the lock must still find one to finish.
-    private let threadPool: NIOThreadPool
-    private var writerActive = false
-    private var writerWaiters: [CheckedContinuation<Void, Never>] = []
-    private var isClosed = false
-
-    /// Opens (creating if needed) the SQLite database at `path`.
-    public init(sqlitePath path: String, maxConnections: Int = 4, logger: Logger) async throws {
-        self.path = path
-        self.logger = logger
-        self.maxConnections = max(1, maxConnections)
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        try DataDirectory.create(directory)
-        let pool = NIOThreadPool(numberOfThreads: self.maxConnections)
-        pool.start()
-        threadPool = pool
-        // Open one connection up front so a bad path fails at start-up, not on the first request.
-        let first: SQLiteConnection
-        do {
-            first = try await Self.open(path: path, threadPool: pool, logger: logger)
-        } catch {
-            try? await pool.shutdownGracefully()
-            throw error
-        }
-        idle.append(first)
-        all.append(first)
+/// The server's database: SQLite (embedded, the default) or PostgreSQL (several server
+/// instances on one database). Stores write one SQL for both through SQLKit; the engines agree
+/// on everything the stores use (`RETURNING`, `ON CONFLICT ... DO UPDATE`, times as seconds in
+/// double-precision columns, booleans as 0/1 integers, bound parameters). Where they differ is
+/// this seam: how a connection is pooled, and how a transaction keeps concurrent writers apart.
+public final class Database: Sendable {
+    /// Which engine is behind the database.
+    public enum Engine: String, Sendable {
+        case sqlite
+        case postgres
     }
 
-    private static func open(path: String, threadPool: NIOThreadPool, logger: Logger) async throws -> SQLiteConnection {
-        let connection = try await SQLiteConnection.open(
-            storage: .file(path: path), threadPool: threadPool, logger: logger,
-            on: MultiThreadedEventLoopGroup.singleton.any())
-        do {
-            // WAL lets readers and a writer work at once; the busy timeout queues concurrent
-            // writers (other connections, other processes) instead of failing with SQLITE_BUSY.
-            _ = try await connection.query("PRAGMA busy_timeout = 10000")
-            _ = try await connection.query("PRAGMA journal_mode = WAL")
-            _ = try await connection.query("PRAGMA foreign_keys = ON")
-            _ = try await connection.query("PRAGMA synchronous = NORMAL")
-        } catch {
-            try? await connection.close()
-            throw error
+    public let engine: Engine
+    /// Where the data lives, for messages: a file path, or `host:port/database` (no password).
+    public let location: String
+    private let pool: any DatabaseEngine
+
+    private init(engine: Engine, location: String, pool: any DatabaseEngine) {
+        self.engine = engine
+        self.location = location
+        self.pool = pool
+    }
+
+    /// Opens the database at `location` (connects, or creates the SQLite file), without migrating it.
+    public static func open(_ location: DatabaseLocation, poolSize: Int, logger: Logger) async throws -> Database {
+        switch location {
+        case .sqlite(let path):
+            let pool = try await SQLitePool(path: path, maxConnections: poolSize, logger: logger)
+            return Database(engine: .sqlite, location: path, pool: pool)
+        case .postgres(let configuration):
+            let pool = try await PostgresPool(configuration, poolSize: poolSize, logger: logger)
+            return Database(engine: .postgres, location: configuration.description, pool: pool)
         }
-        return connection
     }
 
     /// Runs `body` with a connection of its own (statements of other tasks cannot interleave).
     public func withConnection<T: Sendable>(
         _ body: @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        let connection = try await checkout()
-        do {
-            // No query logging: bound values include hashes, sealed secrets and device tokens.
-            let result = try await body(connection.sql(queryLogLevel: nil))
-            checkin(connection)
-            return result
-        } catch {
-            checkin(connection)
-            throw error
-        }
+        try await pool.withConnection(body)
     }
 
-    /// Runs `body` inside a write transaction (`BEGIN IMMEDIATE`): it takes the write lock at the
-    /// start, so the reads inside it see the state its writes are based on; rolled back on error.
-    /// Transactions of this process queue here, in Swift, rather than in SQLite's sleeping busy
-    /// handler; other processes are still kept out by the busy timeout.
+    /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
+    ///
+    /// Transactions that read before they write and must not interleave with each other name
+    /// a `key` (an email, a token hash): transactions with the same key run one after another on
+    /// every server instance. SQLite serialises every write transaction anyway; PostgreSQL takes
+    /// a transaction-scoped advisory lock on the key.
     public func transaction<T: Sendable>(
-        _ body: @Sendable (any SQLDatabase) async throws -> T
+        serializedOn key: String? = nil, _ body: @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        await acquireWriter()
-        defer { releaseWriter() }
-        return try await withConnection { db in
-            try await db.raw("BEGIN IMMEDIATE").run()
-            do {
-                let result = try await body(db)
-                try await db.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await db.raw("ROLLBACK").run()
-                throw error
-            }
-        }
+        try await pool.transaction(serializedOn: key, body)
     }
 
-    private func acquireWriter() async {
-        if !writerActive {
-            writerActive = true
-            return
-        }
-        await withCheckedContinuation { writerWaiters.append($0) }
-    }
-
-    private func releaseWriter() {
-        if writerWaiters.isEmpty {
-            writerActive = false
-        } else {
-            // Hand the slot straight to the next waiter; it stays taken.
-            writerWaiters.removeFirst().resume()
-        }
-    }
-
-    /// Closes every connection; later calls fail.
+    /// Closes every connection once the calls in progress are done; later calls fail.
     public func close() async {
-        isClosed = true
-        for waiter in waiters { waiter.resume(throwing: DatabaseClosedError()) }
-        waiters.removeAll()
-        for connection in all { try? await connection.close() }
-        all.removeAll()
-        idle.removeAll()
-        try? await threadPool.shutdownGracefully()
+        await pool.close()
     }
+}
 
-    private func checkout() async throws -> SQLiteConnection {
-        if isClosed { throw DatabaseClosedError() }
-        if let connection = idle.popLast() { return connection }
-        if all.count + opening < maxConnections {
-            // Reserve the slot before suspending: the actor is re-entered while opening.
-            opening += 1
-            defer { opening -= 1 }
-            let connection = try await Self.open(path: path, threadPool: threadPool, logger: logger)
-            all.append(connection)
-            return connection
-        }
-        return try await withCheckedThrowingContinuation { waiters.append($0) }
-    }
-
-    private func checkin(_ connection: SQLiteConnection) {
-        if !waiters.isEmpty {
-            waiters.removeFirst().resume(returning: connection)
-        } else {
-            idle.append(connection)
-        }
-    }
+/// What each engine provides to `Database`.
+protocol DatabaseEngine: Sendable {
+    func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T
+    func transaction<T: Sendable>(
+        serializedOn key: String?, _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T
+    func close() async
 }
 
 /// The database was closed (the server is shutting down).
 public struct DatabaseClosedError: Error {}
 
 extension Database {
-    /// Whether the database answers a trivial query within `timeout` seconds.
+    /// Whether the database answers a trivial query within `timeout`. The answer never waits
+    /// longer: a query that hangs is left to finish (or fail) in the background.
     public func isAnswering(timeout: Duration = .seconds(2)) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                (try? await self.withConnection { db in try await db.raw("SELECT 1 AS ok").first() }) != nil
-            }
-            group.addTask {
+        let answer = FirstAnswer()
+        return await withCheckedContinuation { continuation in
+            answer.continuation = continuation
+            Task { answer.give((try? await self.withConnection { db in try await db.raw("SELECT 1 AS ok").first() }) != nil) }
+            Task {
                 try? await Task.sleep(for: timeout)
-                return false
+                answer.give(false)
             }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
         }
+    }
+}
+
+/// Resumes a continuation with the first answer given; later ones are dropped.
+private final class FirstAnswer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: CheckedContinuation<Bool, Never>?
+
+    var continuation: CheckedContinuation<Bool, Never>? {
+        get { lock.withLock { pending } }
+        set { lock.withLock { pending = newValue } }
+    }
+
+    func give(_ value: Bool) {
+        let waiting: CheckedContinuation<Bool, Never>? = lock.withLock {
+            defer { pending = nil }
+            return pending
+        }
+        waiting?.resume(returning: value)
     }
 }

@@ -4,7 +4,10 @@ import SQLKit
 
 /// The schema, as numbered steps applied once each and recorded in `schema_migrations`.
 ///
-/// Never edit a step that has shipped: add a new one. Times are stored as seconds since 1970 (REAL).
+/// Never edit a step that has shipped: add a new one. The same statements run on SQLite and
+/// PostgreSQL. Times are seconds since 1970 in `DOUBLE PRECISION` columns (steps 1-4 said
+/// `REAL`, which SQLite stores identically, but which is single precision on PostgreSQL);
+/// booleans are 0/1 `INTEGER`s.
 enum Migrations {
     struct Step: Sendable {
         let version: Int
@@ -26,8 +29,8 @@ enum Migrations {
                 vat_rate_device_sale TEXT,
                 vat_rate_accessory TEXT,
                 vat_rate_device_purchase TEXT,
-                created_at REAL NOT NULL,
-                updated_at REAL NOT NULL
+                created_at DOUBLE PRECISION NOT NULL,
+                updated_at DOUBLE PRECISION NOT NULL
             )
             """,
             """
@@ -44,9 +47,9 @@ enum Migrations {
                 archived INTEGER NOT NULL DEFAULT 0,
                 magic_link_enabled INTEGER NOT NULL DEFAULT 1,
                 password_hash TEXT,
-                last_login REAL,
-                created_at REAL NOT NULL,
-                updated_at REAL NOT NULL
+                last_login DOUBLE PRECISION,
+                created_at DOUBLE PRECISION NOT NULL,
+                updated_at DOUBLE PRECISION NOT NULL
             )
             """,
             """
@@ -56,7 +59,7 @@ enum Migrations {
                 first_name TEXT,
                 last_name TEXT,
                 company_id TEXT NOT NULL REFERENCES companies(id),
-                created_at REAL NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
                 UNIQUE (email, company_id)
             )
             """,
@@ -67,8 +70,8 @@ enum Migrations {
                 id TEXT PRIMARY KEY,
                 user_id TEXT NOT NULL REFERENCES users(id),
                 is_mobile INTEGER NOT NULL,
-                created_at REAL NOT NULL,
-                revoked_at REAL,
+                created_at DOUBLE PRECISION NOT NULL,
+                revoked_at DOUBLE PRECISION,
                 revoked_reason TEXT
             )
             """,
@@ -77,9 +80,9 @@ enum Migrations {
             CREATE TABLE refresh_tokens (
                 token_hash TEXT PRIMARY KEY,
                 session_id TEXT NOT NULL REFERENCES sessions(id),
-                issued_at REAL NOT NULL,
-                expires_at REAL NOT NULL,
-                rotated_at REAL,
+                issued_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                rotated_at DOUBLE PRECISION,
                 successor_hash TEXT
             )
             """,
@@ -89,13 +92,13 @@ enum Migrations {
                 id TEXT PRIMARY KEY,
                 user_id TEXT NOT NULL REFERENCES users(id),
                 email TEXT NOT NULL,
-                created_at REAL NOT NULL,
-                expires_at REAL NOT NULL,
-                closed_at REAL,
+                created_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                closed_at DOUBLE PRECISION,
                 failed_attempts INTEGER NOT NULL DEFAULT 0,
                 code_hash TEXT,
-                code_expires_at REAL,
-                last_code_sent_at REAL
+                code_expires_at DOUBLE PRECISION,
+                last_code_sent_at DOUBLE PRECISION
             )
             """,
             "CREATE INDEX login_challenges_user ON login_challenges(user_id, closed_at)",
@@ -105,16 +108,16 @@ enum Migrations {
                 purpose TEXT NOT NULL,
                 email TEXT NOT NULL,
                 code_hash TEXT NOT NULL,
-                created_at REAL NOT NULL,
-                expires_at REAL NOT NULL,
-                used_at REAL,
+                created_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                used_at DOUBLE PRECISION,
                 failed_attempts INTEGER NOT NULL DEFAULT 0
             )
             """,
             "CREATE INDEX magic_codes_email ON magic_codes(purpose, email, used_at)",
-            "CREATE TABLE code_emails (email TEXT NOT NULL, sent_at REAL NOT NULL)",
+            "CREATE TABLE code_emails (email TEXT NOT NULL, sent_at DOUBLE PRECISION NOT NULL)",
             "CREATE INDEX code_emails_email ON code_emails(email, sent_at)",
-            "CREATE TABLE login_failures (email TEXT NOT NULL, failed_at REAL NOT NULL)",
+            "CREATE TABLE login_failures (email TEXT NOT NULL, failed_at DOUBLE PRECISION NOT NULL)",
             "CREATE INDEX login_failures_email ON login_failures(email, failed_at)",
         ]),
         Step(version: 3, name: "customer sessions and push", statements: [
@@ -126,9 +129,9 @@ enum Migrations {
                 client_id TEXT NOT NULL REFERENCES clients(id),
                 company_id TEXT NOT NULL REFERENCES companies(id),
                 is_mobile INTEGER NOT NULL,
-                created_at REAL NOT NULL,
-                expires_at REAL NOT NULL,
-                revoked_at REAL
+                created_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                revoked_at DOUBLE PRECISION
             )
             """,
             """
@@ -140,8 +143,8 @@ enum Migrations {
                 owner_kind TEXT NOT NULL,
                 owner_id TEXT NOT NULL,
                 session_id TEXT NOT NULL,
-                created_at REAL NOT NULL,
-                updated_at REAL NOT NULL
+                created_at DOUBLE PRECISION NOT NULL,
+                updated_at DOUBLE PRECISION NOT NULL
             )
             """,
             "CREATE INDEX device_tokens_owner ON device_tokens(owner_kind, owner_id)",
@@ -154,7 +157,7 @@ enum Migrations {
                 devices INTEGER NOT NULL,
                 enquiries INTEGER NOT NULL,
                 payments INTEGER NOT NULL,
-                updated_at REAL NOT NULL
+                updated_at DOUBLE PRECISION NOT NULL
             )
             """,
         ]),
@@ -164,7 +167,7 @@ enum Migrations {
                 user_id TEXT PRIMARY KEY REFERENCES users(id),
                 secret_sealed TEXT,
                 pending_secret_sealed TEXT,
-                enabled_at REAL,
+                enabled_at DOUBLE PRECISION,
                 last_used_step INTEGER
             )
             """,
@@ -173,23 +176,35 @@ enum Migrations {
                 id TEXT PRIMARY KEY,
                 user_id TEXT NOT NULL REFERENCES users(id),
                 code_hash TEXT NOT NULL,
-                used_at REAL
+                used_at DOUBLE PRECISION
             )
             """,
             "CREATE INDEX recovery_codes_user ON recovery_codes(user_id, code_hash)",
         ]),
+        Step(version: 5, name: "request windows", statements: [
+            // Fixed-window request counters (the per-IP sign-in limit), shared by every instance.
+            """
+            CREATE TABLE request_windows (
+                key TEXT PRIMARY KEY,
+                window_start DOUBLE PRECISION NOT NULL,
+                count INTEGER NOT NULL
+            )
+            """,
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from
-    /// several processes at once: the write lock serialises them and the check is repeated inside it.
+    /// several processes at once: each step runs under one lock (SQLite's write lock, a
+    /// PostgreSQL advisory lock) and checks again inside it whether it is still to do.
     static func run(on database: Database, logger: Logger) async throws {
-        try await database.withConnection { db in
+        let lock = "repairminder-migrations"
+        try await database.transaction(serializedOn: lock) { db in
             try await db.raw(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+                "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
             ).run()
         }
         for step in steps {
-            let applied = try await database.transaction { db in
+            let applied = try await database.transaction(serializedOn: lock) { db in
                 let done = try await db.raw("SELECT version FROM schema_migrations WHERE version = \(bind: step.version)")
                     .first()
                 if done != nil { return false }
@@ -207,7 +222,7 @@ enum Migrations {
 extension Database {
     /// Opens the database the settings name and brings its schema up to date.
     public static func openMigrated(settings: ServerSettings, logger: Logger) async throws -> Database {
-        let database = try await Database(sqlitePath: try settings.sqlitePath(), logger: logger)
+        let database = try await open(settings: settings, logger: logger)
         do {
             try await Migrations.run(on: database, logger: logger)
         } catch {
@@ -215,5 +230,17 @@ extension Database {
             throw error
         }
         return database
+    }
+
+    /// Opens the database the settings name, as it is.
+    public static func open(settings: ServerSettings, logger: Logger) async throws -> Database {
+        let location = try settings.databaseLocation()
+        switch location {
+        case .sqlite:
+            // One writer at a time whatever the pool: a few connections are enough for readers.
+            return try await open(location, poolSize: min(settings.databasePoolSize, 4), logger: logger)
+        case .postgres:
+            return try await open(location, poolSize: settings.databasePoolSize, logger: logger)
+        }
     }
 }

@@ -19,7 +19,9 @@ final class ManualClock: @unchecked Sendable {
     var serverClock: ServerClock { ServerClock { [self] in now } }
 }
 
-/// A server on a fresh data directory with the demo fixtures loaded, for one test.
+/// A server on a fresh data directory and a fresh database with the demo fixtures loaded, for
+/// one test: SQLite in the data directory, or a new PostgreSQL database when
+/// `REPAIRMINDER_TEST_POSTGRES_URL` is set (`TestPostgres`).
 struct TestServer {
     let settings: ServerSettings
     let clock: ManualClock
@@ -41,6 +43,7 @@ struct TestServer {
 
     init(configure: (inout ServerSettings) -> Void = { _ in }) async throws {
         var settings = Self.defaultSettings()
+        if TestPostgres.isAvailable { settings.databaseURL = try await TestPostgres.createDatabase() }
         configure(&settings)
         self.settings = settings
         clock = ManualClock()
@@ -56,21 +59,32 @@ struct TestServer {
     }
 
     /// Runs `body` against the application over Hummingbird's in-process router transport
-    /// (or real sockets with `.live`), then removes the data directory.
+    /// (or real sockets with `.live`), then removes the data directory and the database.
     func run(
         _ testing: TestingSetup = .router,
         _ body: @Sendable @escaping (TestClient) async throws -> Void
     ) async throws {
-        defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
-        let app = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
-        try await app.test(testing) { client in
-            try await body(TestClient(client: client, settings: settings))
+        do {
+            let app = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
+            try await app.test(testing) { client in
+                try await body(TestClient(client: client, settings: settings))
+            }
+        } catch {
+            await remove()
+            throw error
         }
+        await remove()
+    }
+
+    /// Removes what the server left: its data directory, and its PostgreSQL database.
+    func remove() async {
+        try? FileManager.default.removeItem(atPath: settings.dataDirectory)
+        if let url = settings.databaseURL { await TestPostgres.dropDatabase(url: url) }
     }
 
     /// A second connection to the server's database, for checking what a request changed.
     func withDatabase<T: Sendable>(_ body: @Sendable (Database) async throws -> T) async throws -> T {
-        let database = try await Database(sqlitePath: settings.sqlitePath(), logger: Self.quietLogger)
+        let database = try await Database.open(settings: settings, logger: Self.quietLogger)
         do {
             let result = try await body(database)
             await database.close()

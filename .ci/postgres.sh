@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Starts a throwaway PostgreSQL for the tests and prints its admin URL on the last line.
+#
+#   url=$(bash .ci/postgres.sh start /tmp/rm-pg)   # installs Debian's postgresql if needed
+#   REPAIRMINDER_TEST_POSTGRES_URL=$url swift test
+#   bash .ci/postgres.sh stop /tmp/rm-pg
+#
+# PostgreSQL refuses to run as root, so the cluster belongs to the unprivileged `postgres`
+# user (created by the package). It listens on 127.0.0.1 only, on a free port, with trust
+# authentication for loopback and fsync off: it holds nothing but test data.
+set -euo pipefail
+
+action=${1:?usage: postgres.sh start|stop DIRECTORY}
+dir=${2:?usage: postgres.sh start|stop DIRECTORY}
+
+bin_dir() {
+    local initdb
+    initdb=$(command -v initdb || ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -1 || true)
+    [ -n "$initdb" ] && dirname "$initdb"
+}
+
+as_postgres() {
+    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+case "$action" in
+start)
+    if [ -z "$(bin_dir)" ]; then
+        echo "installing PostgreSQL (Debian's postgresql package)" >&2
+        apt-get update -qq >&2
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
+    fi
+    bin=$(bin_dir)
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    [ "$(id -u)" = 0 ] && chown postgres: "$dir"
+    as_postgres "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --no-locale > "$dir/initdb.log"
+    as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" >&2
+    echo "$port" > "$dir/port"
+    echo "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+    ;;
+stop)
+    bin=$(bin_dir)
+    [ -d "$dir/data" ] && as_postgres "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >&2 || true
+    rm -rf "$dir"
+    ;;
+*)
+    echo "usage: postgres.sh start|stop DIRECTORY" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,154 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+import SQLiteKit
+
+/// The embedded engine: a small pool of SQLite connections on one file in WAL mode.
+///
+/// Several connections let reads proceed while one write is in progress, and let other
+/// processes (`repairminder seed`) write to the same file while a server runs: SQLite's
+/// busy timeout makes them wait for each other instead of failing.
+actor SQLitePool: DatabaseEngine {
+    private let path: String
+    private let logger: Logger
+    private var idle: [SQLiteConnection] = []
+    private var all: [SQLiteConnection] = []
+    private var waiters: [CheckedContinuation<SQLiteConnection, any Error>] = []
+    private let maxConnections: Int
+    private var opening = 0
+    /// Runs SQLite's blocking calls. One thread per connection: a connection waiting for the write
+    /// lock blocks its thread, and the connection holding the lock must still find one to finish.
+    private let threadPool: NIOThreadPool
+    private var writerActive = false
+    private var writerWaiters: [CheckedContinuation<Void, Never>] = []
+    private var isClosed = false
+
+    /// Opens (creating if needed) the SQLite database at `path`.
+    init(path: String, maxConnections: Int, logger: Logger) async throws {
+        self.path = path
+        self.logger = logger
+        self.maxConnections = max(1, maxConnections)
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try DataDirectory.create(directory)
+        let pool = NIOThreadPool(numberOfThreads: self.maxConnections)
+        pool.start()
+        threadPool = pool
+        // Open one connection up front so a bad path fails at start-up, not on the first request.
+        let first: SQLiteConnection
+        do {
+            first = try await Self.open(path: path, threadPool: pool, logger: logger)
+        } catch {
+            try? await pool.shutdownGracefully()
+            throw error
+        }
+        idle.append(first)
+        all.append(first)
+    }
+
+    private static func open(path: String, threadPool: NIOThreadPool, logger: Logger) async throws -> SQLiteConnection {
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: path), threadPool: threadPool, logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton.any())
+        do {
+            // WAL lets readers and a writer work at once; the busy timeout queues concurrent
+            // writers (other connections, other processes) instead of failing with SQLITE_BUSY.
+            _ = try await connection.query("PRAGMA busy_timeout = 10000")
+            _ = try await connection.query("PRAGMA journal_mode = WAL")
+            _ = try await connection.query("PRAGMA foreign_keys = ON")
+            _ = try await connection.query("PRAGMA synchronous = NORMAL")
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    func withConnection<T: Sendable>(
+        _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        let connection = try await checkout()
+        do {
+            // No query logging: bound values include hashes, sealed secrets and device tokens.
+            let result = try await body(connection.sql(queryLogLevel: nil))
+            checkin(connection)
+            return result
+        } catch {
+            checkin(connection)
+            throw error
+        }
+    }
+
+    /// A write transaction (`BEGIN IMMEDIATE`): it takes the database's one write lock at the
+    /// start, so every transaction is serialised and `key` needs no lock of its own.
+    /// Transactions of this process queue here, in Swift, rather than in SQLite's sleeping busy
+    /// handler; other processes are still kept out by the busy timeout.
+    func transaction<T: Sendable>(
+        serializedOn key: String?, _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        await acquireWriter()
+        defer { releaseWriter() }
+        return try await withConnection { db in
+            try await db.raw("BEGIN IMMEDIATE").run()
+            do {
+                let result = try await body(db)
+                try await db.raw("COMMIT").run()
+                return result
+            } catch {
+                try? await db.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+
+    private func acquireWriter() async {
+        if !writerActive {
+            writerActive = true
+            return
+        }
+        await withCheckedContinuation { writerWaiters.append($0) }
+    }
+
+    private func releaseWriter() {
+        if writerWaiters.isEmpty {
+            writerActive = false
+        } else {
+            // Hand the slot straight to the next waiter; it stays taken.
+            writerWaiters.removeFirst().resume()
+        }
+    }
+
+    func close() async {
+        isClosed = true
+        for waiter in waiters { waiter.resume(throwing: DatabaseClosedError()) }
+        waiters.removeAll()
+        for connection in all { try? await connection.close() }
+        all.removeAll()
+        idle.removeAll()
+        try? await threadPool.shutdownGracefully()
+    }
+
+    private func checkout() async throws -> SQLiteConnection {
+        if isClosed { throw DatabaseClosedError() }
+        if let connection = idle.popLast() { return connection }
+        if all.count + opening < maxConnections {
+            // Reserve the slot before suspending: the actor is re-entered while opening.
+            opening += 1
+            defer { opening -= 1 }
+            let connection = try await Self.open(path: path, threadPool: threadPool, logger: logger)
+            all.append(connection)
+            return connection
+        }
+        return try await withCheckedThrowingContinuation { waiters.append($0) }
+    }
+
+    private func checkin(_ connection: SQLiteConnection) {
+        if !waiters.isEmpty {
+            waiters.removeFirst().resume(returning: connection)
+        } else {
+            idle.append(connection)
+        }
+    }
+}
+
