@@ -116,10 +116,10 @@ public struct FixtureLoader: Sendable {
                 UPDATE companies SET status = \(bind: status), currency_code = \(bind: currency), vat_number = \(bind: company.vatNumber),
                     logo_url = \(bind: company.logoUrl), vat_rate_repair = \(bind: repair), vat_rate_device_sale = \(bind: sale),
                     vat_rate_accessory = \(bind: accessory), vat_rate_device_purchase = \(bind: purchase), updated_at = \(bind: now)
-                WHERE id = \(bind: id) AND (status IS NOT \(bind: status) OR currency_code IS NOT \(bind: currency)
-                    OR vat_number IS NOT \(bind: company.vatNumber) OR logo_url IS NOT \(bind: company.logoUrl)
-                    OR vat_rate_repair IS NOT \(bind: repair) OR vat_rate_device_sale IS NOT \(bind: sale)
-                    OR vat_rate_accessory IS NOT \(bind: accessory) OR vat_rate_device_purchase IS NOT \(bind: purchase))
+                WHERE id = \(bind: id) AND (status IS DISTINCT FROM \(bind: status) OR currency_code IS DISTINCT FROM \(bind: currency)
+                    OR vat_number IS DISTINCT FROM \(bind: company.vatNumber) OR logo_url IS DISTINCT FROM \(bind: company.logoUrl)
+                    OR vat_rate_repair IS DISTINCT FROM \(bind: repair) OR vat_rate_device_sale IS DISTINCT FROM \(bind: sale)
+                    OR vat_rate_accessory IS DISTINCT FROM \(bind: accessory) OR vat_rate_device_purchase IS DISTINCT FROM \(bind: purchase))
                 """
             ).run()
         }
@@ -153,11 +153,11 @@ public struct FixtureLoader: Sendable {
                     role = \(bind: role), phi_access_level = \(bind: phi), data_classification = \(bind: classification),
                     is_active = \(bind: active), archived = \(bind: archived), magic_link_enabled = \(bind: magic),
                     password_hash = \(bind: passwordHash), updated_at = \(bind: now)
-                WHERE id = \(bind: id) AND (first_name IS NOT \(bind: user.firstName) OR last_name IS NOT \(bind: user.lastName)
-                    OR company_id IS NOT \(bind: companyId) OR role IS NOT \(bind: role) OR phi_access_level IS NOT \(bind: phi)
-                    OR data_classification IS NOT \(bind: classification) OR is_active IS NOT \(bind: active)
-                    OR archived IS NOT \(bind: archived) OR magic_link_enabled IS NOT \(bind: magic)
-                    OR password_hash IS NOT \(bind: passwordHash))
+                WHERE id = \(bind: id) AND (first_name IS DISTINCT FROM \(bind: user.firstName) OR last_name IS DISTINCT FROM \(bind: user.lastName)
+                    OR company_id IS DISTINCT FROM \(bind: companyId) OR role IS DISTINCT FROM \(bind: role) OR phi_access_level IS DISTINCT FROM \(bind: phi)
+                    OR data_classification IS DISTINCT FROM \(bind: classification) OR is_active IS DISTINCT FROM \(bind: active)
+                    OR archived IS DISTINCT FROM \(bind: archived) OR magic_link_enabled IS DISTINCT FROM \(bind: magic)
+                    OR password_hash IS DISTINCT FROM \(bind: passwordHash))
                 """
             ).run()
         }

@@ -55,35 +55,65 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
     /// `host:port/database`: never the password.
     public var description: String { "\(host):\(port)/\(database)" }
 
-    /// libpq's `sslmode`: `require` encrypts without checking the certificate, `verify-ca` checks
-    /// the chain, `verify-full` the chain and the host name.
-    func tls() throws -> PostgresClient.Configuration.TLS {
+    /// libpq's `sslmode`: whether TLS is off, tried, or required, and how the certificate is
+    /// checked: not at all (`allow`, `prefer`, `require`), the chain (`verify-ca`), the chain
+    /// and the host name (`verify-full`).
+    private func tls() throws -> (required: Bool, configuration: TLSConfiguration)? {
         var tls = TLSConfiguration.makeClientConfiguration()
         switch sslMode {
         case "disable":
-            return .disable
+            return nil
         case "allow", "prefer":
             tls.certificateVerification = .none
-            return .prefer(tls)
+            return (false, tls)
         case "require":
             tls.certificateVerification = .none
-            return .require(tls)
+            return (true, tls)
         case "verify-ca":
             tls.certificateVerification = .noHostnameVerification
-            return .require(tls)
+            return (true, tls)
         case "verify-full":
-            return .require(tls)
+            return (true, tls)
         default:
             throw SettingsError(
                 "--database-url: sslmode must be one of disable, allow, prefer, require, verify-ca, verify-full; got \"\(sslMode)\"")
         }
     }
 
+    /// The pool's configuration: at most `poolSize` connections.
     func clientConfiguration(poolSize: Int) throws -> PostgresClient.Configuration {
+        let tls: PostgresClient.Configuration.TLS =
+            switch try tls() {
+            case nil: .disable
+            case let (required, configuration)?: required ? .require(configuration) : .prefer(configuration)
+            }
         var configuration = PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: try tls())
+            host: host, port: port, username: username, password: password, database: database, tls: tls)
         configuration.options.maximumConnections = poolSize
         configuration.options.minimumConnections = 0
         return configuration
+    }
+
+    /// The same server for a single connection.
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let tls: PostgresConnection.Configuration.TLS =
+            switch try tls() {
+            case nil: .disable
+            case let (required, configuration)?:
+                required ? .require(try NIOSSLContext(configuration: configuration)) : .prefer(try NIOSSLContext(configuration: configuration))
+            }
+        return PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: tls)
+    }
+
+    /// Why a connection failed, in PostgreSQL's words where the server gave some (PSQLError
+    /// keeps its details out of `description` so they do not leak into logs by accident;
+    /// they hold no secret here: the password is never part of them).
+    static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return String(describing: error) }
+        if error.code == .sslUnsupported { return "the server does not offer TLS; use sslmode=disable or sslmode=prefer" }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return String(describing: underlying) }
+        return String(describing: error.code)
     }
 }

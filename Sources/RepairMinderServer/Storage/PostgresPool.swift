@@ -12,24 +12,22 @@ final class PostgresPool: DatabaseEngine {
     private let running: Task<Void, Never>
 
     init(_ location: PostgresLocation, poolSize: Int, logger: Logger) async throws {
+        // One connection first, so a wrong address, password or sslmode fails at start-up with
+        // PostgreSQL's own reason, rather than as the pool's retries on the first request.
+        do {
+            let probe = try await PostgresConnection.connect(
+                configuration: try location.connectionConfiguration(), id: 0, logger: logger)
+            try await probe.close()
+        } catch {
+            throw SettingsError("cannot connect to PostgreSQL at \(location): \(PostgresLocation.reason(error))")
+        }
         let client = PostgresClient(configuration: try location.clientConfiguration(poolSize: max(1, poolSize)), backgroundLogger: logger)
         self.client = client
-        running = Task { await client.run() }
-        // Fail at start-up, with the address, rather than on the first request.
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await client.withConnection { _ = try await $0.query("SELECT 1", logger: logger) } }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(10))
-                    throw SettingsError("no answer within 10 seconds")
-                }
-                try await group.next()
-                group.cancelAll()
-            }
-        } catch {
-            running.cancel()
-            await running.value
-            throw SettingsError("cannot reach PostgreSQL at \(location): \(String(reflecting: error))")
+        // Started at once, so the pool counts as running before the first lease.
+        if #available(macOS 26, iOS 26, *) {
+            running = Task.immediate { await client.run() }
+        } else {
+            running = Task { await client.run() }
         }
     }
 
