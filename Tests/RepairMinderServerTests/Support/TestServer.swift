@@ -76,6 +76,25 @@ struct TestServer {
         await remove()
     }
 
+    /// Runs `body` against two instances of the server on the same database, each on real
+    /// sockets with its own connection pool: what a load balancer in front of two processes
+    /// sees. They share the data directory (so the outbox) and the secrets, as deployments must.
+    func runTwoInstances(_ body: @Sendable @escaping (TestClient, TestClient) async throws -> Void) async throws {
+        do {
+            let first = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
+            let second = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
+            try await first.test(.live) { a in
+                try await second.test(.live) { b in
+                    try await body(TestClient(client: a, settings: settings), TestClient(client: b, settings: settings))
+                }
+            }
+        } catch {
+            await remove()
+            throw error
+        }
+        await remove()
+    }
+
     /// Removes what the server left: its data directory, and its PostgreSQL database.
     func remove() async {
         try? FileManager.default.removeItem(atPath: settings.dataDirectory)

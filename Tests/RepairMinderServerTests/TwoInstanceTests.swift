@@ -1,0 +1,152 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import RepairMinderServer
+
+/// Two server instances on one PostgreSQL database, with requests for the same user
+/// alternating between them: every guarantee of docs/API.md holds as it does on one instance,
+/// because none depends on process memory.
+@Suite(.enabled(if: TestPostgres.isAvailable, Comment(rawValue: TestPostgres.howToEnable)))
+struct TwoInstanceTests {
+    /// The instance for the `index`-th request: even to `a`, odd to `b`.
+    static func alternate(_ index: Int, _ a: TestClient, _ b: TestClient) -> TestClient { index % 2 == 0 ? a : b }
+
+    @Test func twentyConcurrentRefreshesSplitBetweenInstancesYieldOneSuccessor() async throws {
+        let server = try await TestServer()
+        try await server.runTwoInstances { a, b in
+            let first = try #require(try await a.signIn().string("refreshToken"))
+            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for index in 0..<20 {
+                    group.addTask { try await Self.alternate(index, a, b).post("/api/auth/refresh", ["refreshToken": first]) }
+                }
+                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            }
+            #expect(replies.count == 20)
+            #expect(replies.allSatisfy { $0.status == .ok })
+            #expect(Set(replies.compactMap { $0.string("refreshToken") }).count == 1)
+            #expect(try await server.withDatabase { try await $0.count("refresh_tokens", where: "rotated_at IS NULL") } == 1)
+            #expect(try await server.withDatabase { try await $0.count("refresh_tokens") } == 2)
+            // The one successor works on either instance; the first token is now spent for good.
+            let successor = try #require(replies.first?.string("refreshToken"))
+            #expect(try await b.post("/api/auth/refresh", ["refreshToken": successor]).status == .ok)
+        }
+    }
+
+    @Test func logoutOnOneInstanceEndsTheAccessTokenOnTheOtherWithinFiveSeconds() async throws {
+        let server = try await TestServer()
+        try await server.runTwoInstances { a, b in
+            let token = try #require(try await a.signIn().string("token"))
+            #expect(try await b.send(.get, "/api/auth/me", bearer: token).status == .ok)
+            #expect(try await a.send(.post, "/api/auth/logout", bearer: token).status == .ok)
+            let loggedOut = ContinuousClock.now
+            var reply = try await b.send(.get, "/api/auth/me", bearer: token)
+            while reply.status == .ok, ContinuousClock.now - loggedOut < .seconds(5) {
+                try await Task.sleep(for: .milliseconds(100))
+                reply = try await b.send(.get, "/api/auth/me", bearer: token)
+            }
+            reply.expectFailure(.unauthorized, "UNAUTHORIZED")
+        }
+    }
+
+    @Test func theLoginChallengeAttemptCapHoldsWhenAttemptsAlternate() async throws {
+        let server = try await TestServer()
+        try await server.runTwoInstances { a, b in
+            let admin = DemoFixtures.adminEmail
+            let userId = try await a.login(admin, DemoFixtures.adminPassword)
+            let code = try await b.requestCode(userId: userId, email: admin)
+            let wrong = code == "000000" ? "111111" : "000000"
+            // Eight wrong codes at once, split between the instances: five are counted, the
+            // fifth closes the challenge, and the rest find it closed.
+            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for index in 0..<8 {
+                    group.addTask {
+                        try await Self.alternate(index, a, b).post("/api/auth/2fa/verify", ["userId": userId, "code": wrong])
+                    }
+                }
+                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            }
+            #expect(replies.filter { $0.code == "INVALID_CODE" }.count == 4)
+            #expect(replies.filter { $0.code == "TOO_MANY_ATTEMPTS" }.count == 1)
+            #expect(replies.filter { $0.code == "LOGIN_CHALLENGE_EXPIRED" }.count == 3)
+            #expect(try await server.withDatabase { try await $0.count("login_challenges", where: "failed_attempts = 5") } == 1)
+            // The right code is refused on both now, and no session was made.
+            for client in [a, b] {
+                try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": code])
+                    .expectFailure(.unauthorized, "LOGIN_CHALLENGE_EXPIRED")
+            }
+            #expect(try await server.withDatabase { try await $0.count("sessions") } == 0)
+        }
+    }
+
+    @Test func anEmailedCodeIsUsedOnceAcrossInstancesAndItsAttemptCapHolds() async throws {
+        let server = try await TestServer()
+        try await server.runTwoInstances { a, b in
+            let email = DemoFixtures.engineerEmail
+            #expect(try await a.post("/api/auth/magic-link/request", ["email": email]).status == .ok)
+            let code = try a.latestCode(to: email)
+            // Ten uses of the right code at once: one session.
+            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for index in 0..<10 {
+                    group.addTask { try await Self.alternate(index, a, b).post("/api/auth/magic-link/verify-code", ["email": email, "code": code]) }
+                }
+                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            }
+            #expect(replies.filter { $0.status == .ok }.count == 1)
+            #expect(replies.filter { $0.code == "INVALID_CODE" }.count == 9)
+            #expect(try await server.withDatabase { try await $0.count("sessions") } == 1)
+
+            // A new code and five wrong tries, alternating: the code is spent.
+            #expect(try await b.post("/api/auth/magic-link/request", ["email": email]).status == .ok)
+            let second = try b.latestCode(to: email)
+            let wrong = second == "000000" ? "111111" : "000000"
+            for index in 0..<5 {
+                try await Self.alternate(index, a, b).post("/api/auth/magic-link/verify-code", ["email": email, "code": wrong])
+                    .expectFailure(.unauthorized, "INVALID_CODE")
+            }
+            try await a.post("/api/auth/magic-link/verify-code", ["email": email, "code": second])
+                .expectFailure(.unauthorized, "INVALID_CODE")
+            #expect(try await server.withDatabase { try await $0.count("sessions") } == 1)
+        }
+    }
+
+    @Test func theLoginFailureBudgetIsOneForBothInstances() async throws {
+        let server = try await TestServer { $0.loginFailureLimit = 4 }
+        try await server.runTwoInstances { a, b in
+            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        try await Self.alternate(index, a, b).post(
+                            "/api/auth/login", ["email": DemoFixtures.adminEmail, "password": "wrong \(index)"])
+                    }
+                }
+                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            }
+            #expect(replies.filter { $0.code == "INVALID_CREDENTIALS" }.count == 4)
+            #expect(replies.filter { $0.code == "RATE_LIMITED" }.count == 6)
+            for client in [a, b] {
+                try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword])
+                    .expectFailure(.tooManyRequests, "RATE_LIMITED")
+            }
+        }
+    }
+
+    @Test func thePerIPLimitIsOneBudgetForBothInstances() async throws {
+        let server = try await TestServer { $0.ipRateLimit = 6 }
+        try await server.runTwoInstances { a, b in
+            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        try await Self.alternate(index, a, b).post("/api/auth/magic-link/request", ["email": "nobody@acme.test"])
+                    }
+                }
+                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            }
+            #expect(replies.filter { $0.status == .ok }.count == 6)
+            #expect(replies.filter { $0.code == "RATE_LIMITED" }.count == 4)
+            server.clock.advance(by: 60)
+            #expect(try await b.post("/api/auth/magic-link/request", ["email": "nobody@acme.test"]).status == .ok)
+        }
+    }
+}
