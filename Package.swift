@@ -64,6 +64,11 @@ let package = Package(
             dependencies: ["RepairMinderKit", "RepairMinderServer"],
             path: "Benchmarks/SDKOverhead"
         ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["RepairMinderServer"],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "RepairMinderModelsTests",
             dependencies: ["RepairMinderModels"]
@@ -78,13 +83,14 @@ let package = Package(
         ),
         .testTarget(
             name: "repairminderTests",
-            dependencies: ["repairminder", "RepairMinderServer"],
+            dependencies: ["repairminder", "RepairMinderServer", "TestSupport"],
             exclude: ["interactive_login.py"]
         ),
         .testTarget(
             name: "RepairMinderServerTests",
             dependencies: [
                 "RepairMinderServer",
+                "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -139,8 +139,30 @@ import Testing
             let (_, recovery) = try await Self.enrol(client, server: server, token: token)
             let userId = try await client.login(admin, DemoFixtures.adminPassword)
             let statuses = try await race(10) { try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": recovery[0]]).status.code }
-            #expect(statuses.filter { $0 == 200 }.count == 1)
+            #expect(statuses.filter { $0 == 200 }.count == 1, "\(statuses)")
             #expect(try await client.send(.get, "/api/auth/totp/status", bearer: token).data["recoveryCodesRemaining"] as? Int == 9)
+        }
+    }
+
+    @Test func aRecoveryCodeRacingWrongCodesIsSpentOnlyIfItSignsIn() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (_, recovery) = try await Self.enrol(client, server: server, token: token)
+            for _ in 0..<3 {
+                let userId = try await client.login(admin, DemoFixtures.adminPassword)
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    group.addTask { try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": recovery[0]]).status.code }
+                    for _ in 0..<8 { group.addTask { try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": "000000"]).status.code } }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                let remaining = try await client.send(.get, "/api/auth/totp/status", bearer: token).data["recoveryCodesRemaining"] as? Int
+                let signedIn = statuses.filter { $0 == 200 }.count
+                #expect(signedIn <= 1)
+                // Signed in and the code is spent, or the attempts ran out first and it is not.
+                #expect(signedIn == 1 ? remaining == 9 : remaining == 10, "\(statuses), \(String(describing: remaining)) left")
+                if signedIn == 1 { return }
+            }
         }
     }
 

@@ -81,13 +81,20 @@ struct StaffLoginController {
         let emailed = hashing.codeHash(code, scope: Self.challengeCodeScope)
         let isEmailedCode = challenge.codeHash.map { SecretHashing.constantTimeEquals($0, emailed) } ?? false
         if isEmailedCode, let expiry = challenge.codeExpiresAt, expiry <= now { throw APIError.verificationCodeExpired }
-        // The emailed code, or else the authenticator app (a TOTP or recovery code), then close
-        // the challenge: of concurrent requests, only the one that closes it signs in.
+        // The emailed code, or else the authenticator app (a TOTP or recovery code): of
+        // concurrent requests, only the one that closes the challenge signs in. An authenticator
+        // factor is spent only after that, so a request that loses the race (to a right code, or
+        // to wrong ones using up the attempts) leaves it unused.
         let completed: Bool
         if isEmailedCode {
             completed = try await challenges.complete(challengeId: challenge.id, codeHash: emailed, now: now)
-        } else if try await authenticatorApp.accept(code, userId: challenge.userId, now: now) {
-            completed = try await challenges.close(challengeId: challenge.id, now: now)
+        } else if let factor = try await authenticatorApp.check(code, userId: challenge.userId, now: now) {
+            guard try await challenges.close(challengeId: challenge.id, now: now) else { throw APIError.loginChallengeExpired }
+            guard try await authenticatorApp.use(factor, userId: challenge.userId, now: now) else {
+                // Used up meanwhile by another sign-in (a replayed TOTP code): this challenge is over.
+                throw APIError.invalidVerificationCode
+            }
+            completed = true
         } else {
             completed = false
         }

@@ -28,19 +28,43 @@ struct AuthenticatorApp: Sendable {
         try await store.credential(userId: userId)?.isEnabled ?? false
     }
 
+    /// What an accepted code would use up.
+    enum Factor: Sendable {
+        case totpStep(UInt64)
+        case recoveryCode(hash: String)
+    }
+
     /// Accepts `code` as a second factor of an enrolled user: a current TOTP code (refused if its
     /// step, or a later one, was already used) or an unused recovery code (then used up).
     func accept(_ code: String, userId: String, now: Double) async throws -> Bool {
+        guard let factor = try await check(code, userId: userId, now: now) else { return false }
+        return try await use(factor, userId: userId, now: now)
+    }
+
+    /// Whether `code` is a factor the user could use now, without using it up: for a caller that
+    /// must win a race of its own (closing a login challenge) before the factor is spent.
+    func check(_ code: String, userId: String, now: Double) async throws -> Factor? {
         guard let credential = try await store.credential(userId: userId), credential.isEnabled,
             let sealed = credential.secretSealed
-        else { return false }
+        else { return nil }
         if code.count == 6, code.allSatisfy({ $0.isASCII && $0.isNumber }) {
             let secret = try secretBox.open(sealed, owner: userId)
-            guard let step = generator.matchingStep(of: code, secret: secret, at: now) else { return false }
-            return try await store.claimStep(userId: userId, step: step)
+            guard let step = generator.matchingStep(of: code, secret: secret, at: now),
+                credential.lastUsedStep.map({ $0 < Int64(step) }) ?? true
+            else { return nil }
+            return .totpStep(step)
         }
-        guard RecoveryCodeFormat.looksLikeOne(code) else { return false }
-        return try await store.consumeRecoveryCode(userId: userId, hash: recoveryHash(code, userId: userId), now: now)
+        guard RecoveryCodeFormat.looksLikeOne(code) else { return nil }
+        let hash = recoveryHash(code, userId: userId)
+        return try await store.hasUnusedRecoveryCode(userId: userId, hash: hash) ? .recoveryCode(hash: hash) : nil
+    }
+
+    /// Uses the factor up; false if a concurrent request already did (exactly one wins).
+    func use(_ factor: Factor, userId: String, now: Double) async throws -> Bool {
+        switch factor {
+        case .totpStep(let step): try await store.claimStep(userId: userId, step: step)
+        case .recoveryCode(let hash): try await store.consumeRecoveryCode(userId: userId, hash: hash, now: now)
+        }
     }
 
     func recoveryHash(_ code: String, userId: String) -> String {

@@ -90,6 +90,14 @@ struct TOTPStore: Sendable {
         } != nil
     }
 
+    func hasUnusedRecoveryCode(userId: String, hash: String) async throws -> Bool {
+        try await database.withConnection { db in
+            try await db.raw(
+                "SELECT id FROM recovery_codes WHERE user_id = \(bind: userId) AND code_hash = \(bind: hash) AND used_at IS NULL LIMIT 1"
+            ).first()
+        } != nil
+    }
+
     func remainingRecoveryCodes(userId: String) async throws -> Int {
         try await database.withConnection { db in
             try await db.raw("SELECT COUNT(*) AS n FROM recovery_codes WHERE user_id = \(bind: userId) AND used_at IS NULL")

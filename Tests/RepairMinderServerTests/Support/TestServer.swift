@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import RepairMinderModels
+import TestSupport
 import Testing
 
 @testable import RepairMinderServer
