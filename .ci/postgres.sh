@@ -34,7 +34,10 @@ start)
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     rm -rf "$dir"
     mkdir -p "$dir"
-    [ "$(id -u)" = 0 ] && chown postgres: "$dir"
+    if [ "$(id -u)" = 0 ]; then
+        id postgres > /dev/null 2>&1 || useradd --system --home-dir "$dir" postgres
+        chown postgres: "$dir"
+    fi
     as_postgres "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --no-locale > "$dir/initdb.log"
     as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start \
         -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" >&2
