@@ -19,14 +19,16 @@ public func buildApplication(
     let secret = try settings.jwtSecret ?? GeneratedSecret.loadOrCreate(named: "jwt-secret", in: settings.dataDirectory)
     let encryptionKey = try settings.encryptionKey
         ?? GeneratedSecret.loadOrCreate(named: "encryption-key", in: settings.dataDirectory)
-    let database = try await Database.openMigrated(settings: settings, logger: logger)
+    let metrics = settings.metricsEnabled ? ServerMetrics() : nil
+    let database = try await Database.openMigrated(settings: settings, logger: logger, metrics: metrics)
     let hasher = PasswordHasher(cost: settings.bcryptCost)
     let router: Router<AppRequestContext>
     do {
         router = try buildRouter(
             ServerParts(
                 settings: settings, database: database, hasher: hasher, jwtSecret: secret, encryptionKey: encryptionKey,
-                clock: clock, mailer: mailer ?? OutboxMailer(dataDirectory: settings.dataDirectory, logger: logger)))
+                clock: clock, mailer: mailer ?? OutboxMailer(dataDirectory: settings.dataDirectory, logger: logger),
+                metrics: metrics))
     } catch {
         await database.close()
         await hasher.shutdown()
@@ -50,6 +52,8 @@ struct ServerParts: Sendable {
     let encryptionKey: String
     let clock: ServerClock
     let mailer: any Mailer
+    /// nil when metrics are off.
+    var metrics: ServerMetrics? = nil
 }
 
 /// Wires each feature with exactly what it needs and mounts the served routes of the table.
@@ -69,6 +73,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     let staffIdentity = StaffIdentity(signer: signer, sessions: sessions, accounts: accounts, clock: clock)
 
     let router = Router(context: AppRequestContext.self)
+    if let metrics = parts.metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: QuarantineMiddleware(identity: staffIdentity))
     let routes = RouteMounter(
@@ -76,10 +81,13 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
         // One budget per client IP across staff and customer sign-in.
         ipLimiter: settings.ipRateLimit > 0 ? IPRateLimiter(database: database, limit: settings.ipRateLimit, clock: clock) : nil,
         staffIdentity: staffIdentity,
-        customerIdentity: CustomerIdentity(signer: signer, customers: customers, accounts: accounts, clock: clock))
+        customerIdentity: CustomerIdentity(signer: signer, customers: customers, accounts: accounts, clock: clock),
+        metrics: parts.metrics)
 
-    try PublicController(database: database, accounts: accounts, serverURL: settings.serverURL).mount(on: routes)
-    let issuer = TokenIssuer(signer: signer, accounts: accounts, sessions: sessions, settings: settings, clock: clock)
+    try PublicController(database: database, accounts: accounts, serverURL: settings.serverURL, metrics: parts.metrics)
+        .mount(on: routes)
+    let issuer = TokenIssuer(
+        signer: signer, accounts: accounts, sessions: sessions, settings: settings, clock: clock, metrics: parts.metrics)
     StaffLoginController(
         settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher, limits: limits,
         challenges: LoginChallengeStore(database: database), hashing: hashing, mailer: parts.mailer,
@@ -88,11 +96,13 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     MagicLinkController(accounts: accounts, codes: codes, issuer: issuer).mount(on: routes)
     StaffSessionController(
         settings: settings, clock: clock, accounts: accounts, sessions: sessions,
-        rotation: RefreshTokenRotation(database: database, hashing: hashing, settings: settings), issuer: issuer
+        rotation: RefreshTokenRotation(database: database, hashing: hashing, settings: settings, metrics: parts.metrics),
+        issuer: issuer
     ).mount(on: routes)
     TOTPController(app: authenticatorApp, limits: limits, clock: clock).mount(on: routes)
-    CustomerAuthController(settings: settings, clock: clock, customers: customers, codes: codes, signer: signer)
-        .mount(on: routes)
+    CustomerAuthController(
+        settings: settings, clock: clock, customers: customers, codes: codes, signer: signer, metrics: parts.metrics
+    ).mount(on: routes)
     AccountController(serverURL: settings.serverURL).mount(on: routes)
     PushController(
         tokens: DeviceTokenStore(database: database), preferences: PushPreferencesStore(database: database), clock: clock

@@ -51,6 +51,8 @@ struct SettingsOptions: ParsableArguments {
     var ipRateLimit: Int?
     @Option(help: "Failed password logins per account per 15 minutes; 0 = off. [env: REPAIRMINDER_LOGIN_FAILURE_LIMIT] (default: 10)")
     var loginFailureLimit: Int?
+    @Option(help: "Serve Prometheus metrics at GET /metrics: true or false. [env: REPAIRMINDER_METRICS] (default: true)")
+    var metrics: Bool?
 
     /// The settings from flags, then environment, then defaults; validated.
     func settings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerSettings {
@@ -92,6 +94,14 @@ struct SettingsOptions: ParsableArguments {
         if let v = try int(codeEmailsPerHour, "CODE_EMAILS_PER_HOUR") { s.codeEmailsPerHour = v }
         if let v = try int(ipRateLimit, "IP_RATE_LIMIT") { s.ipRateLimit = v }
         if let v = try int(loginFailureLimit, "LOGIN_FAILURE_LIMIT") { s.loginFailureLimit = v }
+        if let metrics {
+            s.metricsEnabled = metrics
+        } else if let raw = environment["REPAIRMINDER_METRICS"] {
+            guard let value = Bool(raw.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                throw ValidationError("REPAIRMINDER_METRICS must be true or false, got \"\(raw)\"")
+            }
+            s.metricsEnabled = value
+        }
         do {
             try s.validate()
         } catch let error as SettingsError {

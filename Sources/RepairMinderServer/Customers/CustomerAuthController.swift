@@ -8,6 +8,7 @@ struct CustomerAuthController {
     let customers: CustomerStore
     let codes: EmailedCodes
     let signer: JWTSigner
+    let metrics: ServerMetrics?
 
     func mount(on routes: RouteMounter) {
         routes.on(Routes.CustomerAuth.requestMagicLink, use: requestMagicLink)
@@ -49,6 +50,7 @@ struct CustomerAuthController {
         let ttl = Double(call.isMobile ? settings.customerSessionTTLMobile : settings.customerSessionTTLWeb)
         let session = try await customers.createSession(
             clientId: client.id, companyId: company.id, isMobile: call.isMobile, now: now, ttl: ttl)
+        metrics?.signedIn(.customerCode)
         let claims = CustomerTokenClaims(
             clientId: client.id, companyId: company.id, email: client.email, sessionId: session.id,
             issuedAt: Int(now), expiresAt: Int(session.expiresAt))

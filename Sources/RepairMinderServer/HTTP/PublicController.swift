@@ -4,7 +4,7 @@ import Hummingbird
 import RepairMinderModels
 
 /// The endpoints anyone may call: health, app configuration, company logos, the OpenAPI
-/// document (docs/API.md §3.2, §6).
+/// document (docs/API.md §3.2, §6), and the Prometheus metrics when they are on.
 struct PublicController {
     let database: Database
     let accounts: AccountStore
@@ -12,10 +12,12 @@ struct PublicController {
     let config: (body: ByteBuffer, etag: String)
     /// The OpenAPI document, generated once at start-up.
     let openAPI: ByteBuffer
+    let metrics: ServerMetrics?
 
-    init(database: Database, accounts: AccountStore, serverURL: String) throws {
+    init(database: Database, accounts: AccountStore, serverURL: String, metrics: ServerMetrics?) throws {
         self.database = database
         self.accounts = accounts
+        self.metrics = metrics
         openAPI = ByteBuffer(bytes: try OpenAPIDocument.json(serverURL: serverURL))
         let json = try AppConfig.bundledJSON()
         // Refuse to start with a config file the SDK could not decode.
@@ -34,6 +36,13 @@ struct PublicController {
         routes.on(Routes.Public.openAPI) { [openAPI] _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: openAPI))
+        }
+        if let metrics {
+            routes.on(Routes.Public.metrics) { _ in
+                Response(
+                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
+            }
         }
     }
 

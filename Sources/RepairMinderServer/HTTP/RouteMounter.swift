@@ -12,6 +12,8 @@ struct RouteMounter {
     let ipLimiter: IPRateLimiter?
     let staffIdentity: StaffIdentity
     let customerIdentity: CustomerIdentity
+    /// nil when metrics are off.
+    let metrics: ServerMetrics?
 
     /// Mounts `route` with a handler that answers its typed response, encoded in the route's
     /// format (the envelope; `{"success": true}` for `EmptyPayload`).
@@ -32,9 +34,9 @@ struct RouteMounter {
     ) {
         precondition(route.availability == .served, "\(route.erased) is client-only in the route table")
         let decoder = self.decoder, limiter = route.countedByAuthLimit ? ipLimiter : nil
-        let credential = route.credential
-        let staffIdentity = self.staffIdentity, customerIdentity = self.customerIdentity
-        router.on(RouterPath(route.path.description), method: route.method.hummingbird) { request, context in
+        let credential = route.credential, isSignIn = route.countedByAuthLimit, pattern = route.path.description
+        let staffIdentity = self.staffIdentity, customerIdentity = self.customerIdentity, metrics = self.metrics
+        let respond: @Sendable (Request, AppRequestContext) async throws -> Response = { request, context in
             if let limiter, let wait = try await limiter.admit(context.clientIP ?? "unknown") {
                 throw APIError.rateLimited(retryAfter: wait)
             }
@@ -53,6 +55,19 @@ struct RouteMounter {
             }
             let body = try await decoder.decode(Body.self, from: request)
             return try await handler(RouteCall(body: body, request: request, context: context))
+        }
+        router.on(RouterPath(pattern), method: route.method.hummingbird) { request, context in
+            guard let metrics else { return try await respond(request, context) }
+            do {
+                return try await respond(request, context)
+            } catch let error as APIError {
+                if error.code == .rateLimited {
+                    metrics.rateLimited(route: pattern)
+                } else if isSignIn {
+                    metrics.signInFailed(route: pattern, code: error.code.rawValue)
+                }
+                throw error
+            }
         }
     }
 }

@@ -12,6 +12,7 @@ struct RefreshTokenRotation: Sendable {
     let database: Database
     let hashing: SecretHashing
     let settings: ServerSettings
+    let metrics: ServerMetrics?
 
     struct Rotated: Sendable {
         let refreshToken: String
@@ -21,7 +22,8 @@ struct RefreshTokenRotation: Sendable {
     }
 
     private enum Outcome: Sendable {
-        case rotated(Rotated)
+        /// `retried`: the grace window's repeat of an exchange already made.
+        case rotated(Rotated, retried: Bool)
         case rejected(APIError)
     }
 
@@ -67,7 +69,7 @@ struct RefreshTokenRotation: Sendable {
                 let successorUnused = try await db.raw(
                     "SELECT token_hash FROM refresh_tokens WHERE token_hash = \(bind: successorHash) AND rotated_at IS NULL"
                 ).first() != nil
-                if now - rotatedAt <= grace && successorUnused { return .rotated(rotated) }
+                if now - rotatedAt <= grace && successorUnused { return .rotated(rotated, retried: true) }
                 try await SessionStore.revoke(id: row.sessionId, reason: "refresh_token_reuse", now: now, on: db)
                 return .rejected(.tokenReuseDetected)
             }
@@ -85,11 +87,15 @@ struct RefreshTokenRotation: Sendable {
                 VALUES (\(bind: successorHash), \(bind: row.sessionId), \(bind: now), \(bind: now + ttl))
                 """
             ).run()
-            return .rotated(rotated)
+            return .rotated(rotated, retried: false)
         }
         switch outcome {
-        case .rotated(let rotated): return rotated
-        case .rejected(let error): throw error
+        case .rotated(let rotated, let retried):
+            metrics?.refreshRotated(retried: retried)
+            return rotated
+        case .rejected(let error):
+            if error.code == .tokenReuseDetected { metrics?.refreshReuseDetected() }
+            throw error
         }
     }
 }

@@ -8,6 +8,7 @@ struct TokenIssuer: Sendable {
     let sessions: SessionStore
     let settings: ServerSettings
     let clock: ServerClock
+    let metrics: ServerMetrics?
 
     /// A signed access token for `user` in `sessionId`.
     func accessToken(for user: UserRecord, sessionId: String, isMobile: Bool, now: Double) throws -> String {
@@ -22,7 +23,7 @@ struct TokenIssuer: Sendable {
     }
 
     /// Starts a session for a user who just proved who they are, and answers the token response.
-    func signIn(userId: String, isMobile: Bool) async throws -> StaffTokenResponse {
+    func signIn(userId: String, isMobile: Bool, method: ServerMetrics.SignInMethod) async throws -> StaffTokenResponse {
         let now = clock.now()
         guard let (user, company) = try await accounts.userWithCompany(id: userId) else {
             throw APIError.invalidCredentials
@@ -34,6 +35,7 @@ struct TokenIssuer: Sendable {
             userId: user.id, isMobile: isMobile, refreshToken: refreshToken, now: now,
             refreshTTL: Double(isMobile ? settings.refreshTokenTTLMobile : settings.refreshTokenTTLWeb))
         try await accounts.recordLogin(userId: user.id, at: now)
+        metrics?.signedIn(method)
         var signedIn = user
         signedIn.lastLogin = now
         return StaffTokenResponse(

@@ -44,6 +44,8 @@ public struct ServerSettings: Sendable {
     public var ipRateLimit = 60
     /// Failed password logins per account (email) per 15 minutes; 0 turns it off.
     public var loginFailureLimit = 10
+    /// Serve Prometheus metrics at `GET /metrics`.
+    public var metricsEnabled = true
     /// Largest accepted request body, in bytes.
     public var maxBodySize = 64 * 1024
 

@@ -104,6 +104,6 @@ struct StaffLoginController {
             guard let used else { throw APIError.loginChallengeExpired }
             throw used >= settings.maxCodeAttempts ? APIError.tooManyAttempts : APIError.invalidVerificationCode
         }
-        return try await issuer.signIn(userId: challenge.userId, isMobile: call.isMobile)
+        return try await issuer.signIn(userId: challenge.userId, isMobile: call.isMobile, method: .password)
     }
 }

@@ -18,22 +18,27 @@ public final class Database: Sendable {
     /// Where the data lives, for messages: a file path, or `host:port/database` (no password).
     public let location: String
     private let pool: any DatabaseEngine
+    private let metrics: ServerMetrics?
 
-    private init(engine: Engine, location: String, pool: any DatabaseEngine) {
+    private init(engine: Engine, location: String, pool: any DatabaseEngine, metrics: ServerMetrics?) {
         self.engine = engine
         self.location = location
         self.pool = pool
+        self.metrics = metrics
     }
 
-    /// Opens the database at `location` (connects, or creates the SQLite file), without migrating it.
-    public static func open(_ location: DatabaseLocation, poolSize: Int, logger: Logger) async throws -> Database {
+    /// Opens the database at `location` (connects, or creates the SQLite file), without migrating
+    /// it. With `metrics`, every wait for a free connection is recorded.
+    public static func open(
+        _ location: DatabaseLocation, poolSize: Int, logger: Logger, metrics: ServerMetrics? = nil
+    ) async throws -> Database {
         switch location {
         case .sqlite(let path):
             let pool = try await SQLitePool(path: path, maxConnections: poolSize, logger: logger)
-            return Database(engine: .sqlite, location: path, pool: pool)
+            return Database(engine: .sqlite, location: path, pool: pool, metrics: metrics)
         case .postgres(let configuration):
             let pool = try await PostgresPool(configuration, poolSize: poolSize, logger: logger)
-            return Database(engine: .postgres, location: configuration.description, pool: pool)
+            return Database(engine: .postgres, location: configuration.description, pool: pool, metrics: metrics)
         }
     }
 
@@ -41,7 +46,12 @@ public final class Database: Sendable {
     public func withConnection<T: Sendable>(
         _ body: @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        try await pool.withConnection(body)
+        guard let metrics else { return try await pool.withConnection(body) }
+        let requested = ContinuousClock.now
+        return try await pool.withConnection { db in
+            metrics.poolWaited(ContinuousClock.now - requested)
+            return try await body(db)
+        }
     }
 
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
@@ -53,7 +63,12 @@ public final class Database: Sendable {
     public func transaction<T: Sendable>(
         serializedOn key: String? = nil, _ body: @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        try await pool.transaction(serializedOn: key, body)
+        guard let metrics else { return try await pool.transaction(serializedOn: key, body) }
+        let requested = ContinuousClock.now
+        return try await pool.transaction(serializedOn: key) { db in
+            metrics.poolWaited(ContinuousClock.now - requested)
+            return try await body(db)
+        }
     }
 
     /// Closes every connection once the calls in progress are done; later calls fail.

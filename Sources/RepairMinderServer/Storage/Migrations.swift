@@ -221,8 +221,8 @@ enum Migrations {
 
 extension Database {
     /// Opens the database the settings name and brings its schema up to date.
-    public static func openMigrated(settings: ServerSettings, logger: Logger) async throws -> Database {
-        let database = try await open(settings: settings, logger: logger)
+    public static func openMigrated(settings: ServerSettings, logger: Logger, metrics: ServerMetrics? = nil) async throws -> Database {
+        let database = try await open(settings: settings, logger: logger, metrics: metrics)
         do {
             try await Migrations.run(on: database, logger: logger)
         } catch {
@@ -233,14 +233,14 @@ extension Database {
     }
 
     /// Opens the database the settings name, as it is.
-    public static func open(settings: ServerSettings, logger: Logger) async throws -> Database {
+    public static func open(settings: ServerSettings, logger: Logger, metrics: ServerMetrics? = nil) async throws -> Database {
         let location = try settings.databaseLocation()
         switch location {
         case .sqlite:
             // One writer at a time whatever the pool: a few connections are enough for readers.
-            return try await open(location, poolSize: min(settings.databasePoolSize, 4), logger: logger)
+            return try await open(location, poolSize: min(settings.databasePoolSize, 4), logger: logger, metrics: metrics)
         case .postgres:
-            return try await open(location, poolSize: settings.databasePoolSize, logger: logger)
+            return try await open(location, poolSize: settings.databasePoolSize, logger: logger, metrics: metrics)
         }
     }
 }

@@ -1,0 +1,111 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import RepairMinderServer
+
+/// `GET /metrics`: Prometheus' text format with what docs/API.md's operators need to watch.
+@Suite struct MetricsTests {
+    /// The samples of a Prometheus text exposition.
+    struct Samples {
+        struct Sample {
+            let name: String
+            let labels: [String: String]
+            let value: Double
+        }
+
+        let all: [Sample]
+
+        init(_ text: String) {
+            all = text.split(separator: "\n").compactMap { line -> Sample? in
+                guard !line.hasPrefix("#"), let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...])
+                else { return nil }
+                let series = line[..<space]
+                guard let brace = series.firstIndex(of: "{") else { return Sample(name: String(series), labels: [:], value: value) }
+                var labels: [String: String] = [:]
+                for pair in series[series.index(after: brace)..<series.index(before: series.endIndex)].split(separator: ",") {
+                    let parts = pair.split(separator: "=", maxSplits: 1)
+                    if parts.count == 2 { labels[String(parts[0])] = parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+                }
+                return Sample(name: String(series[..<brace]), labels: labels, value: value)
+            }
+        }
+
+        /// The sum of the samples named `name` whose labels include `labels`.
+        func value(_ name: String, _ labels: [String: String] = [:]) -> Double {
+            all.filter { sample in sample.name == name && labels.allSatisfy { sample.labels[$0.key] == $0.value } }.map(\.value).reduce(0, +)
+        }
+    }
+
+    static func scrape(_ client: TestClient) async throws -> Samples {
+        try await client.client.execute(uri: "/metrics", method: .get) { response in
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
+            return Samples(String(buffer: response.body))
+        }
+    }
+
+    @Test func signInsFailuresRefreshesAndRateLimitsAreCounted() async throws {
+        let server = try await TestServer { $0.loginFailureLimit = 2 }
+        try await server.run { client in
+            let signIn = try await client.signIn()
+            let first = try #require(signIn.string("refreshToken"))
+            let token = try #require(signIn.string("token"))
+            #expect(try await client.post("/api/auth/refresh", ["refreshToken": first]).status == .ok)
+            // The same token again within the grace window: a retry, not a new rotation.
+            #expect(try await client.post("/api/auth/refresh", ["refreshToken": first]).status == .ok)
+            // And after it: theft, the session is revoked.
+            server.clock.advance(by: 11)
+            try await client.post("/api/auth/refresh", ["refreshToken": first]).expectFailure(.unauthorized, "TOKEN_REUSE_DETECTED")
+            for _ in 0..<3 {
+                _ = try await client.post("/api/auth/login", ["email": DemoFixtures.engineerEmail, "password": "wrong"])
+            }
+            _ = try await client.send(.get, "/api/auth/me", bearer: token)
+            _ = try await client.send(.get, "/api/no/such/route")
+
+            let samples = try await Self.scrape(client)
+            #expect(samples.value("repairminder_sign_ins_total", ["method": "password"]) == 1)
+            #expect(samples.value("repairminder_sign_ins_total", ["method": "magic_link"]) == 0)
+            #expect(samples.value("repairminder_refresh_rotations_total", ["outcome": "rotated"]) == 1)
+            #expect(samples.value("repairminder_refresh_rotations_total", ["outcome": "retried"]) == 1)
+            #expect(samples.value("repairminder_refresh_reuse_detected_total") == 1)
+            #expect(samples.value("repairminder_sign_in_failures_total", ["route": "/api/auth/login", "code": "INVALID_CREDENTIALS"]) == 2)
+            #expect(samples.value("repairminder_sign_in_failures_total", ["route": "/api/auth/refresh", "code": "TOKEN_REUSE_DETECTED"]) == 1)
+            #expect(samples.value("repairminder_rate_limited_total", ["route": "/api/auth/login"]) == 1)
+            // Requests by route pattern and final status, with their durations.
+            #expect(samples.value("http_requests_total", ["method": "POST", "route": "/api/auth/login", "status": "200"]) == 1)
+            #expect(samples.value("http_requests_total", ["method": "POST", "route": "/api/auth/login", "status": "401"]) == 2)
+            #expect(samples.value("http_requests_total", ["method": "POST", "route": "/api/auth/login", "status": "429"]) == 1)
+            #expect(samples.value("http_requests_total", ["method": "GET", "route": "/api/auth/me", "status": "401"]) == 1)
+            // Hummingbird's label for a path no route matches.
+            #expect(samples.value("http_requests_total", ["route": "NotFound", "status": "404"]) == 1)
+            #expect(samples.value("http_request_duration_seconds_count", ["route": "/api/auth/refresh"]) == 3)
+            #expect(samples.value("repairminder_db_pool_wait_seconds_count") > 10)
+        }
+    }
+
+    @Test func routesAreLabelledByPatternNotByPath() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            for id in ["one", "two", "three"] { _ = try await client.send(.get, "/api/branding/\(id)/logo") }
+            let samples = try await Self.scrape(client)
+            #expect(samples.value("http_requests_total", ["route": "/api/branding/{id}/logo", "status": "404"]) == 3)
+            #expect(!samples.all.contains { $0.labels["route"]?.contains("one") == true })
+        }
+    }
+
+    @Test func scrapesAreNotCountedByTheSignInLimit() async throws {
+        let server = try await TestServer { $0.ipRateLimit = 1 }
+        try await server.run(.live) { client in
+            for _ in 0..<5 { _ = try await Self.scrape(client) }
+        }
+    }
+
+    @Test func metricsCanBeTurnedOff() async throws {
+        let server = try await TestServer { $0.metricsEnabled = false }
+        try await server.run { client in
+            try await client.send(.get, "/metrics").expectFailure(.notFound, "NOT_FOUND")
+        }
+    }
+}
