@@ -7,11 +7,14 @@
 #
 # PostgreSQL refuses to run as root, so the cluster belongs to the unprivileged `postgres`
 # user (created by the package). It listens on 127.0.0.1 only, on a free port, with trust
-# authentication for loopback and fsync off: it holds nothing but test data.
+# authentication for loopback and fsync off: it holds nothing but test data. A third
+# argument, `durable`, keeps PostgreSQL's default durability (fsync, synchronous commit), for
+# benchmarks whose numbers must mean what they would in production.
 set -euo pipefail
 
 action=${1:?usage: postgres.sh start|stop DIRECTORY}
 dir=${2:?usage: postgres.sh start|stop DIRECTORY}
+durability=${3:-fast}
 
 bin_dir() {
     local initdb
@@ -39,8 +42,11 @@ start)
         chown postgres: "$dir"
     fi
     as_postgres "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --no-locale > "$dir/initdb.log"
-    as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" >&2
+    options="-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=300"
+    if [ "$durability" != durable ]; then
+        options="$options -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    fi
+    as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start -o "$options" >&2
     echo "$port" > "$dir/port"
     echo "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
     ;;
@@ -50,7 +56,7 @@ stop)
     rm -rf "$dir"
     ;;
 *)
-    echo "usage: postgres.sh start|stop DIRECTORY" >&2
+    echo "usage: postgres.sh start|stop DIRECTORY [durable]" >&2
     exit 2
     ;;
 esac

@@ -64,7 +64,8 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     let accounts = AccountStore(database: database)
     let sessions = SessionStore(database: database)
     let customers = CustomerStore(database: database)
-    let limits = AbuseLimits(database: database, settings: settings, clock: clock)
+    let counters = WindowCounters(database: database)
+    let limits = AbuseLimits(counters: counters, settings: settings, clock: clock)
     let codes = EmailedCodes(
         store: EmailedCodeStore(database: database), hashing: hashing, limits: limits, mailer: parts.mailer, clock: clock,
         lifetime: settings.codeTTL, maxAttempts: settings.maxCodeAttempts)
@@ -79,7 +80,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     let routes = RouteMounter(
         router: router, decoder: RequestDecoder(limit: settings.maxBodySize),
         // One budget per client IP across staff and customer sign-in.
-        ipLimiter: settings.ipRateLimit > 0 ? IPRateLimiter(database: database, limit: settings.ipRateLimit, clock: clock) : nil,
+        ipLimiter: settings.ipRateLimit > 0 ? IPRateLimiter(counters: counters, limit: settings.ipRateLimit, clock: clock) : nil,
         staffIdentity: staffIdentity,
         customerIdentity: CustomerIdentity(signer: signer, customers: customers, accounts: accounts, clock: clock),
         metrics: parts.metrics)

@@ -102,7 +102,7 @@ import Testing
         try await server.run { client in
             // Break the database under the running server: the answer must be the generic envelope.
             try await server.withDatabase { db in
-                try await db.withConnection { try await $0.raw("DROP TABLE login_failures").run() }
+                try await db.withConnection { try await $0.raw("DROP TABLE request_windows").run() }
                 try await db.withConnection { try await $0.raw("DROP TABLE login_challenges").run() }
             }
             let reply = try await client.post(

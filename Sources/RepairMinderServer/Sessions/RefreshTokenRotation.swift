@@ -29,7 +29,6 @@ struct RefreshTokenRotation: Sendable {
 
     private struct TokenRow: Decodable {
         var sessionId: String
-        var expiresAt: Double
         var rotatedAt: Double?
         var userId: String
         var isMobile: Int
@@ -44,13 +43,21 @@ struct RefreshTokenRotation: Sendable {
         let successorHash = SecretHashing.tokenHash(successor)
         let grace = Double(settings.refreshReuseGrace)
         let settings = self.settings
-        // Concurrent refreshes of one token run one after another, on every instance, so each
-        // sees the previous one's result.
-        let outcome: Outcome = try await database.transaction(serializedOn: "refresh:\(presentedHash)") { db in
+        // One transaction that starts by claiming the token: a conditional UPDATE, which of
+        // concurrent refreshes (on any instance) exactly one wins; the others wait for its row
+        // lock, find the token rotated, and take the retry path below.
+        let outcome: Outcome = try await database.transaction { db in
+            let claimed = try await db.raw(
+                """
+                UPDATE refresh_tokens SET rotated_at = \(bind: now), successor_hash = \(bind: successorHash)
+                WHERE token_hash = \(bind: presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
+                RETURNING token_hash
+                """
+            ).first() != nil
             guard
                 let row = try await db.raw(
                     """
-                    SELECT rt.session_id, rt.expires_at, rt.rotated_at, s.user_id, s.is_mobile, s.revoked_at, u.is_active, u.archived
+                    SELECT rt.session_id, rt.rotated_at, s.user_id, s.is_mobile, s.revoked_at, u.is_active, u.archived
                     FROM refresh_tokens rt
                     JOIN sessions s ON s.id = rt.session_id
                     JOIN users u ON u.id = s.user_id
@@ -58,6 +65,7 @@ struct RefreshTokenRotation: Sendable {
                     """
                 ).first(decoding: TokenRow.self, with: AccountStore.rowDecoder)
             else { return .rejected(.invalidRefreshToken) }
+            // A claim of a dead session's token changes nothing: the session stays dead.
             if row.revokedAt != nil { return .rejected(.invalidRefreshToken) }
             if row.isActive == 0 || row.archived != 0 {
                 try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: now, on: db)
@@ -65,29 +73,25 @@ struct RefreshTokenRotation: Sendable {
             }
             let rotated = Rotated(
                 refreshToken: successor, sessionId: row.sessionId, userId: row.userId, isMobile: row.isMobile != 0)
-            if let rotatedAt = row.rotatedAt {
-                let successorUnused = try await db.raw(
-                    "SELECT token_hash FROM refresh_tokens WHERE token_hash = \(bind: successorHash) AND rotated_at IS NULL"
-                ).first() != nil
-                if now - rotatedAt <= grace && successorUnused { return .rotated(rotated, retried: true) }
-                try await SessionStore.revoke(id: row.sessionId, reason: "refresh_token_reuse", now: now, on: db)
-                return .rejected(.tokenReuseDetected)
+            if claimed {
+                let ttl = Double(row.isMobile != 0 ? settings.refreshTokenTTLMobile : settings.refreshTokenTTLWeb)
+                try await db.raw(
+                    """
+                    INSERT INTO refresh_tokens (token_hash, session_id, issued_at, expires_at)
+                    VALUES (\(bind: successorHash), \(bind: row.sessionId), \(bind: now), \(bind: now + ttl))
+                    """
+                ).run()
+                return .rotated(rotated, retried: false)
             }
-            if row.expiresAt <= now { return .rejected(.refreshTokenExpired) }
-            try await db.raw(
-                """
-                UPDATE refresh_tokens SET rotated_at = \(bind: now), successor_hash = \(bind: successorHash)
-                WHERE token_hash = \(bind: presentedHash) AND rotated_at IS NULL
-                """
-            ).run()
-            let ttl = Double(row.isMobile != 0 ? settings.refreshTokenTTLMobile : settings.refreshTokenTTLWeb)
-            try await db.raw(
-                """
-                INSERT INTO refresh_tokens (token_hash, session_id, issued_at, expires_at)
-                VALUES (\(bind: successorHash), \(bind: row.sessionId), \(bind: now), \(bind: now + ttl))
-                """
-            ).run()
-            return .rotated(rotated, retried: false)
+            guard let rotatedAt = row.rotatedAt else { return .rejected(.refreshTokenExpired) }
+            // Rotated before: a retry within the grace window gets the same successor, as long
+            // as that successor was not used yet; anything else is a stolen token being replayed.
+            let successorUnused = try await db.raw(
+                "SELECT token_hash FROM refresh_tokens WHERE token_hash = \(bind: successorHash) AND rotated_at IS NULL"
+            ).first() != nil
+            if now - rotatedAt <= grace && successorUnused { return .rotated(rotated, retried: true) }
+            try await SessionStore.revoke(id: row.sessionId, reason: "refresh_token_reuse", now: now, on: db)
+            return .rejected(.tokenReuseDetected)
         }
         switch outcome {
         case .rotated(let rotated, let retried):

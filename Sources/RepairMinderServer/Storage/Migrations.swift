@@ -181,15 +181,19 @@ enum Migrations {
             """,
             "CREATE INDEX recovery_codes_user ON recovery_codes(user_id, code_hash)",
         ]),
-        Step(version: 5, name: "request windows", statements: [
-            // Fixed-window request counters (the per-IP sign-in limit), shared by every instance.
+        Step(version: 5, name: "limit counters", statements: [
+            // Fixed-window counters for every limit (`WindowCounters`), shared by every instance;
+            // they replace the per-event rows of code emails and login failures.
             """
             CREATE TABLE request_windows (
                 key TEXT PRIMARY KEY,
                 window_start DOUBLE PRECISION NOT NULL,
-                count INTEGER NOT NULL
+                count INTEGER NOT NULL,
+                last_at DOUBLE PRECISION NOT NULL
             )
             """,
+            "DROP TABLE code_emails",
+            "DROP TABLE login_failures",
         ]),
     ]
 

@@ -1,0 +1,44 @@
+-- wrk script: POST /api/auth/refresh, each request with a refresh token this thread holds,
+-- each successor kept for a later request. A connection has at most one request in flight, so
+-- a thread holding as many tokens as it has connections never runs out while refreshes succeed.
+-- `token_slices` (one comma-separated list per wrk thread) is defined by run.py before this file.
+local next_slice = 1
+local threads = {}
+
+function setup(thread)
+    thread:set("token_list", token_slices[next_slice])
+    next_slice = next_slice + 1
+    table.insert(threads, thread)
+end
+
+local held = {}
+failures = 0
+
+function init(args)
+    for token in string.gmatch(token_list or "", "[^,]+") do
+        table.insert(held, token)
+    end
+end
+
+function request()
+    local token = table.remove(held) or "none-left"
+    return wrk.format("POST", "/api/auth/refresh", { ["Content-Type"] = "application/json" },
+        '{"refreshToken":"' .. token .. '"}')
+end
+
+function response(status, headers, body)
+    local successor = string.match(body, '"refreshToken":"([^"]+)"')
+    if status == 200 and successor then
+        table.insert(held, successor)
+    else
+        failures = failures + 1
+    end
+end
+
+function done(summary, latency, requests)
+    local failed = 0
+    for _, thread in ipairs(threads) do
+        failed = failed + (tonumber(thread:get("failures")) or 0)
+    end
+    io.write(string.format("refresh failures: %d\n", failed))
+end
