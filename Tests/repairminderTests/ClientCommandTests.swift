@@ -57,6 +57,7 @@ import Testing
             process.executableURL = CommandLineTests.binary
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": configHome]) { $1 }
+            mailBeforeClient.value = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: dataDir)).count
             let stdin = Pipe(), out = Pipe(), err = Pipe()
             process.standardInput = stdin
             process.standardOutput = out
@@ -78,11 +79,22 @@ import Testing
             return (process.terminationStatus, collected.text, errors.text)
         }
 
+        /// The code in the newest mail to `email` sent since the running client started, waiting
+        /// up to 10 s for it (on a loaded machine the client may not have asked for it yet).
         func latestCode(to email: String) throws -> String {
-            let messages = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: dataDir)).filter { $0.to == email }
-            let text = try #require(messages.last?.text)
+            let outbox = OutboxMailer.path(dataDirectory: dataDir)
+            var fresh: [MailMessage] = []
+            for _ in 0..<100 {
+                fresh = try OutboxMailer.read(path: outbox).dropFirst(mailBeforeClient.value).filter { $0.to == email }
+                if !fresh.isEmpty { break }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            let text = try #require(fresh.last?.text)
             return String(text[try #require(text.range(of: #"\d{6}"#, options: .regularExpression))])
         }
+
+        /// How many mails the outbox held when the last client started.
+        private let mailBeforeClient = LockedCount()
 
         func refreshTokenRows() throws -> Int {
             Int(try CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM refresh_tokens").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
@@ -245,5 +257,15 @@ extension ClientCommandTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(output)")
         #expect(output.contains("interactive logins ok"))
+    }
+}
+
+/// An integer shared between the test and the input closures of a running client.
+final class LockedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored = 0
+    var value: Int {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }
