@@ -12,6 +12,7 @@ function setup(thread)
 end
 
 local held = {}
+local sent = {}
 failures = 0
 
 function init(args)
@@ -22,6 +23,7 @@ end
 
 function request()
     local token = table.remove(held) or "none-left"
+    table.insert(sent, token)
     return wrk.format("POST", "/api/auth/refresh", { ["Content-Type"] = "application/json" },
         '{"refreshToken":"' .. token .. '"}')
 end
@@ -32,6 +34,7 @@ function response(status, headers, body)
         table.insert(held, successor)
     else
         failures = failures + 1
+        if failures <= 3 then io.write("refresh failed: " .. status .. " " .. string.sub(body, 1, 60) .. " held " .. #held .. " sent " .. #sent .. "\n") end
     end
 end
 

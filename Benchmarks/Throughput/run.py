@@ -84,6 +84,8 @@ def wrk(base, path, seconds, connections, script=None, headers=(), tokens=None):
         wrapper.close()
         args += ["-s", wrapper.name]
     output = subprocess.run(args + [base + path], capture_output=True, text=True, check=True).stdout
+    for line in output.splitlines():
+        if line.startswith("refresh failed"): print("   ", line)
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
     failed = 0
     if match := re.search(r"Non-2xx or 3xx responses: (\d+)", output):
@@ -118,8 +120,9 @@ def run_configuration(name, binary, database_url, instances, seconds, connection
             servers.append(Server(binary, data_dir, database_url, pool_size))
         share = max(2, connections // instances)
         me_token = servers[0].sign_in()["token"]
-        # One refresh token per connection, signed in on the instance that connection will use.
-        tokens = [[server.sign_in()["refreshToken"] for _ in range(share)] for server in servers]
+        # Two refresh tokens per connection, signed in on the instance that connection will use:
+        # wrk may ask a connection for its next request before handing over the last answer.
+        tokens = [[server.sign_in()["refreshToken"] for _ in range(2 * share)] for server in servers]
         print(f"== {name}: {instances} instance(s), {connections} connections, {seconds} s each", flush=True)
         rows = []
         health = measure_together(servers, "/api/health", seconds, connections)

@@ -96,7 +96,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     ).mount(on: routes)
     MagicLinkController(accounts: accounts, codes: codes, issuer: issuer).mount(on: routes)
     StaffSessionController(
-        settings: settings, clock: clock, accounts: accounts, sessions: sessions,
+        settings: settings, clock: clock, sessions: sessions,
         rotation: RefreshTokenRotation(database: database, hashing: hashing, settings: settings, metrics: parts.metrics),
         issuer: issuer
     ).mount(on: routes)

@@ -17,7 +17,8 @@ struct RefreshTokenRotation: Sendable {
     struct Rotated: Sendable {
         let refreshToken: String
         let sessionId: String
-        let userId: String
+        /// The session's user as the rotation read them, for the new access token.
+        let user: UserRecord
         let isMobile: Bool
     }
 
@@ -30,11 +31,8 @@ struct RefreshTokenRotation: Sendable {
     private struct TokenRow: Decodable {
         var sessionId: String
         var rotatedAt: Double?
-        var userId: String
         var isMobile: Int
         var revokedAt: Double?
-        var isActive: Int
-        var archived: Int
     }
 
     func rotate(_ presented: String, now: Double) async throws -> Rotated {
@@ -55,24 +53,26 @@ struct RefreshTokenRotation: Sendable {
                 """
             ).first() != nil
             guard
-                let row = try await db.raw(
+                let found = try await db.raw(
                     """
-                    SELECT rt.session_id, rt.rotated_at, s.user_id, s.is_mobile, s.revoked_at, u.is_active, u.archived
+                    SELECT u.*, rt.session_id, rt.rotated_at, s.is_mobile, s.revoked_at
                     FROM refresh_tokens rt
                     JOIN sessions s ON s.id = rt.session_id
                     JOIN users u ON u.id = s.user_id
                     WHERE rt.token_hash = \(bind: presentedHash)
                     """
-                ).first(decoding: TokenRow.self, with: AccountStore.rowDecoder)
+                ).first()
             else { return .rejected(.invalidRefreshToken) }
+            let row = try found.decode(model: TokenRow.self, with: AccountStore.rowDecoder)
+            let user = try found.decode(model: UserRecord.self, with: AccountStore.rowDecoder)
             // A claim of a dead session's token changes nothing: the session stays dead.
             if row.revokedAt != nil { return .rejected(.invalidRefreshToken) }
-            if row.isActive == 0 || row.archived != 0 {
+            if !user.canSignIn {
                 try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: now, on: db)
                 return .rejected(.userInactive)
             }
             let rotated = Rotated(
-                refreshToken: successor, sessionId: row.sessionId, userId: row.userId, isMobile: row.isMobile != 0)
+                refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0)
             if claimed {
                 let ttl = Double(row.isMobile != 0 ? settings.refreshTokenTTLMobile : settings.refreshTokenTTLWeb)
                 try await db.raw(

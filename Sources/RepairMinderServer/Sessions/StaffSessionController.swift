@@ -5,7 +5,6 @@ import RepairMinderModels
 struct StaffSessionController {
     let settings: ServerSettings
     let clock: ServerClock
-    let accounts: AccountStore
     let sessions: SessionStore
     let rotation: RefreshTokenRotation
     let issuer: TokenIssuer
@@ -21,8 +20,7 @@ struct StaffSessionController {
         guard presented.utf8.count <= 512 else { throw APIError.invalidRefreshToken }
         let now = clock.now()
         let rotated = try await rotation.rotate(presented, now: now)
-        guard let user = try await accounts.user(id: rotated.userId) else { throw APIError.invalidRefreshToken }
-        let token = try issuer.accessToken(for: user, sessionId: rotated.sessionId, isMobile: rotated.isMobile, now: now)
+        let token = try issuer.accessToken(for: rotated.user, sessionId: rotated.sessionId, isMobile: rotated.isMobile, now: now)
         return RefreshResponse(token: token, refreshToken: rotated.refreshToken, expiresIn: settings.accessTokenTTL)
     }
 
