@@ -21,6 +21,16 @@ struct UserRecord: Decodable, Sendable {
 
     var canSignIn: Bool { isActive != 0 && archived == 0 }
 
+    /// The column names, spelled out: decoding with them needs no snake-case conversion per
+    /// key (`SQLRowDecoder()`), which the refresh path would otherwise pay for every column.
+    enum CodingKeys: String, CodingKey {
+        case id, email, role, archived
+        case firstName = "first_name", lastName = "last_name", companyId = "company_id"
+        case phiAccessLevel = "phi_access_level", dataClassification = "data_classification"
+        case isActive = "is_active", magicLinkEnabled = "magic_link_enabled", passwordHash = "password_hash"
+        case lastLogin = "last_login", createdAt = "created_at", updatedAt = "updated_at"
+    }
+
     /// The wire object of docs/API.md §2.3.
     func wire(companyStatus: CompanyStatus) -> StaffUser {
         StaffUser(

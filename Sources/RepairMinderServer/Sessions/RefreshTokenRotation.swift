@@ -33,7 +33,14 @@ struct RefreshTokenRotation: Sendable {
         var rotatedAt: Double?
         var isMobile: Int
         var revokedAt: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case sessionId = "session_id", rotatedAt = "rotated_at", isMobile = "is_mobile", revokedAt = "revoked_at"
+        }
     }
+
+    /// Both row types spell out their column names.
+    private static let rowDecoder = SQLRowDecoder()
 
     func rotate(_ presented: String, now: Double) async throws -> Rotated {
         let presentedHash = SecretHashing.tokenHash(presented)
@@ -41,6 +48,11 @@ struct RefreshTokenRotation: Sendable {
         let successorHash = SecretHashing.tokenHash(successor)
         let grace = Double(settings.refreshReuseGrace)
         let settings = self.settings
+        if database.engine == .postgres,
+            let outcome = try await claimInOneStatement(presentedHash, successorHash: successorHash, successor: successor, now: now)
+        {
+            return try finish(outcome)
+        }
         // One transaction that starts by claiming the token: a conditional UPDATE, which of
         // concurrent refreshes (on any instance) exactly one wins; the others wait for its row
         // lock, find the token rotated, and take the retry path below.
@@ -63,8 +75,8 @@ struct RefreshTokenRotation: Sendable {
                     """
                 ).first()
             else { return .rejected(.invalidRefreshToken) }
-            let row = try found.decode(model: TokenRow.self, with: AccountStore.rowDecoder)
-            let user = try found.decode(model: UserRecord.self, with: AccountStore.rowDecoder)
+            let row = try found.decode(model: TokenRow.self, with: Self.rowDecoder)
+            let user = try found.decode(model: UserRecord.self, with: Self.rowDecoder)
             // A claim of a dead session's token changes nothing: the session stays dead.
             if row.revokedAt != nil { return .rejected(.invalidRefreshToken) }
             if !user.canSignIn {
@@ -93,6 +105,10 @@ struct RefreshTokenRotation: Sendable {
             try await SessionStore.revoke(id: row.sessionId, reason: "refresh_token_reuse", now: now, on: db)
             return .rejected(.tokenReuseDetected)
         }
+        return try finish(outcome)
+    }
+
+    private func finish(_ outcome: Outcome) throws -> Rotated {
         switch outcome {
         case .rotated(let rotated, let retried):
             metrics?.refreshRotated(retried: retried)
@@ -101,5 +117,46 @@ struct RefreshTokenRotation: Sendable {
             if error.code == .tokenReuseDetected { metrics?.refreshReuseDetected() }
             throw error
         }
+    }
+
+    /// The common case on PostgreSQL in one statement (one round trip, one commit): claim the
+    /// token, insert its successor and read the session's user, with data-modifying CTEs (which
+    /// SQLite lacks). nil when the token was not claimable (unknown, expired, rotated before):
+    /// the transaction of `rotate` then works out which, with the same claim failing again.
+    private func claimInOneStatement(
+        _ presentedHash: String, successorHash: String, successor: String, now: Double
+    ) async throws -> Outcome? {
+        let web = Double(settings.refreshTokenTTLWeb), mobile = Double(settings.refreshTokenTTLMobile)
+        guard
+            let found = try await database.withConnection({ db in
+                try await db.raw(
+                    """
+                    WITH claimed AS (
+                        UPDATE refresh_tokens SET rotated_at = \(bind: now), successor_hash = \(bind: successorHash)
+                        WHERE token_hash = \(bind: presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
+                        RETURNING session_id
+                    ), successor AS (
+                        INSERT INTO refresh_tokens (token_hash, session_id, issued_at, expires_at)
+                        SELECT \(bind: successorHash), s.id, \(bind: now),
+                            \(bind: now) + CASE WHEN s.is_mobile <> 0 THEN \(bind: mobile) ELSE \(bind: web) END
+                        FROM claimed c JOIN sessions s ON s.id = c.session_id
+                        RETURNING session_id
+                    )
+                    SELECT u.*, s.id AS session_id, s.is_mobile, s.revoked_at
+                    FROM successor n JOIN sessions s ON s.id = n.session_id JOIN users u ON u.id = s.user_id
+                    """
+                ).first()
+            })
+        else { return nil }
+        let row = try found.decode(model: TokenRow.self, with: Self.rowDecoder)
+        let user = try found.decode(model: UserRecord.self, with: Self.rowDecoder)
+        // As in `rotate`: a dead session's token claimed changes nothing; an inactive user's ends it.
+        if row.revokedAt != nil { return .rejected(.invalidRefreshToken) }
+        if !user.canSignIn {
+            try await SessionStore(database: database).revoke(id: row.sessionId, reason: "user_inactive", now: now)
+            return .rejected(.userInactive)
+        }
+        return .rotated(
+            Rotated(refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0), retried: false)
     }
 }
