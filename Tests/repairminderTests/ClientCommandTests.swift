@@ -24,7 +24,8 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            for _ in 0..<100 {
+            // Up to 30 s: with the PostgreSQL suite running beside it, a start can take a while.
+            for _ in 0..<300 {
                 if (try? CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM users").trimmingCharacters(in: .whitespacesAndNewlines)) == "7",
                     Self.answers(port)
                 {
