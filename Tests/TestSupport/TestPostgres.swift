@@ -32,14 +32,31 @@ public enum TestPostgres {
         try? await withAdmin { db in try await db.raw("DROP DATABASE IF EXISTS \(unsafeRaw: String(name)) WITH (FORCE)").run() }
     }
 
-    private static func withAdmin(_ body: @Sendable (any SQLDatabase) async throws -> Void) async throws {
+    /// How many sessions are connected to the database `url` names, once none is (waiting up
+    /// to 2 s: a closed connection takes a moment to leave `pg_stat_activity`).
+    public static func connectionCount(to url: String) async throws -> Int {
+        guard let name = URLComponents(string: url)?.path.dropFirst().description else { return 0 }
+        var count = 0
+        for _ in 0..<20 {
+            count = try await withAdmin { db in
+                try await db.raw("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = \(bind: name)")
+                    .first(decodingColumn: "n", as: Int.self) ?? 0
+            }
+            if count == 0 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return count
+    }
+
+    private static func withAdmin<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         guard let adminURL else { throw SettingsError(howToEnable) }
         var quiet = Logger(label: "test-postgres")
         quiet.logLevel = .critical
         let admin = try await Database.open(DatabaseLocation(url: adminURL), poolSize: 1, logger: quiet)
         do {
-            try await admin.withConnection(body)
+            let result = try await admin.withConnection(body)
             await admin.close()
+            return result
         } catch {
             await admin.close()
             throw error

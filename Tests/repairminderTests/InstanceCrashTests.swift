@@ -18,22 +18,23 @@ struct InstanceCrashTests {
         let process = Process()
         let base: String
 
-        init(databaseURL: String, dataDir: String) throws {
+        /// `serve` on `databaseURL` (nil: SQLite in the data directory); `--demo` and bcrypt cost 4
+        /// unless `arguments` say otherwise.
+        init(databaseURL: String?, dataDir: String, arguments: [String] = ["--demo", "--bcrypt-cost", "4"]) throws {
             let port = Int.random(in: 20_000...40_000)
             base = "http://127.0.0.1:\(port)"
             process.executableURL = CommandLineTests.binary
             process.arguments = [
-                "serve", "--demo", "--data-dir", dataDir, "--database-url", databaseURL, "--port", String(port),
-                "--bcrypt-cost", "4", "--jwt-secret", "crash-test-secret-that-is-at-least-32-bytes",
+                "serve", "--data-dir", dataDir, "--port", String(port), "--jwt-secret", "crash-test-secret-that-is-at-least-32-bytes",
                 "--code-resend-interval", "0", "--code-emails-per-hour", "0", "--ip-rate-limit", "0", "--login-failure-limit", "0",
-            ]
+            ] + (databaseURL.map { ["--database-url", $0] } ?? []) + arguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
         }
 
         func waitUntilHealthy() async throws {
-            for _ in 0..<150 {
+            for _ in 0..<300 {
                 if let reply = try? await HTTP.send("GET", base + "/api/health"), reply.status == 200 { return }
                 try await Task.sleep(for: .milliseconds(100))
             }

@@ -6,7 +6,9 @@ import SQLKit
 /// instances on one database). Stores write one SQL for both through SQLKit; the engines agree
 /// on everything the stores use (`RETURNING`, `ON CONFLICT ... DO UPDATE`, times as seconds in
 /// double-precision columns, booleans as 0/1 integers, bound parameters). Where they differ is
-/// this seam: how a connection is pooled, and how a transaction keeps concurrent writers apart.
+/// this seam: how a connection is pooled, and how a transaction keeps concurrent writers apart;
+/// `engine` lets a hot path use what only PostgreSQL has (`RefreshTokenRotation`'s one-statement
+/// rotation with data-modifying CTEs), beside the common SQL that stays the reference.
 public final class Database: Sendable {
     /// Which engine is behind the database.
     public enum Engine: String, Sendable {
@@ -57,7 +59,7 @@ public final class Database: Sendable {
     /// Runs `body` in one transaction: committed if it returns, rolled back if it throws.
     ///
     /// Transactions that read before they write and must not interleave with each other name
-    /// a `key` (an email, a token hash): transactions with the same key run one after another on
+    /// a `key` (an email, a user id): transactions with the same key run one after another on
     /// every server instance. SQLite serialises every write transaction anyway; PostgreSQL takes
     /// a transaction-scoped advisory lock on the key.
     public func transaction<T: Sendable>(

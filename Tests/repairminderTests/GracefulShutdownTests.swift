@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import RepairMinderServer
+
+/// SIGTERM to `repairminder serve`: requests in flight are answered, the database connections
+/// are closed, and the process exits 0. On SQLite, and on PostgreSQL when the tests have one.
+@Suite(.serialized) struct GracefulShutdownTests {
+    typealias Instance = InstanceCrashTests.Instance
+    typealias HTTP = InstanceCrashTests.HTTP
+
+    /// Logins of unknown emails at bcrypt cost 14 (about a second of hashing each), then SIGTERM
+    /// while they hash: each must still get its answer.
+    static func sigtermFinishesRequestsInFlight(databaseURL: String?) async throws {
+        let dataDir = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let server = try Instance(databaseURL: databaseURL, dataDir: dataDir, arguments: ["--bcrypt-cost", "14"])
+        defer { if server.process.isRunning { server.kill() } }
+        try await server.waitUntilHealthy()
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<3 {
+                group.addTask {
+                    try await HTTP.send(
+                        "POST", server.base + "/api/auth/login", json: ["email": "nobody\(index)@acme.test", "password": "wrong password"]
+                    ).status
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(server.process.isRunning)
+            server.process.terminate()
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses == [401, 401, 401])
+        server.process.waitUntilExit()
+        #expect(server.process.terminationReason == .exit)
+        #expect(server.process.terminationStatus == 0)
+        await #expect(throws: (any Error).self) { try await HTTP.send("GET", server.base + "/api/health") }
+    }
+
+    @Test func onSQLite() async throws {
+        try await Self.sigtermFinishesRequestsInFlight(databaseURL: nil)
+    }
+
+    @Test(.enabled(if: TestPostgres.isAvailable, Comment(rawValue: TestPostgres.howToEnable)))
+    func onPostgreSQLAndItsConnectionsAreClosed() async throws {
+        let databaseURL = try await TestPostgres.createDatabase()
+        try await Self.sigtermFinishesRequestsInFlight(databaseURL: databaseURL)
+        // Nothing is left connected to the database (no session held open past the exit).
+        #expect(try await TestPostgres.connectionCount(to: databaseURL) == 0)
+        await TestPostgres.dropDatabase(url: databaseURL)
+    }
+}
