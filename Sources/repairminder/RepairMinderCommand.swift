@@ -10,13 +10,14 @@ struct RepairMinderCommand: AsyncParsableCommand {
             Start a development server with demo accounts:   repairminder serve --demo
             Read the sign-in codes it emails:                repairminder outbox
             Print the API as an OpenAPI document:             repairminder openapi
+            Check an SMTP server's settings:                  repairminder mail test --to you@example.com --smtp-url ... --mail-from ...
             Sign in to it from another terminal:             repairminder login --staff --email admin@acme.test
             Every server setting is a flag with a REPAIRMINDER_* environment twin (see `repairminder serve --help`).
             Usage errors exit with status 2.
             """,
         subcommands: [
             ServeCommand.self, MigrateCommand.self, SeedCommand.self, OutboxCommand.self,
-            OpenAPICommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self,
+            OpenAPICommand.self, MailCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self,
         ]
     )
 

@@ -1,5 +1,6 @@
 import Foundation
 import RepairMinderServer
+import TestSupport
 import Testing
 
 /// The built `repairminder` binary, run as a person or script would.
@@ -114,5 +115,36 @@ extension CommandLineTests {
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// `repairminder mail test` against a real SMTP server on loopback.
+@Suite(.serialized, .enabled(if: SMTPCatcher.isAvailable, Comment(rawValue: SMTPCatcher.howToEnable)))
+struct MailTestCommandTests {
+    @Test func sendsOneMessageAndPrintsTheReplies() throws {
+        let catcher = try SMTPCatcher(["--user", "ops", "--password", "pw"])
+        defer { catcher.stop() }
+        let result = try CommandLineTests.run([
+            "mail", "test", "--to", "ops@example.test", "--smtp-url", "smtp://ops:pw@127.0.0.1:\(catcher.port)?tls=none",
+            "--mail-from", "Repair Minder <no-reply@repairminder.test>",
+        ])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("235"))
+        #expect(result.output.contains("250 OK: queued"))
+        #expect(!result.output.contains("pw@"))
+        let received = try catcher.received()
+        #expect(received.map(\.to) == [["ops@example.test"]])
+        #expect(received.first?.text.contains("Subject: Repair Minder mail test\r\n") == true)
+    }
+
+    @Test func aRefusalExitsOneAndAnUnreachableServerThree() throws {
+        let catcher = try SMTPCatcher(["--reject", "nobody"])
+        let url = "smtp://127.0.0.1:\(catcher.port)?tls=none"
+        let refused = try CommandLineTests.run(["mail", "test", "--to", "nobody@example.test", "--smtp-url", url, "--mail-from", "a@b.test"])
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("550"))
+        catcher.stop()
+        let down = try CommandLineTests.run(["mail", "test", "--to", "x@example.test", "--smtp-url", url, "--mail-from", "a@b.test"])
+        #expect(down.status == 3)
     }
 }

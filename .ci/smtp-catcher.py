@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""A local SMTP server for the tests (aiosmtpd): records every message it accepts.
+
+  python3 .ci/smtp-catcher.py --record FILE [--starttls DIR] [--user U --password P] [--reject PREFIX]
+
+Listens on 127.0.0.1 on a free port and prints `READY <port>` (and, with --starttls, the
+certificate it made in DIR, `CERT <path>`). Each accepted message is one JSON line in FILE:
+{"from", "to", "data" (the exact bytes after DATA, base64), "auth" (the user name or null),
+"tls" (whether STARTTLS was used)}. Recipients starting with --reject get 550. It stops when
+its standard input closes (or on Ctrl-C).
+As a mail catcher for a developer: python3 .ci/smtp-catcher.py --record /tmp/mail.jsonl
+"""
+import argparse, base64, json, os, socket, ssl, subprocess, sys
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Recorder:
+    def __init__(self, path, reject):
+        self.path, self.reject = path, reject
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.reject and address.startswith(self.reject):
+            return "550 5.1.1 No such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        record = {
+            "from": envelope.mail_from, "to": envelope.rcpt_tos,
+            "data": base64.b64encode(envelope.original_content or envelope.content).decode(),
+            "auth": session.auth_data.login.decode() if isinstance(session.auth_data, LoginPassword) else None,
+            "tls": session.ssl is not None,
+        }
+        with open(self.path, "a") as f:
+            f.write(json.dumps(record) + "\n")
+        return "250 OK: queued"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--record", required=True)
+    parser.add_argument("--starttls", metavar="DIR")
+    parser.add_argument("--user")
+    parser.add_argument("--password")
+    parser.add_argument("--reject")
+    args = parser.parse_args()
+
+    options = {}
+    if args.starttls:
+        cert, key = os.path.join(args.starttls, "cert.pem"), os.path.join(args.starttls, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                        "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+                       check=True, capture_output=True)
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+        options.update(tls_context=context, require_starttls=True)
+    if args.user:
+        def authenticator(server, session, envelope, mechanism, auth_data):
+            ok = isinstance(auth_data, LoginPassword) and auth_data.login.decode() == args.user \
+                and auth_data.password.decode() == args.password
+            return AuthResult(success=ok, auth_data=auth_data)
+        options.update(authenticator=authenticator, auth_require_tls=bool(args.starttls))
+    port = free_port()
+    controller = Controller(Recorder(args.record, args.reject), hostname="127.0.0.1", port=port, **options)
+    controller.start()
+    print(f"READY {port}", flush=True)
+    if args.starttls:
+        print(f"CERT {cert}", flush=True)
+    try:
+        # Runs until its standard input closes (the test that started it is done or gone) or Ctrl-C.
+        sys.stdin.read()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        controller.stop()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// A refusal or failure of the mail server, with its reply: 5xx replies are permanent (the
+/// message will never go), anything else may succeed later.
+public struct SMTPError: Error, CustomStringConvertible {
+    public let code: Int?
+    public let description: String
+
+    /// A 5xx reply: retrying will not help.
+    public var isPermanent: Bool { (code ?? 0) >= 500 && (code ?? 0) < 600 }
+}
+
+/// One reply of the mail server: its code and text lines.
+public struct SMTPReply: Sendable, CustomStringConvertible {
+    public let code: Int
+    public let lines: [String]
+    public var description: String { lines.map { "\(code) \($0)" }.joined(separator: "\n") }
+}
+
+/// Delivers messages over SMTP (RFC 5321): EHLO, STARTTLS or implicit TLS, AUTH PLAIN or LOGIN,
+/// MAIL/RCPT/DATA with dot-stuffing, QUIT; a timeout on connecting and on every reply.
+public struct SMTPClient: Sendable {
+    public let server: SMTPServerAddress
+    /// The name this host gives in EHLO.
+    public var helloName = "localhost"
+    public var timeout: TimeAmount = .seconds(30)
+    /// Certificates to trust instead of the system's (a private CA, or a test's own).
+    public var trustedCertificates: [NIOSSLCertificate]? = nil
+
+    public init(server: SMTPServerAddress) { self.server = server }
+
+    /// Writes `message` as RFC 5322 (a fresh `Message-ID` at the sender's domain, `Date` now)
+    /// and sends it from `sender`.
+    public func deliver(
+        _ message: MailMessage, from sender: MailAddress, transcript: (@Sendable (SMTPReply) -> Void)? = nil
+    ) async throws {
+        let domain = sender.address.split(separator: "@").last.map(String.init) ?? "localhost"
+        let unique = RandomToken.base64URL(byteCount: 12)
+        let data = try MailComposer.compose(
+            message, from: sender, date: Date(), messageID: "\(unique)@\(domain)", boundary: "=_\(unique)")
+        let recipient = try MailAddress(parsing: message.to)
+        try await send(data, from: sender.address, to: [recipient.address], transcript: transcript)
+    }
+
+    /// Sends `data` (a composed RFC 5322 message) from `sender` to `recipients`. `transcript`
+    /// sees every server reply (never the message itself, which holds the code).
+    public func send(
+        _ data: String, from sender: String, to recipients: [String], transcript: (@Sendable (SMTPReply) -> Void)? = nil
+    ) async throws {
+        let tls = try tlsContext()
+        let host = server.host, timeout = self.timeout, implicitTLS = server.security == .implicitTLS
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connectTimeout(timeout)
+            .connect(host: host, port: server.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if implicitTLS {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host))
+                    }
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: timeout))
+                    try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        try await channel.executeThenClose { inbound, outbound in
+            var session = Session(inbound: inbound.makeAsyncIterator(), outbound: outbound, transcript: transcript)
+            try await session.expect(220, after: nil)
+            var capabilities = try await session.hello(helloName)
+            if server.security == .startTLS {
+                guard capabilities.contains("STARTTLS") else {
+                    throw SMTPError(code: nil, description: "\(server) does not offer STARTTLS (use tls=none only for a relay on this machine)")
+                }
+                try await session.command("STARTTLS", expect: 220)
+                try await channel.channel.pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host), position: .first)
+                capabilities = try await session.hello(helloName)
+            }
+            if let username = server.username {
+                try await session.authenticate(username, server.password ?? "", capabilities: capabilities)
+            }
+            try await session.command("MAIL FROM:<\(sender)>", expect: 250)
+            for recipient in recipients { try await session.command("RCPT TO:<\(recipient)>", expect: 250) }
+            try await session.command("DATA", expect: 354)
+            var body = MailComposer.dotStuffed(data)
+            if !body.hasSuffix("\r\n") { body += "\r\n" }
+            try await session.send(body + ".", expect: 250, shownAs: "(message)")
+            // The message is accepted; a failed QUIT changes nothing.
+            try? await session.command("QUIT", expect: 221)
+        }
+    }
+
+    private func tlsContext() throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let trustedCertificates { configuration.trustRoots = .certificates(trustedCertificates) }
+        return try NIOSSLContext(configuration: configuration)
+    }
+
+    /// The dialogue on one connection.
+    private struct Session {
+        var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+        let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+        let transcript: (@Sendable (SMTPReply) -> Void)?
+        var buffer: [UInt8] = []
+
+        mutating func hello(_ name: String) async throws -> Set<String> {
+            let reply = try await command("EHLO \(name)", expect: 250)
+            return Set(reply.lines.dropFirst().map { $0.uppercased() })
+        }
+
+        mutating func authenticate(_ username: String, _ password: String, capabilities: Set<String>) async throws {
+            let mechanisms = Set(capabilities.filter { $0.hasPrefix("AUTH") }.flatMap { $0.split(separator: " ").dropFirst().map(String.init) })
+            if mechanisms.contains("PLAIN") {
+                let token = Data("\0\(username)\0\(password)".utf8).base64EncodedString()
+                try await send("AUTH PLAIN \(token)", expect: 235, shownAs: "AUTH PLAIN (credentials)")
+            } else if mechanisms.contains("LOGIN") {
+                try await command("AUTH LOGIN", expect: 334)
+                try await send(Data(username.utf8).base64EncodedString(), expect: 334, shownAs: "(user name)")
+                try await send(Data(password.utf8).base64EncodedString(), expect: 235, shownAs: "(password)")
+            } else {
+                throw SMTPError(code: nil, description: "the mail server offers neither AUTH PLAIN nor AUTH LOGIN")
+            }
+        }
+
+        @discardableResult
+        mutating func command(_ line: String, expect code: Int) async throws -> SMTPReply {
+            try await send(line, expect: code, shownAs: line)
+        }
+
+        /// Sends `line` and reads the reply; `shownAs` names it in errors (never credentials or the message).
+        @discardableResult
+        mutating func send(_ line: String, expect code: Int, shownAs: String) async throws -> SMTPReply {
+            guard !line.contains("\r\n") || shownAs == "(message)" else {
+                throw SMTPError(code: nil, description: "refusing to send a command with a line break")
+            }
+            try await outbound.write(ByteBuffer(string: line + "\r\n"))
+            return try await expect(code, after: shownAs)
+        }
+
+        @discardableResult
+        mutating func expect(_ code: Int, after command: String?) async throws -> SMTPReply {
+            let reply = try await readReply()
+            transcript?(reply)
+            guard reply.code == code else {
+                let what = command.map { "\($0) → " } ?? "greeting → "
+                throw SMTPError(code: reply.code, description: "\(what)\(reply.code) \(reply.lines.joined(separator: " "))")
+            }
+            return reply
+        }
+
+        mutating func readReply() async throws -> SMTPReply {
+            var lines: [String] = []
+            while true {
+                let line = try await readLine()
+                let bytes = Array(line.utf8)
+                guard bytes.count >= 3, let code = Int(String(line.prefix(3))) else {
+                    throw SMTPError(code: nil, description: "not an SMTP reply: \(line.prefix(80).debugDescription)")
+                }
+                lines.append(bytes.count > 4 ? String(line.dropFirst(4)) : "")
+                if bytes.count == 3 || bytes[3] != UInt8(ascii: "-") { return SMTPReply(code: code, lines: lines) }
+            }
+        }
+
+        mutating func readLine() async throws -> String {
+            while true {
+                if let end = buffer.indices.dropLast().first(where: { buffer[$0] == 13 && buffer[$0 + 1] == 10 }) {
+                    let line = String(decoding: buffer[..<end], as: UTF8.self)
+                    buffer.removeFirst(end + 2)
+                    return line
+                }
+                guard buffer.count < 64 * 1024 else { throw SMTPError(code: nil, description: "reply line too long") }
+                guard let chunk = try await inbound.next() else {
+                    throw SMTPError(code: nil, description: "the mail server closed the connection (or did not answer in time)")
+                }
+                buffer.append(contentsOf: chunk.readableBytesView)
+            }
+        }
+    }
+}
+
+/// Closes the connection when no reply came within the read timeout: the pending read then
+/// ends, and the dialogue fails with a clear message instead of hanging.
+private final class CloseWhenIdle: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+}

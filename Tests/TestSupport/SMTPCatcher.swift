@@ -1,0 +1,70 @@
+import Foundation
+import RepairMinderServer
+
+/// A real SMTP server (`.ci/smtp-catcher.py`, aiosmtpd) on loopback, recording what it accepts.
+public final class SMTPCatcher: @unchecked Sendable {
+    public static let isAvailable: Bool = {
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = ["python3", "-c", "import aiosmtpd"]
+        check.standardError = FileHandle.nullDevice
+        guard (try? check.run()) != nil else { return false }
+        check.waitUntilExit()
+        return check.terminationStatus == 0
+    }()
+    public static let howToEnable = "needs Python's aiosmtpd: python3 -m pip install aiosmtpd"
+
+    public struct Received: Decodable {
+        public let from: String
+        public let to: [String]
+        public let data: String
+        public let auth: String?
+        public let tls: Bool
+        public var text: String { String(decoding: Data(base64Encoded: data) ?? Data(), as: UTF8.self) }
+    }
+
+    let process = Process()
+    private let input = Pipe()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("smtp-\(UUID().uuidString)").path
+    public private(set) var port = 0
+    public private(set) var certificate: String?
+
+    /// Starts the catcher; `options` are its flags ("DIR" stands for a directory of its own).
+    public init(_ options: [String] = []) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".ci/smtp-catcher.py").path
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, "--record", directory + "/received.jsonl"] + options
+            .map { $0 == "DIR" ? directory : $0 }
+        let out = Pipe()
+        process.standardOutput = out
+        // The catcher runs until this pipe closes: when `stop` closes it, or when the tests end
+        // however they end (python3 may be a wrapper whose child a signal would miss).
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let wantsCertificate = options.contains("--starttls")
+        var text = ""
+        while port == 0 || (wantsCertificate && certificate == nil) {
+            let chunk = out.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw SettingsError("the SMTP catcher did not start") }
+            text += String(decoding: chunk, as: UTF8.self)
+            for line in text.split(separator: "\n") {
+                if line.hasPrefix("READY ") { port = Int(line.dropFirst(6)) ?? 0 }
+                if line.hasPrefix("CERT ") { certificate = String(line.dropFirst(5)) }
+            }
+        }
+    }
+
+    public func received() throws -> [Received] {
+        guard let text = try? String(contentsOfFile: directory + "/received.jsonl", encoding: .utf8) else { return [] }
+        return try text.split(separator: "\n").map { try JSONDecoder().decode(Received.self, from: Data($0.utf8)) }
+    }
+
+    public func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
