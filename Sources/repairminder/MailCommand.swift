@@ -14,9 +14,11 @@ struct MailTestCommand: AsyncParsableCommand {
         commandName: "test",
         abstract: "Send one test message through an SMTP server and print its replies.",
         discussion: """
-            For operators checking their settings: every reply of the server is printed as it
-            arrives (credentials and the message itself never are). Exit codes: 0 sent,
-            1 refused by the server, 2 usage error, 3 cannot reach or talk to the server.
+            For operators checking their settings: every reply of the server is printed as it \
+            arrives (credentials and the message itself never are).
+
+            Exit codes: 0 sent, 1 refused by the server, 2 usage error, 3 cannot reach or talk to the server.
+
             A local catcher for trying it: python3 .ci/smtp-catcher.py --record /tmp/mail.jsonl
             """)
 
