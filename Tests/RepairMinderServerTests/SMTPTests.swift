@@ -125,6 +125,18 @@ struct SMTPClientTests {
         #expect((down as? SMTPError)?.isPermanent != true)
     }
 
+    @Test func aLineBreakInAnAddressNeverReachesTheServerAsACommand() async throws {
+        let catcher = try SMTPCatcher()
+        defer { catcher.stop() }
+        for sender in ["a@b.test>\r\nRCPT TO:<victim@example.test", "a@b.test>\nRSET", "a@b.test\r"] {
+            let error = await #expect(throws: SMTPError.self) {
+                try await Self.client("smtp://127.0.0.1:\(catcher.port)?tls=none").send("x\r\n", from: sender, to: ["c@d.test"])
+            }
+            #expect(error?.code == nil)
+        }
+        #expect(try catcher.received().isEmpty)
+    }
+
     @Test func urlsAreCheckedAndPasswordsNeverShown() throws {
         #expect(try SMTPServerAddress(url: "smtp://u:p@mail.example.com").port == 587)
         #expect(try SMTPServerAddress(url: "smtps://u:p@mail.example.com").port == 465)

@@ -130,7 +130,8 @@ public struct SMTPClient: Sendable {
         /// Sends `line` and reads the reply; `shownAs` names it in errors (never credentials or the message).
         @discardableResult
         mutating func send(_ line: String, expect code: Int, shownAs: String) async throws -> SMTPReply {
-            guard !line.contains("\r\n") || shownAs == "(message)" else {
+            // A command is one line: a CR or LF from an address would smuggle in another command.
+            guard shownAs == "(message)" || !MailHeader.hasLineBreak(line) else {
                 throw SMTPError(code: nil, description: "refusing to send a command with a line break")
             }
             try await outbound.write(ByteBuffer(string: line + "\r\n"))
