@@ -67,9 +67,9 @@ struct SMTPClientTests {
         let catcher = try SMTPCatcher(["--user", "mailer", "--password", "s3cret pass"])
         defer { catcher.stop() }
         let data = try MailComposerTests.composed()
-        let replies = Replies()
+        let replies = Locked([Int]())
         try await Self.client("smtp://mailer:s3cret%20pass@127.0.0.1:\(catcher.port)?tls=none")
-            .send(data, from: "no-reply@repairminder.test", to: ["zoe@example.test"], transcript: { replies.append($0) })
+            .send(data, from: "no-reply@repairminder.test", to: ["zoe@example.test"], transcript: { reply in replies.update { $0.append(reply.code) } })
         let received = try catcher.received()
         #expect(received.count == 1)
         #expect(received.first?.from == "no-reply@repairminder.test")
@@ -78,7 +78,7 @@ struct SMTPClientTests {
         #expect(received.first?.tls == false)
         // What arrived, after the server undid the dot-stuffing, is exactly what was composed.
         #expect(received.first?.text == data)
-        #expect(replies.codes.contains(235))
+        #expect(replies.value.contains(235))
     }
 
     @Test func startTLSThenAuth() async throws {
@@ -145,12 +145,4 @@ struct SMTPClientTests {
         #expect(throws: SettingsError.self) { try SMTPServerAddress(url: "http://mail.example.com") }
         #expect(throws: SettingsError.self) { try SMTPServerAddress(url: "smtp://mail.example.com?tls=maybe") }
     }
-}
-
-/// Replies seen by a transcript callback.
-final class Replies: @unchecked Sendable {
-    private let lock = NSLock()
-    private var all: [SMTPReply] = []
-    func append(_ reply: SMTPReply) { lock.withLock { all.append(reply) } }
-    var codes: [Int] { lock.withLock { all.map(\.code) } }
 }

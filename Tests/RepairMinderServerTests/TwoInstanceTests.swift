@@ -14,15 +14,22 @@ struct TwoInstanceTests {
     /// The instance for the `index`-th request: even to `a`, odd to `b`.
     static func alternate(_ index: Int, _ a: TestClient, _ b: TestClient) -> TestClient { index % 2 == 0 ? a : b }
 
+    /// `count` requests at once, alternating between the instances; their replies.
+    static func concurrently(
+        _ count: Int, _ a: TestClient, _ b: TestClient, _ request: @escaping @Sendable (TestClient, Int) async throws -> Reply
+    ) async throws -> [Reply] {
+        try await withThrowingTaskGroup(of: Reply.self) { group in
+            for index in 0..<count { group.addTask { try await request(alternate(index, a, b), index) } }
+            return try await group.reduce(into: [Reply]()) { $0.append($1) }
+        }
+    }
+
     @Test func twentyConcurrentRefreshesSplitBetweenInstancesYieldOneSuccessor() async throws {
         let server = try await TestServer()
         try await server.runTwoInstances { a, b in
             let first = try #require(try await a.signIn().string("refreshToken"))
-            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
-                for index in 0..<20 {
-                    group.addTask { try await Self.alternate(index, a, b).post("/api/auth/refresh", ["refreshToken": first]) }
-                }
-                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            let replies = try await Self.concurrently(20, a, b) { client, _ in
+                try await client.post("/api/auth/refresh", ["refreshToken": first])
             }
             #expect(replies.count == 20)
             #expect(replies.allSatisfy { $0.status == .ok })
@@ -60,13 +67,8 @@ struct TwoInstanceTests {
             let wrong = code == "000000" ? "111111" : "000000"
             // Eight wrong codes at once, split between the instances: five are counted, the
             // fifth closes the challenge, and the rest find it closed.
-            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
-                for index in 0..<8 {
-                    group.addTask {
-                        try await Self.alternate(index, a, b).post("/api/auth/2fa/verify", ["userId": userId, "code": wrong])
-                    }
-                }
-                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            let replies = try await Self.concurrently(8, a, b) { client, _ in
+                try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": wrong])
             }
             #expect(replies.filter { $0.code == "INVALID_CODE" }.count == 4)
             #expect(replies.filter { $0.code == "TOO_MANY_ATTEMPTS" }.count == 1)
@@ -88,11 +90,8 @@ struct TwoInstanceTests {
             #expect(try await a.post("/api/auth/magic-link/request", ["email": email]).status == .ok)
             let code = try a.latestCode(to: email)
             // Ten uses of the right code at once: one session.
-            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
-                for index in 0..<10 {
-                    group.addTask { try await Self.alternate(index, a, b).post("/api/auth/magic-link/verify-code", ["email": email, "code": code]) }
-                }
-                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            let replies = try await Self.concurrently(10, a, b) { client, _ in
+                try await client.post("/api/auth/magic-link/verify-code", ["email": email, "code": code])
             }
             #expect(replies.filter { $0.status == .ok }.count == 1)
             #expect(replies.filter { $0.code == "INVALID_CODE" }.count == 9)
@@ -115,14 +114,8 @@ struct TwoInstanceTests {
     @Test func theLoginFailureBudgetIsOneForBothInstances() async throws {
         let server = try await TestServer { $0.loginFailureLimit = 4 }
         try await server.runTwoInstances { a, b in
-            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
-                for index in 0..<10 {
-                    group.addTask {
-                        try await Self.alternate(index, a, b).post(
-                            "/api/auth/login", ["email": DemoFixtures.adminEmail, "password": "wrong \(index)"])
-                    }
-                }
-                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            let replies = try await Self.concurrently(10, a, b) { client, index in
+                try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": "wrong \(index)"])
             }
             #expect(replies.filter { $0.code == "INVALID_CREDENTIALS" }.count == 4)
             #expect(replies.filter { $0.code == "RATE_LIMITED" }.count == 6)
@@ -136,13 +129,8 @@ struct TwoInstanceTests {
     @Test func thePerIPLimitIsOneBudgetForBothInstances() async throws {
         let server = try await TestServer { $0.ipRateLimit = 6 }
         try await server.runTwoInstances { a, b in
-            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
-                for index in 0..<10 {
-                    group.addTask {
-                        try await Self.alternate(index, a, b).post("/api/auth/magic-link/request", ["email": "nobody@acme.test"])
-                    }
-                }
-                return try await group.reduce(into: [Reply]()) { $0.append($1) }
+            let replies = try await Self.concurrently(10, a, b) { client, _ in
+                try await client.post("/api/auth/magic-link/request", ["email": "nobody@acme.test"])
             }
             #expect(replies.filter { $0.status == .ok }.count == 6)
             #expect(replies.filter { $0.code == "RATE_LIMITED" }.count == 4)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RepairMinderServer
@@ -14,7 +15,7 @@ import Testing
         let url: String
 
         init(extra: [String] = []) throws {
-            let port = Int.random(in: 20_000...40_000)
+            let port = try freeLoopbackPort()
             url = "http://127.0.0.1:\(port)"
             process.executableURL = CommandLineTests.binary
             process.arguments = [
@@ -95,7 +96,7 @@ import Testing
         }
 
         /// How many mails the outbox held when the last client started.
-        private let mailBeforeClient = LockedCount()
+        private let mailBeforeClient = Locked(0)
 
         func refreshTokenRows() throws -> Int {
             Int(try CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM refresh_tokens").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
@@ -258,15 +259,5 @@ extension ClientCommandTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(output)")
         #expect(output.contains("interactive logins ok"))
-    }
-}
-
-/// An integer shared between the test and the input closures of a running client.
-final class LockedCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored = 0
-    var value: Int {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }

@@ -21,7 +21,7 @@ struct InstanceCrashTests {
         /// `serve` on `databaseURL` (nil: SQLite in the data directory); `--demo` and bcrypt cost 4
         /// unless `arguments` say otherwise.
         init(databaseURL: String?, dataDir: String, arguments: [String] = ["--demo", "--bcrypt-cost", "4"]) throws {
-            let port = Int.random(in: 20_000...40_000)
+            let port = try freeLoopbackPort()
             base = "http://127.0.0.1:\(port)"
             process.executableURL = CommandLineTests.binary
             process.arguments = [
@@ -82,28 +82,6 @@ struct InstanceCrashTests {
         return verify.data["refreshToken"]
     }
 
-    /// The token a client holds now, and how many rotations it saw acknowledged.
-    final class Holder: @unchecked Sendable {
-        private let lock = NSLock()
-        private var token: String
-        private(set) var rotations = 0
-        init(_ token: String) { self.token = token }
-        var current: String { lock.withLock { token } }
-        func rotated(to successor: String) {
-            lock.withLock {
-                token = successor
-                rotations += 1
-            }
-        }
-    }
-
-    final class Tokens: @unchecked Sendable {
-        private let lock = NSLock()
-        private var tokens: [String] = []
-        var all: [String] { lock.withLock { tokens } }
-        func append(_ token: String) { lock.withLock { tokens.append(token) } }
-    }
-
     @Test func killingOneInstanceUnderLoadLosesNoCommittedSession() async throws {
         let databaseURL = try await TestPostgres.createDatabase()
         let dataDir = CommandLineTests.temporaryDirectory()
@@ -119,9 +97,10 @@ struct InstanceCrashTests {
         try await survivor.waitUntilHealthy()
 
         // Sessions signed in on the instance about to die, then refreshed on both at once.
-        var holders: [Holder] = []
-        for _ in 0..<6 { holders.append(Holder(try #require(try await Self.signIn(on: doomed, dataDir: dataDir)))) }
-        let signedInDuringLoad = Tokens()
+        // Each client's current token, and how many rotations it saw acknowledged.
+        var holders: [Locked<(token: String, rotations: Int)>] = []
+        for _ in 0..<6 { holders.append(Locked((try #require(try await Self.signIn(on: doomed, dataDir: dataDir)), 0))) }
+        let signedInDuringLoad = Locked([String]())
         let stop = Date().addingTimeInterval(3)
         let killAt = Date().addingTimeInterval(1.2)
         let workers = holders
@@ -134,10 +113,10 @@ struct InstanceCrashTests {
                         let instance = turn % 2 == 0 && doomed.process.isRunning ? doomed : survivor
                         // A request cut off by the kill has an unknown outcome: the client keeps its
                         // token and retries on the survivor (the retry grace covers a lost answer).
-                        guard let reply = try? await HTTP.send("POST", instance.base + "/api/auth/refresh", json: ["refreshToken": holder.current])
+                        guard let reply = try? await HTTP.send("POST", instance.base + "/api/auth/refresh", json: ["refreshToken": holder.value.token])
                         else { continue }
                         #expect(reply.status == 200, "refresh answered \(reply.status)")
-                        if let successor = reply.data["refreshToken"] { holder.rotated(to: successor) }
+                        if let successor = reply.data["refreshToken"] { holder.update { $0 = (successor, $0.rotations + 1) } }
                     }
                 }
             }
@@ -147,7 +126,7 @@ struct InstanceCrashTests {
                 while Date() < stop {
                     turn += 1
                     let instance = turn % 2 == 0 && doomed.process.isRunning ? doomed : survivor
-                    if let token = try? await Self.signIn(on: instance, dataDir: dataDir) { signedInDuringLoad.append(token) }
+                    if let token = try? await Self.signIn(on: instance, dataDir: dataDir) { signedInDuringLoad.update { $0.append(token) } }
                 }
             }
             group.addTask {
@@ -158,11 +137,11 @@ struct InstanceCrashTests {
         }
 
         #expect(!doomed.process.isRunning)
-        let rotations = holders.map(\.rotations).reduce(0, +)
+        let rotations = holders.map(\.value.rotations).reduce(0, +)
         #expect(rotations > 20, "the load ran: \(rotations) acknowledged rotations")
-        #expect(!signedInDuringLoad.all.isEmpty, "sign-ins during the load: \(signedInDuringLoad.all.count)")
+        #expect(!signedInDuringLoad.value.isEmpty, "sign-ins during the load: \(signedInDuringLoad.value.count)")
         // Every session's newest token works on the survivor, and so does every sign-in that was answered.
-        for token in holders.map(\.current) + signedInDuringLoad.all {
+        for token in holders.map(\.value.token) + signedInDuringLoad.value {
             let reply = try await HTTP.send("POST", survivor.base + "/api/auth/refresh", json: ["refreshToken": token])
             #expect(reply.status == 200)
         }

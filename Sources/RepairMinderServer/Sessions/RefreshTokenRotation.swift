@@ -42,6 +42,19 @@ struct RefreshTokenRotation: Sendable {
     /// Both row types spell out their column names.
     private static let rowDecoder = SQLRowDecoder()
 
+    /// The token's session and its user, from one row of either path's query.
+    private static func decode(_ row: any SQLRow) throws -> (TokenRow, UserRecord) {
+        (try row.decode(model: TokenRow.self, with: rowDecoder), try row.decode(model: UserRecord.self, with: rowDecoder))
+    }
+
+    /// Why a token of this session may not be exchanged, claimed or not: a dead session stays
+    /// dead (`INVALID_REFRESH_TOKEN`); an inactive user's session is ended (`USER_INACTIVE`).
+    private static func refusal(_ row: TokenRow, _ user: UserRecord) -> APIError? {
+        if row.revokedAt != nil { return .invalidRefreshToken }
+        if !user.canSignIn { return .userInactive }
+        return nil
+    }
+
     func rotate(_ presented: String, now: Double) async throws -> Rotated {
         let presentedHash = SecretHashing.tokenHash(presented)
         let successor = hashing.successor(of: presented)
@@ -75,13 +88,12 @@ struct RefreshTokenRotation: Sendable {
                     """
                 ).first()
             else { return .rejected(.invalidRefreshToken) }
-            let row = try found.decode(model: TokenRow.self, with: Self.rowDecoder)
-            let user = try found.decode(model: UserRecord.self, with: Self.rowDecoder)
-            // A claim of a dead session's token changes nothing: the session stays dead.
-            if row.revokedAt != nil { return .rejected(.invalidRefreshToken) }
-            if !user.canSignIn {
-                try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: now, on: db)
-                return .rejected(.userInactive)
+            let (row, user) = try Self.decode(found)
+            if let refusal = Self.refusal(row, user) {
+                if refusal.code == .userInactive {
+                    try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: now, on: db)
+                }
+                return .rejected(refusal)
             }
             let rotated = Rotated(
                 refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0)
@@ -148,13 +160,12 @@ struct RefreshTokenRotation: Sendable {
                 ).first()
             })
         else { return nil }
-        let row = try found.decode(model: TokenRow.self, with: Self.rowDecoder)
-        let user = try found.decode(model: UserRecord.self, with: Self.rowDecoder)
-        // As in `rotate`: a dead session's token claimed changes nothing; an inactive user's ends it.
-        if row.revokedAt != nil { return .rejected(.invalidRefreshToken) }
-        if !user.canSignIn {
-            try await SessionStore(database: database).revoke(id: row.sessionId, reason: "user_inactive", now: now)
-            return .rejected(.userInactive)
+        let (row, user) = try Self.decode(found)
+        if let refusal = Self.refusal(row, user) {
+            if refusal.code == .userInactive {
+                try await SessionStore(database: database).revoke(id: row.sessionId, reason: "user_inactive", now: now)
+            }
+            return .rejected(refusal)
         }
         return .rotated(
             Rotated(refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0), retried: false)

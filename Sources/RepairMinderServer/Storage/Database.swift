@@ -48,10 +48,9 @@ public final class Database: Sendable {
     public func withConnection<T: Sendable>(
         _ body: @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        guard let metrics else { return try await pool.withConnection(body) }
         let requested = ContinuousClock.now
         return try await pool.withConnection { db in
-            metrics.poolWaited(ContinuousClock.now - requested)
+            recordWait(since: requested)
             return try await body(db)
         }
     }
@@ -65,12 +64,16 @@ public final class Database: Sendable {
     public func transaction<T: Sendable>(
         serializedOn key: String? = nil, _ body: @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
-        guard let metrics else { return try await pool.transaction(serializedOn: key, body) }
         let requested = ContinuousClock.now
         return try await pool.transaction(serializedOn: key) { db in
-            metrics.poolWaited(ContinuousClock.now - requested)
+            recordWait(since: requested)
             return try await body(db)
         }
+    }
+
+    /// With metrics on, how long a call waited for its connection.
+    private func recordWait(since requested: ContinuousClock.Instant) {
+        metrics?.poolWaited(ContinuousClock.now - requested)
     }
 
     /// Closes every connection once the calls in progress are done; later calls fail.
@@ -86,6 +89,21 @@ protocol DatabaseEngine: Sendable {
         serializedOn key: String?, _ body: @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T
     func close() async
+}
+
+extension SQLDatabase {
+    /// Runs `body` between `begin` and `COMMIT`, or `ROLLBACK` if it throws.
+    func committing<T>(begin: SQLQueryString, _ body: () async throws -> T) async throws -> T {
+        try await raw(begin).run()
+        do {
+            let result = try await body()
+            try await raw("COMMIT").run()
+            return result
+        } catch {
+            try? await raw("ROLLBACK").run()
+            throw error
+        }
+    }
 }
 
 /// The database was closed (the server is shutting down).

@@ -44,17 +44,11 @@ final class PostgresPool: DatabaseEngine {
         serializedOn key: String?, _ body: @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         try await withConnection { db in
-            try await db.raw("BEGIN").run()
-            do {
+            try await db.committing(begin: "BEGIN") {
                 if let key {
                     try await db.raw("SELECT pg_advisory_xact_lock(hashtextextended(\(bind: key), 0))").run()
                 }
-                let result = try await body(db)
-                try await db.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await db.raw("ROLLBACK").run()
-                throw error
+                return try await body(db)
             }
         }
     }

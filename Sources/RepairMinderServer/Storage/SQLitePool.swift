@@ -90,15 +90,7 @@ actor SQLitePool: DatabaseEngine {
         await acquireWriter()
         defer { releaseWriter() }
         return try await withConnection { db in
-            try await db.raw("BEGIN IMMEDIATE").run()
-            do {
-                let result = try await body(db)
-                try await db.raw("COMMIT").run()
-                return result
-            } catch {
-                try? await db.raw("ROLLBACK").run()
-                throw error
-            }
+            try await db.committing(begin: "BEGIN IMMEDIATE") { try await body(db) }
         }
     }
 

@@ -65,23 +65,19 @@ struct TestServer {
         _ testing: TestingSetup = .router,
         _ body: @Sendable @escaping (TestClient) async throws -> Void
     ) async throws {
-        do {
+        try await removingAfterwards {
             let app = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
             try await app.test(testing) { client in
                 try await body(TestClient(client: client, settings: settings))
             }
-        } catch {
-            await remove()
-            throw error
         }
-        await remove()
     }
 
     /// Runs `body` against two instances of the server on the same database, each on real
     /// sockets with its own connection pool: what a load balancer in front of two processes
     /// sees. They share the data directory (so the outbox) and the secrets, as deployments must.
     func runTwoInstances(_ body: @Sendable @escaping (TestClient, TestClient) async throws -> Void) async throws {
-        do {
+        try await removingAfterwards {
             let first = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
             let second = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
             try await first.test(.live) { a in
@@ -89,6 +85,13 @@ struct TestServer {
                     try await body(TestClient(client: a, settings: settings), TestClient(client: b, settings: settings))
                 }
             }
+        }
+    }
+
+    /// Runs `body`, then removes what the server left, whether `body` threw or not.
+    private func removingAfterwards(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
         } catch {
             await remove()
             throw error
