@@ -82,6 +82,7 @@ let package = Package(
             dependencies: [
                 "RepairMinderKit",
                 "RepairMinderServer",
+                "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

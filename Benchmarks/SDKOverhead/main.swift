@@ -44,8 +44,11 @@ let challenge = try await api.send(
     Routes.StaffAuth.login, LoginRequest(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword))
 _ = try await api.send(
     Routes.StaffAuth.requestTwoFactorCode, TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email))
-let mail = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: settings.dataDirectory)).last?.text ?? ""
-guard let codeRange = mail.range(of: #"\d{6}"#, options: .regularExpression) else { fatalError("no code in the outbox") }
+let queue = try await Database.open(settings: settings, logger: logger)
+let mail = try await MailQueue(database: queue, encryptionKey: settings.resolvedEncryptionKey())
+    .messages(to: DemoFixtures.adminEmail).last?.text ?? ""
+await queue.close()
+guard let codeRange = mail.range(of: #"\d{6}"#, options: .regularExpression) else { fatalError("no code in the mail queue") }
 let code = String(mail[codeRange])
 let tokens = try await api.send(
     Routes.StaffAuth.verifyTwoFactorCode, TwoFactorVerifyRequest(userId: challenge.userId, code: code))

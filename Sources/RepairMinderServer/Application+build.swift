@@ -7,28 +7,29 @@ import RepairMinderModels
 public let repairMinderVersion = "0.1.0"
 
 /// Builds the Repair Minder API: opens and migrates the database, loads or generates the
-/// signing secret, and mounts every served route of the table. The database is closed when
-/// the application stops.
+/// signing secret, mounts every served route of the table and starts the mail delivery worker
+/// (through `mailTransport`, or the one the settings name). The worker stops, then the
+/// database closes, after the HTTP server has answered its last request.
 public func buildApplication(
     settings: ServerSettings,
     clock: ServerClock = .system,
-    mailer: (any Mailer)? = nil,
+    mailTransport: (any MailTransport)? = nil,
     logger: Logger = Logger(label: "repairminder")
 ) async throws -> some ApplicationProtocol {
     try settings.validate()
     let secret = try settings.jwtSecret ?? GeneratedSecret.loadOrCreate(named: "jwt-secret", in: settings.dataDirectory)
-    let encryptionKey = try settings.encryptionKey
-        ?? GeneratedSecret.loadOrCreate(named: "encryption-key", in: settings.dataDirectory)
+    let encryptionKey = try settings.resolvedEncryptionKey()
+    let transport = try mailTransport ?? settings.makeMailTransport()
     let metrics = settings.metricsEnabled ? ServerMetrics() : nil
     let database = try await Database.openMigrated(settings: settings, logger: logger, metrics: metrics)
     let hasher = PasswordHasher(cost: settings.bcryptCost)
+    let mail = MailQueue(database: database, encryptionKey: encryptionKey)
     let router: Router<AppRequestContext>
     do {
         router = try buildRouter(
             ServerParts(
                 settings: settings, database: database, hasher: hasher, jwtSecret: secret, encryptionKey: encryptionKey,
-                clock: clock, mailer: mailer ?? OutboxMailer(dataDirectory: settings.dataDirectory, logger: logger),
-                metrics: metrics))
+                clock: clock, mail: mail, metrics: metrics))
     } catch {
         await database.close()
         await hasher.shutdown()
@@ -38,12 +39,15 @@ public func buildApplication(
         router: router,
         configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "RepairMinder"),
         logger: logger)
-    app.addServices(ShutdownService(database: database, hasher: hasher))
+    // Services stop in reverse order, after the HTTP server: the worker, then the database.
+    app.addServices(
+        ShutdownService(database: database, hasher: hasher),
+        MailDeliveryService(queue: mail, transport: transport, settings: settings, clock: clock, logger: logger, metrics: metrics))
     return app
 }
 
 /// What the application is built from: settings, the open database, the secrets, the clock and
-/// the mailer. Everything else is derived from these in `buildRouter`.
+/// the mail queue. Everything else is derived from these in `buildRouter`.
 struct ServerParts: Sendable {
     let settings: ServerSettings
     let database: Database
@@ -51,7 +55,7 @@ struct ServerParts: Sendable {
     let jwtSecret: String
     let encryptionKey: String
     let clock: ServerClock
-    let mailer: any Mailer
+    let mail: MailQueue
     /// nil when metrics are off.
     var metrics: ServerMetrics? = nil
 }
@@ -67,7 +71,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     let counters = WindowCounters(database: database)
     let limits = AbuseLimits(counters: counters, settings: settings, clock: clock)
     let codes = EmailedCodes(
-        store: EmailedCodeStore(database: database), hashing: hashing, limits: limits, mailer: parts.mailer, clock: clock,
+        store: EmailedCodeStore(database: database), hashing: hashing, limits: limits, mail: parts.mail, clock: clock,
         lifetime: settings.codeTTL, maxAttempts: settings.maxCodeAttempts)
     let authenticatorApp = AuthenticatorApp(
         store: TOTPStore(database: database), secretBox: SecretBox(key: parts.encryptionKey), hashing: hashing)
@@ -91,7 +95,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
         signer: signer, accounts: accounts, sessions: sessions, settings: settings, clock: clock, metrics: parts.metrics)
     StaffLoginController(
         settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher, limits: limits,
-        challenges: LoginChallengeStore(database: database), hashing: hashing, mailer: parts.mailer,
+        challenges: LoginChallengeStore(database: database), hashing: hashing, mail: parts.mail,
         authenticatorApp: authenticatorApp, issuer: issuer
     ).mount(on: routes)
     MagicLinkController(accounts: accounts, codes: codes, issuer: issuer).mount(on: routes)

@@ -31,8 +31,8 @@ struct MailTestCommand: AsyncParsableCommand {
     @Option(help: "The sender, e.g. \"Repair Minder <no-reply@example.com>\". [env: REPAIRMINDER_MAIL_FROM]")
     var mailFrom: String?
 
-    @Option(help: "PEM file of certificates to trust instead of the system's (a private CA).")
-    var caFile: String?
+    @Option(help: "PEM file of certificates to trust instead of the system's (a private CA). [env: REPAIRMINDER_SMTP_CA_FILE]")
+    var smtpCaFile: String?
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -46,7 +46,9 @@ struct MailTestCommand: AsyncParsableCommand {
         let sender: MailAddress
         do {
             var configured = SMTPClient(server: try SMTPServerAddress(url: url))
-            if let caFile { configured.trustedCertificates = try NIOSSLCertificate.fromPEMFile(caFile) }
+            if let caFile = smtpCaFile ?? environment["REPAIRMINDER_SMTP_CA_FILE"] {
+                configured.trustedCertificates = try NIOSSLCertificate.fromPEMFile(caFile)
+            }
             client = configured
             sender = try MailAddress(parsing: fromText)
             _ = try MailAddress(parsing: to)
@@ -59,7 +61,7 @@ struct MailTestCommand: AsyncParsableCommand {
             text: "This is a test message from repairminder mail test. Your mail settings work.",
             sentAt: ISO8601DateFormatter().string(from: Date()))
         do {
-            try await client.deliver(message, from: sender) { reply in say(reply.lines.map { "  \(reply.code) \($0)" }.joined(separator: "\n")) }
+            try await client.deliver(message, from: sender, transcript: { reply in say(reply.lines.map { "  \(reply.code) \($0)" }.joined(separator: "\n")) })
             say("Sent.")
         } catch let error as SMTPError where error.code != nil {
             FileHandle.standardError.write(Data("error: the server refused: \(error)\n".utf8))

@@ -1,10 +1,19 @@
 import ArgumentParser
 import Foundation
+import Logging
 import RepairMinderServer
 
-struct OutboxCommand: ParsableCommand {
+struct OutboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "outbox", abstract: "Print the mail the development server has sent (newest last).")
+        commandName: "outbox",
+        abstract: "Print the mail the development server has sent (newest last), or the state of the mail queue.",
+        discussion: """
+            Without --status: the messages the outbox transport wrote to <data-dir>/outbox.jsonl \
+            (the development default when no --smtp-url is given).
+
+            With --status: every queued message of the database, whatever its transport — queued, \
+            sending, sent or failed — with its attempts and last error. Bodies are never shown.
+            """)
 
     @Option(help: "Only mail to this address.")
     var to: String?
@@ -15,27 +24,108 @@ struct OutboxCommand: ParsableCommand {
     @Flag(help: "One JSON object per line instead of text.")
     var json = false
 
+    @Flag(help: "Show the mail queue's delivery state instead of the outbox file.")
+    var status = false
+
     @Option(help: "The server's data directory. [env: REPAIRMINDER_DATA_DIR] (default: ./.repairminder)")
     var dataDir: String?
 
-    func run() throws {
-        let directory = dataDir ?? ProcessInfo.processInfo.environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
-        let path = OutboxMailer.path(dataDirectory: directory)
-        var messages = try OutboxMailer.read(path: path)
+    @Option(help: "The server's database, for --status. [env: REPAIRMINDER_DATABASE_URL] (default: <data-dir>/repairminder.sqlite)")
+    var databaseUrl: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let directory = dataDir ?? environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
+        if status {
+            var settings = ServerSettings()
+            settings.dataDirectory = directory
+            settings.databaseURL = databaseUrl ?? environment["REPAIRMINDER_DATABASE_URL"]
+            try await printStatus(settings: settings)
+        } else {
+            try printOutbox(path: OutboxTransport.path(dataDirectory: directory))
+        }
+    }
+
+    private func printOutbox(path: String) throws {
+        var messages = try OutboxTransport.read(path: path)
         if let to { messages = messages.filter { $0.to.caseInsensitiveCompare(to) == .orderedSame } }
         if let last { messages = Array(messages.suffix(max(0, last))) }
         if messages.isEmpty {
             print(FileManager.default.fileExists(atPath: path) ? "No matching mail in \(path)." : "No mail yet (\(path) does not exist).")
             return
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for message in messages {
             if json {
-                print(String(decoding: try encoder.encode(message), as: UTF8.self))
+                print(try Self.jsonLine(message))
             } else {
                 print("--- \(message.sentAt)  To: \(message.to)\nSubject: \(message.subject)\n\n\(message.text)\n")
             }
+        }
+    }
+
+    private func printStatus(settings: ServerSettings) async throws {
+        var logger = Logger(label: "repairminder")
+        logger.logLevel = .warning
+        let database = try await Database.openMigrated(settings: settings, logger: logger)
+        let entries: [MailQueueEntry]
+        do {
+            entries = try await MailQueue.entries(in: database, to: to, limit: max(1, last ?? 1000))
+            await database.close()
+        } catch {
+            await database.close()
+            throw error
+        }
+        let now = Date().timeIntervalSince1970
+        if json {
+            for entry in entries { print(try Self.jsonLine(StatusLine(entry, now: now))) }
+            return
+        }
+        guard !entries.isEmpty else {
+            print("The mail queue of \(database.engine.rawValue) \(database.location) is empty\(to.map { " for \($0)" } ?? "").")
+            return
+        }
+        for entry in entries {
+            let line = StatusLine(entry, now: now)
+            var text = "\(line.queuedAt)  \(line.state.padding(toLength: 8, withPad: " ", startingAt: 0))  attempts \(line.attempts)  \(line.to)  \(line.subject)"
+            if let next = line.nextAttemptAt { text += "\n    next attempt \(next)" }
+            if let error = line.lastError { text += "\n    last error: \(error)" }
+            print(text)
+        }
+        let counts = Dictionary(grouping: entries, by: { StatusLine($0, now: now).state }).mapValues(\.count)
+        print("\n" + ["queued", "sending", "sent", "failed"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", "))
+    }
+
+    private static func jsonLine(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// One queue entry as printed.
+    private struct StatusLine: Encodable {
+        let id: String
+        let to: String
+        let subject: String
+        /// queued, sending (a worker holds it), sent or failed.
+        let state: String
+        let attempts: Int
+        let lastError: String?
+        let queuedAt: String
+        let nextAttemptAt: String?
+        let finishedAt: String?
+
+        init(_ entry: MailQueueEntry, now: Double) {
+            func time(_ seconds: Double) -> String { Date(timeIntervalSince1970: seconds).formatted(.iso8601) }
+            id = entry.id
+            to = entry.recipient
+            subject = entry.subject
+            let sending = entry.status == "queued" && (entry.claimedUntil ?? 0) > now
+            state = sending ? "sending" : entry.status
+            attempts = entry.attempts
+            lastError = entry.lastError
+            queuedAt = time(entry.createdAt)
+            nextAttemptAt = entry.status == "queued" && !sending && entry.attempts > 0 ? time(entry.nextAttemptAt) : nil
+            finishedAt = entry.finishedAt.map(time)
         }
     }
 }

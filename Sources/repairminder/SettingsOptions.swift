@@ -53,6 +53,18 @@ struct SettingsOptions: ParsableArguments {
     var loginFailureLimit: Int?
     @Option(help: "Serve Prometheus metrics at GET /metrics: true or false. [env: REPAIRMINDER_METRICS] (default: true)")
     var metrics: Bool?
+    @Option(help: "How mail leaves: smtp or outbox (<data-dir>/outbox.jsonl, development). [env: REPAIRMINDER_MAIL_TRANSPORT] (default: smtp with --smtp-url, else outbox; production requires naming outbox)")
+    var mailTransport: String?
+    @Option(help: "smtp://user:password@host:587 (STARTTLS), smtps://user:password@host:465, or smtp://127.0.0.1:25?tls=none for a relay on this machine. [env: REPAIRMINDER_SMTP_URL]")
+    var smtpUrl: String?
+    @Option(help: "PEM file of certificates to trust for the mail server instead of the system's (a private CA). [env: REPAIRMINDER_SMTP_CA_FILE]")
+    var smtpCaFile: String?
+    @Option(help: "The sender of every email, e.g. \"Repair Minder <no-reply@example.com>\"; required with --smtp-url. [env: REPAIRMINDER_MAIL_FROM]")
+    var mailFrom: String?
+    @Option(help: "Seconds a message keeps being retried before it is marked failed. [env: REPAIRMINDER_MAIL_RETRY_LIMIT] (default: 86400)")
+    var mailRetryLimit: Int?
+    @Option(help: "Seconds the encrypted body of a sent or failed message is kept. [env: REPAIRMINDER_MAIL_RETENTION] (default: 86400)")
+    var mailRetention: Int?
 
     /// The settings from flags, then environment, then defaults; validated.
     func settings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerSettings {
@@ -102,6 +114,17 @@ struct SettingsOptions: ParsableArguments {
             }
             s.metricsEnabled = value
         }
+        if let v = string(mailTransport, "MAIL_TRANSPORT") {
+            guard let parsed = ServerSettings.MailTransportKind(rawValue: v) else {
+                throw ValidationError("--mail-transport must be smtp or outbox, got \"\(v)\"")
+            }
+            s.mailTransport = parsed
+        }
+        s.smtpURL = string(smtpUrl, "SMTP_URL")
+        s.smtpCAFile = string(smtpCaFile, "SMTP_CA_FILE")
+        s.mailFrom = string(mailFrom, "MAIL_FROM")
+        if let v = try int(mailRetryLimit, "MAIL_RETRY_LIMIT") { s.mailRetryLimit = v }
+        if let v = try int(mailRetention, "MAIL_RETENTION") { s.mailRetention = v }
         do {
             try s.validate()
         } catch let error as SettingsError {

@@ -10,7 +10,7 @@ import Testing
     static func signIn(_ api: APIClient, server: LiveServer) async throws {
         let challenge: LoginChallengeResponse = try await api.send(Routes.StaffAuth.login, LoginRequest(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword))
         _ = try await api.send(Routes.StaffAuth.requestTwoFactorCode, TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email))
-        let code = try server.latestCode(to: DemoFixtures.adminEmail)
+        let code = try await server.latestCode(to: DemoFixtures.adminEmail)
         let tokens: StaffTokenResponse = try await api.send(Routes.StaffAuth.verifyTwoFactorCode, TwoFactorVerifyRequest(userId: challenge.userId, code: code))
         try await api.signedIn(staff: tokens)
     }
@@ -92,7 +92,7 @@ import Testing
             _ = try await suspended.send(Routes.StaffAuth.requestTwoFactorCode, TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email))
             let tokens = try await suspended.send(
                 Routes.StaffAuth.verifyTwoFactorCode,
-                TwoFactorVerifyRequest(userId: challenge.userId, code: try server.latestCode(to: "owner@suspended.test")))
+                TwoFactorVerifyRequest(userId: challenge.userId, code: try await server.latestCode(to: "owner@suspended.test")))
             try await suspended.signedIn(staff: tokens)
             do {
                 _ = try await suspended.send(Routes.Push.deviceTokens)

@@ -70,7 +70,7 @@ import Testing
             // The emailed code was requested automatically; the 6th digit submits.
             let twoFactor = await TwoFactorViewModel(auth: auth)
             #expect(await twoFactor.offersAuthenticator == false)
-            let code = try server.latestCode(to: DemoFixtures.adminEmail)
+            let code = try await server.latestCode(to: DemoFixtures.adminEmail)
             await twoFactor.codeChanged(String(code.prefix(5)))
             #expect(await twoFactor.code.count == 5)
             await twoFactor.codeChanged(code)
@@ -90,7 +90,7 @@ import Testing
             await MainActor.run { login.email = "multi@example.test" }
             await login.submit()
             let entry = await CustomerCodeViewModel(auth: auth)
-            await entry.codeChanged(try server.latestCode(to: "multi@example.test"))
+            await entry.codeChanged(try await server.latestCode(to: "multi@example.test"))
             let selection = await CompanySelectionViewModel(auth: auth)
             let companies = await selection.companies
             #expect(companies.map(\.name) == ["Acme Repairs", "Beta Tech"])
@@ -139,7 +139,7 @@ extension AppLayerTests {
             #expect(await app.screen == .customerLogin)
             try await app.customer.requestCode(email: "multi@example.test")
             #expect(await app.screen == .customerCode)
-            try await app.customer.verify(code: try server.latestCode(to: "multi@example.test"))
+            try await app.customer.verify(code: try await server.latestCode(to: "multi@example.test"))
             #expect(await app.screen == .customerCompanySelection)
             await app.switchRole()
             #expect(await app.screen == .roleSelection)
@@ -147,7 +147,7 @@ extension AppLayerTests {
             try await app.staff.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
             #expect(await app.screen == .staffSecondFactor)
             try await app.staff.requestEmailCode()
-            try await app.staff.verifySecondFactor(code: try server.latestCode(to: DemoFixtures.adminEmail))
+            try await app.staff.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
             #expect(await app.screen == .staffMain)
             // A new launch on the same store goes straight to the staff tabs.
             let relaunched = await AppModel(api: server.client(url, store: store))

@@ -16,7 +16,7 @@ import Testing
             guard case .awaitingSecondFactor(let challenge) = await auth.state else { Issue.record("no challenge"); return }
             #expect(challenge.twoFactorMethods == [.email])
             try await auth.requestEmailCode()
-            try await auth.verifySecondFactor(code: try server.latestCode(to: DemoFixtures.adminEmail))
+            try await auth.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
             guard case .signedIn(let me) = await auth.state else { Issue.record("not signed in"); return }
             #expect(me.user.email == DemoFixtures.adminEmail)
             #expect(me.hasPassword)
@@ -40,9 +40,9 @@ import Testing
             try await auth.requestMagicLink(email: "nopassword@acme.test")
             #expect(await auth.state == .awaitingMagicCode(email: "nopassword@acme.test"))
             await #expect(throws: APIError.unauthorized(message: "Invalid or expired code", code: .invalidCode)) {
-                try await auth.verifyMagicCode("000000" == (try server.latestCode(to: "nopassword@acme.test")) ? "111111" : "000000")
+                try await auth.verifyMagicCode("000000" == (try await server.latestCode(to: "nopassword@acme.test")) ? "111111" : "000000")
             }
-            try await auth.verifyMagicCode(try server.latestCode(to: "nopassword@acme.test"))
+            try await auth.verifyMagicCode(try await server.latestCode(to: "nopassword@acme.test"))
             guard case .signedIn(let me) = await auth.state else { Issue.record("not signed in"); return }
             #expect(me.hasPassword == false)
         }
@@ -57,7 +57,7 @@ import Testing
             let auth = await StaffAuth(api: server.client(url, store: store))
             try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
             try await auth.requestEmailCode()
-            try await auth.verifySecondFactor(code: try server.latestCode(to: DemoFixtures.adminEmail))
+            try await auth.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
         }
         // The server has stopped.
         let url = try #require(box.url)
@@ -75,13 +75,13 @@ import Testing
         try await server.run { url in
             let auth = await CustomerAuth(api: server.client(url))
             try await auth.requestCode(email: "jane@example.test")
-            try await auth.verify(code: try server.latestCode(to: "jane@example.test"))
+            try await auth.verify(code: try await server.latestCode(to: "jane@example.test"))
             guard case .signedIn(let jane) = await auth.state else { Issue.record("not signed in"); return }
             #expect(jane.company.name == "Acme Repairs")
             await auth.logout()
 
             try await auth.requestCode(email: "multi@example.test")
-            let code = try server.latestCode(to: "multi@example.test")
+            let code = try await server.latestCode(to: "multi@example.test")
             try await auth.verify(code: code)
             guard case .selectingCompany(let selection) = await auth.state else { Issue.record("no selection"); return }
             #expect(selection.companies.map(\.name) == ["Acme Repairs", "Beta Tech"])
@@ -90,7 +90,7 @@ import Testing
 
             // The code is still good after cancelling: choose Beta Tech this time.
             try await auth.requestCode(email: "multi@example.test")
-            try await auth.verify(code: try server.latestCode(to: "multi@example.test"))
+            try await auth.verify(code: try await server.latestCode(to: "multi@example.test"))
             guard case .selectingCompany(let again) = await auth.state else { Issue.record("no selection"); return }
             let beta = try #require(again.companies.first { $0.name == "Beta Tech" })
             try await auth.selectCompany(id: beta.id)
@@ -113,7 +113,7 @@ extension AuthStateMachineTests {
             let auth = await StaffAuth(api: api)
             try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
             try await auth.requestEmailCode()
-            try await auth.verifySecondFactor(code: try server.latestCode(to: DemoFixtures.adminEmail))
+            try await auth.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
             // Enrol an authenticator through the SDK's endpoints.
             let setup: TOTPSetupResponse = try await api.send(Routes.StaffAuth.totpSetup)
             let secret = try #require(Base32Test.decode(setup.secret))

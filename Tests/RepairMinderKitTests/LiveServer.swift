@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import RepairMinderKit
 import RepairMinderServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -107,10 +108,7 @@ struct LiveServer {
     }
 
     /// The newest six-digit code mailed to `email`.
-    func latestCode(to email: String) throws -> String {
-        let messages = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: settings.dataDirectory)).filter { $0.to == email }
-        let text = try #require(messages.last?.text)
-        let range = try #require(text.range(of: #"\d{6}"#, options: .regularExpression))
-        return String(text[range])
+    func latestCode(to email: String) async throws -> String {
+        try #require(await Mailbox.latestCode(to: email, settings: settings))
     }
 }

@@ -32,7 +32,7 @@ func signInAsStaff(server: URL, email: String, password: String, readCode: () as
         let server = try await LiveServer()
         try await server.run { url in
             let me = try await signInAsStaff(server: url, email: "admin@acme.test", password: "correct horse battery") {
-                try server.latestCode(to: "admin@acme.test")
+                try await server.latestCode(to: "admin@acme.test")
             }
             #expect(me.user.email == "admin@acme.test")
         }

@@ -72,7 +72,7 @@ import Testing
         try await server.run { client in
             let reply = try await client.send(.post, path, json: body)
             reply.expectFailure(.badRequest, "VALIDATION_ERROR", message)
-            #expect(try client.mail(to: "admin@acme.test").isEmpty)
+            #expect(try await client.mail(to: "admin@acme.test").isEmpty)
         }
     }
 

@@ -18,8 +18,8 @@ import Testing
             #expect(known.status == .ok)
             #expect(NSDictionary(dictionary: known.json) == NSDictionary(dictionary: unknown.json))
             #expect(known.string("message") == "If an account exists, a login code has been sent")
-            #expect(try client.mail(to: "ghost@example.test").isEmpty)
-            #expect(try client.mail(to: jane).count == 1)
+            #expect(try await client.mail(to: "ghost@example.test").isEmpty)
+            #expect(try await client.mail(to: jane).count == 1)
         }
     }
 
@@ -27,7 +27,7 @@ import Testing
         let server = try await TestServer()
         try await server.run { client in
             _ = try await client.post("/api/customer/auth/request-magic-link", ["email": "  Jane@Example.test "])
-            let code = try client.latestCode(to: jane)
+            let code = try await client.latestCode(to: jane)
             let reply = try await client.post("/api/customer/auth/verify-code", ["email": jane, "code": code])
             #expect(reply.status == .ok)
             #expect(Set(reply.data.keys) == ["token", "client", "company"])
@@ -74,7 +74,7 @@ import Testing
         let server = try await TestServer()
         try await server.run { client in
             _ = try await client.post("/api/customer/auth/request-magic-link", ["email": multi])
-            let code = try client.latestCode(to: multi)
+            let code = try await client.latestCode(to: multi)
             let selection = try await client.post("/api/customer/auth/verify-code", ["email": multi, "code": code])
             #expect(selection.status == .ok)
             #expect(selection.data["requiresCompanySelection"] as? Bool == true)
@@ -105,7 +105,7 @@ import Testing
                 })
             }
             _ = try await client.post("/api/customer/auth/request-magic-link", ["email": multi])
-            let code = try client.latestCode(to: multi)
+            let code = try await client.latestCode(to: multi)
             try await client.post("/api/customer/auth/verify-code", ["email": multi, "code": code, "companyId": pending])
                 .expectFailure(.unauthorized, "INVALID_CODE", "Invalid or expired code")
             try await client.post("/api/customer/auth/verify-code", ["email": multi, "code": code, "companyId": "no-such-company"])
@@ -126,7 +126,7 @@ import Testing
                 })
             }
             _ = try await client.post("/api/customer/auth/request-magic-link", ["email": multi, "companyId": acme])
-            let code = try client.latestCode(to: multi)
+            let code = try await client.latestCode(to: multi)
             let reply = try await client.post("/api/customer/auth/verify-code", ["email": multi, "code": code])
             #expect(reply.status == .ok)
             #expect((reply.data["company"] as? [String: Any])?["id"] as? String == acme)
@@ -137,7 +137,7 @@ import Testing
         let server = try await TestServer()
         try await server.run { client in
             _ = try await client.post("/api/customer/auth/request-magic-link", ["email": jane])
-            let code = try client.latestCode(to: jane)
+            let code = try await client.latestCode(to: jane)
             let wrong = code == "000000" ? "111111" : "000000"
             for _ in 1...5 {
                 try await client.post("/api/customer/auth/verify-code", ["email": jane, "code": wrong])
@@ -146,7 +146,7 @@ import Testing
             try await client.post("/api/customer/auth/verify-code", ["email": jane, "code": code])
                 .expectFailure(.unauthorized, "INVALID_CODE")
             _ = try await client.post("/api/customer/auth/request-magic-link", ["email": jane])
-            let late = try client.latestCode(to: jane)
+            let late = try await client.latestCode(to: jane)
             server.clock.advance(by: 601)
             try await client.post("/api/customer/auth/verify-code", ["email": jane, "code": late])
                 .expectFailure(.unauthorized, "INVALID_CODE")
@@ -159,7 +159,7 @@ import Testing
         let server = try await TestServer()
         try await server.run { client in
             _ = try await client.post("/api/customer/auth/request-magic-link", ["email": jane])
-            let code = try client.latestCode(to: jane)
+            let code = try await client.latestCode(to: jane)
             let statuses = try await race(10) { try await client.post("/api/customer/auth/verify-code", ["email": jane, "code": code]).status.code }
             #expect(statuses.filter { $0 == 200 }.count == 1)
             let sessions = try await server.withDatabase { try await $0.count("customer_sessions") }
@@ -196,7 +196,7 @@ import Testing
         try await server.run { client in
             try await client.send(.post, path, json: body).expectFailure(.badRequest, "VALIDATION_ERROR", message)
             try await client.send(.post, path, json: "nope").expectFailure(.badRequest, "INVALID_JSON")
-            #expect(try client.mail(to: "jane@example.test").isEmpty)
+            #expect(try await client.mail(to: "jane@example.test").isEmpty)
         }
     }
 

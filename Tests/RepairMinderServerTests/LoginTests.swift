@@ -24,7 +24,7 @@ import Testing
             #expect(user["companyId"] is String)
             #expect(reply.data["twoFactorMethods"] as? [String] == ["email"])
             // No code is sent until step 2 asks for one.
-            #expect(try client.mail(to: "admin@acme.test").isEmpty)
+            #expect(try await client.mail(to: "admin@acme.test").isEmpty)
             let open = try await server.withDatabase { try await $0.count("login_challenges", where: "closed_at IS NULL") }
             #expect(open == 1)
         }

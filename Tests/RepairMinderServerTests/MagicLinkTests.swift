@@ -14,7 +14,7 @@ import Testing
             let request = try await client.post("/api/auth/magic-link/request", ["email": "NoPassword@acme.test"])
             #expect(request.status == .ok)
             #expect(request.string("message") == "Magic link sent")
-            let code = try client.latestCode(to: email)
+            let code = try await client.latestCode(to: email)
             let reply = try await client.post("/api/auth/magic-link/verify-code", ["email": email, "code": code])
             #expect(reply.status == .ok)
             #expect(reply.string("token") != nil)
@@ -38,7 +38,7 @@ import Testing
             let reply = try await client.post("/api/auth/magic-link/request", ["email": email])
             #expect(reply.status == .ok)
             #expect(NSDictionary(dictionary: reply.json) == NSDictionary(dictionary: ["success": true, "data": ["message": "Magic link sent"]]))
-            #expect(try client.mail(to: email).isEmpty)
+            #expect(try await client.mail(to: email).isEmpty)
             let codes = try await server.withDatabase { try await $0.count("magic_codes") }
             #expect(codes == 0)
         }
@@ -49,7 +49,7 @@ import Testing
         try await server.run { client in
             let email = DemoFixtures.engineerEmail
             _ = try await client.post("/api/auth/magic-link/request", ["email": email])
-            let code = try client.latestCode(to: email)
+            let code = try await client.latestCode(to: email)
             let wrong = code == "000000" ? "111111" : "000000"
             try await client.post("/api/auth/magic-link/verify-code", ["email": email, "code": wrong])
                 .expectFailure(.unauthorized, "INVALID_CODE", "Invalid or expired code")
@@ -58,7 +58,7 @@ import Testing
                 .expectFailure(.unauthorized, "INVALID_CODE", "Invalid or expired code")
 
             _ = try await client.post("/api/auth/magic-link/request", ["email": email])
-            let late = try client.latestCode(to: email)
+            let late = try await client.latestCode(to: email)
             server.clock.advance(by: 601)
             try await client.post("/api/auth/magic-link/verify-code", ["email": email, "code": late])
                 .expectFailure(.unauthorized, "INVALID_CODE", "Invalid or expired code")
@@ -72,7 +72,7 @@ import Testing
         try await server.run { client in
             let email = DemoFixtures.engineerEmail
             _ = try await client.post("/api/auth/magic-link/request", ["email": email])
-            let code = try client.latestCode(to: email)
+            let code = try await client.latestCode(to: email)
             let wrong = code == "000000" ? "111111" : "000000"
             for _ in 1...5 {
                 try await client.post("/api/auth/magic-link/verify-code", ["email": email, "code": wrong])
@@ -90,7 +90,7 @@ import Testing
         try await server.run { client in
             let email = DemoFixtures.engineerEmail
             _ = try await client.post("/api/auth/magic-link/request", ["email": email])
-            let code = try client.latestCode(to: email)
+            let code = try await client.latestCode(to: email)
             let statuses = try await race(10) {
                 try await client.post("/api/auth/magic-link/verify-code", ["email": email, "code": code]).status.code
             }

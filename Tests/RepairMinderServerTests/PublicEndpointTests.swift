@@ -51,7 +51,7 @@ import Testing
         let parts = ServerParts(
             settings: settings, database: database, hasher: PasswordHasher(cost: settings.bcryptCost),
             jwtSecret: try #require(settings.jwtSecret), encryptionKey: String(repeating: "e", count: 32), clock: .system,
-            mailer: OutboxMailer(dataDirectory: settings.dataDirectory, logger: TestServer.quietLogger))
+            mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)))
         let app = Application(router: try buildRouter(parts), logger: TestServer.quietLogger)
         try await app.test(.router) { client in
             let client = TestClient(client: client, settings: settings)

@@ -64,13 +64,13 @@ import Testing
             let limited = try await client.post("/api/auth/2fa/request", ["userId": userId, "email": admin])
             limited.expectFailure(.tooManyRequests, "RATE_LIMITED")
             #expect(limited.headers[.retryAfter] == "20")
-            #expect(try client.mail(to: admin).count == 1)
+            #expect(try await client.mail(to: admin).count == 1)
             // The magic link to the same address shares the budget.
             try await client.post("/api/auth/magic-link/request", ["email": admin])
                 .expectFailure(.tooManyRequests, "RATE_LIMITED")
             server.clock.advance(by: 20)
             #expect(try await client.post("/api/auth/2fa/request", ["userId": userId, "email": admin]).status == .ok)
-            #expect(try client.mail(to: admin).count == 2)
+            #expect(try await client.mail(to: admin).count == 2)
         }
     }
 
@@ -89,7 +89,7 @@ import Testing
             limited.expectFailure(.tooManyRequests, "RATE_LIMITED")
             // The oldest of the three was sent 93 s ago: it leaves the hour in 3600 - 93 s.
             #expect(limited.headers[.retryAfter] == "3507")
-            #expect(try client.mail(to: email).count == 3)
+            #expect(try await client.mail(to: email).count == 3)
             // Unknown addresses are limited the same way, so a 429 reveals nothing.
             for _ in 1...3 {
                 #expect(try await client.post("/api/auth/magic-link/request", ["email": "ghost@acme.test"]).status == .ok)
@@ -108,7 +108,7 @@ import Testing
             let statuses = try await race(10) { try await client.post("/api/auth/2fa/request", ["userId": userId, "email": admin]).status.code }
             #expect(statuses.filter { $0 == 200 }.count == 1)
             #expect(statuses.filter { $0 == 429 }.count == 9)
-            #expect(try client.mail(to: admin).count == 1)
+            #expect(try await client.mail(to: admin).count == 1)
         }
     }
 }

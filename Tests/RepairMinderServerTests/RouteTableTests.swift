@@ -16,7 +16,7 @@ import Testing
         let parts = ServerParts(
             settings: settings, database: database, hasher: PasswordHasher(cost: 4),
             jwtSecret: try #require(settings.jwtSecret), encryptionKey: String(repeating: "e", count: 32), clock: .system,
-            mailer: OutboxMailer(dataDirectory: settings.dataDirectory, logger: TestServer.quietLogger), metrics: ServerMetrics())
+            mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)), metrics: ServerMetrics())
         let result = Result { try body(try buildRouter(parts)) }
         await database.close()
         await parts.hasher.shutdown()

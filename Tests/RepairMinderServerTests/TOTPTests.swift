@@ -68,13 +68,13 @@ import Testing
             let (secret, _) = try await Self.enrol(client, server: server, token: token)
             let login = try await client.post("/api/auth/login", ["email": admin, "password": DemoFixtures.adminPassword])
             #expect(login.data["twoFactorMethods"] as? [String] == ["email", "totp"])
-            let mailBefore = try client.mail(to: admin).count
+            let mailBefore = try await client.mail(to: admin).count
             server.clock.advance(by: 30)
             let reply = try await client.post(
                 "/api/auth/2fa/verify", ["userId": try #require(login.string("userId")), "code": Self.code(secret, server.clock.now)])
             #expect(reply.status == .ok)
             #expect(reply.string("refreshToken") != nil)
-            #expect(try client.mail(to: admin).count == mailBefore)
+            #expect(try await client.mail(to: admin).count == mailBefore)
             let status = try await client.send(.get, "/api/auth/totp/status", bearer: token)
             #expect(NSDictionary(dictionary: status.data) == ["enabled": true, "recoveryCodesRemaining": 10])
         }

@@ -17,7 +17,7 @@ import Testing
             let request = try await client.post("/api/auth/2fa/request", ["userId": userId, "email": admin])
             #expect(request.status == .ok)
             #expect(request.string("message") == "2FA code sent to your email")
-            let code = try client.latestCode(to: admin)
+            let code = try await client.latestCode(to: admin)
             let reply = try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": code])
             #expect(reply.status == .ok)
             #expect((reply.string("token") ?? "").split(separator: ".").count == 3)
@@ -48,7 +48,7 @@ import Testing
             }
             try await client.post("/api/auth/2fa/request", ["userId": userId, "email": admin])
                 .expectFailure(.unauthorized, "LOGIN_CHALLENGE_EXPIRED", "Login session expired. Please log in again.")
-            #expect(try client.mail(to: admin).isEmpty)
+            #expect(try await client.mail(to: admin).isEmpty)
         }
     }
 
@@ -58,8 +58,8 @@ import Testing
             let userId = try await client.login(admin, password)
             try await client.post("/api/auth/2fa/request", ["userId": userId, "email": "engineer@acme.test"])
                 .expectFailure(.unauthorized, "LOGIN_CHALLENGE_EXPIRED")
-            #expect(try client.mail(to: "engineer@acme.test").isEmpty)
-            #expect(try client.mail(to: admin).isEmpty)
+            #expect(try await client.mail(to: "engineer@acme.test").isEmpty)
+            #expect(try await client.mail(to: admin).isEmpty)
         }
     }
 

@@ -88,7 +88,7 @@ struct TwoInstanceTests {
         try await server.runTwoInstances { a, b in
             let email = DemoFixtures.engineerEmail
             #expect(try await a.post("/api/auth/magic-link/request", ["email": email]).status == .ok)
-            let code = try a.latestCode(to: email)
+            let code = try await a.latestCode(to: email)
             // Ten uses of the right code at once: one session.
             let replies = try await Self.concurrently(10, a, b) { client, _ in
                 try await client.post("/api/auth/magic-link/verify-code", ["email": email, "code": code])
@@ -99,7 +99,7 @@ struct TwoInstanceTests {
 
             // A new code and five wrong tries, alternating: the code is spent.
             #expect(try await b.post("/api/auth/magic-link/request", ["email": email]).status == .ok)
-            let second = try b.latestCode(to: email)
+            let second = try await b.latestCode(to: email)
             let wrong = second == "000000" ? "111111" : "000000"
             for index in 0..<5 {
                 try await Self.alternate(index, a, b).post("/api/auth/magic-link/verify-code", ["email": email, "code": wrong])

@@ -13,6 +13,12 @@ import Testing
         let dataDir = CommandLineTests.temporaryDirectory()
         let configHome = CommandLineTests.temporaryDirectory() + "-config"
         let url: String
+        /// What the server's database and mail queue are found by.
+        var settings: ServerSettings {
+            var settings = ServerSettings()
+            settings.dataDirectory = dataDir
+            return settings
+        }
 
         init(extra: [String] = []) throws {
             let port = try freeLoopbackPort()
@@ -59,7 +65,7 @@ import Testing
             process.executableURL = CommandLineTests.binary
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": configHome]) { $1 }
-            mailBeforeClient.value = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: dataDir)).count
+            mailBeforeClient.value = try OutboxTransport.read(path: OutboxTransport.path(dataDirectory: dataDir)).count
             let stdin = Pipe(), out = Pipe(), err = Pipe()
             process.standardInput = stdin
             process.standardOutput = out
@@ -84,10 +90,10 @@ import Testing
         /// The code in the newest mail to `email` sent since the running client started, waiting
         /// up to 10 s for it (on a loaded machine the client may not have asked for it yet).
         func latestCode(to email: String) throws -> String {
-            let outbox = OutboxMailer.path(dataDirectory: dataDir)
+            let outbox = OutboxTransport.path(dataDirectory: dataDir)
             var fresh: [MailMessage] = []
             for _ in 0..<100 {
-                fresh = try OutboxMailer.read(path: outbox).dropFirst(mailBeforeClient.value).filter { $0.to == email }
+                fresh = try OutboxTransport.read(path: outbox).dropFirst(mailBeforeClient.value).filter { $0.to == email }
                 if !fresh.isEmpty { break }
                 Thread.sleep(forTimeInterval: 0.1)
             }
@@ -166,7 +172,7 @@ import Testing
         #expect(try server.client(["whoami"]).output == "Max Multi <multi@example.test>, customer of Beta Tech\n")
     }
 
-    @Test func authenticatorSetupStatusLoginAndDisable() throws {
+    @Test func authenticatorSetupStatusLoginAndDisable() async throws {
         let server = try Server()
         _ = try server.client(
             ["login", "--staff", "--email", "admin@acme.test", "--server", server.url, "--password-stdin"],
@@ -187,12 +193,12 @@ import Testing
             ["login", "--staff", "--email", "admin@acme.test", "--password-stdin", "--code", next], input: [{ _ in "correct horse battery" }])
         #expect(withApp.status == 0, "\(withApp.error)")
         // Sign in again with a recovery code: no email is sent.
-        let mailBefore = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: server.dataDir)).count
+        let mailBefore = try await Mailbox.messages(to: "admin@acme.test", settings: server.settings).count
         let login = try server.client(
             ["login", "--staff", "--email", "admin@acme.test", "--password-stdin", "--code", recovery[0]],
             input: [{ _ in "correct horse battery" }])
         #expect(login.status == 0, "\(login.error)")
-        #expect(try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: server.dataDir)).count == mailBefore)
+        #expect(try await Mailbox.messages(to: "admin@acme.test", settings: server.settings).count == mailBefore)
         let disable = try server.client(["totp", "disable", "--code", recovery[1]])
         #expect(disable.status == 0, "\(disable.error)")
         #expect(try server.client(["totp", "status"]).output == "not enabled\n")

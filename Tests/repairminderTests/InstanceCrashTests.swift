@@ -69,15 +69,15 @@ struct InstanceCrashTests {
     }
 
     /// The password sign-in with the emailed code: the refresh token, or nil if a step failed.
-    static func signIn(on instance: Instance, dataDir: String) async throws -> String? {
+    static func signIn(on instance: Instance, databaseURL: String, dataDir: String) async throws -> String? {
         let admin = DemoFixtures.adminEmail
         let login = try await HTTP.send("POST", instance.base + "/api/auth/login", json: ["email": admin, "password": DemoFixtures.adminPassword])
         guard let userId = login.data["userId"] else { return nil }
         let request = try await HTTP.send("POST", instance.base + "/api/auth/2fa/request", json: ["userId": userId, "email": admin])
         guard request.status == 200 else { return nil }
-        let mail = try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: dataDir)).filter { $0.to == admin }
-        guard let text = mail.last?.text, let code = text.range(of: #"\d{6}"#, options: .regularExpression).map({ String(text[$0]) })
-        else { return nil }
+        var settings = ServerSettings()
+        (settings.dataDirectory, settings.databaseURL) = (dataDir, databaseURL)
+        guard let code = try await Mailbox.latestCode(to: admin, settings: settings) else { return nil }
         let verify = try await HTTP.send("POST", instance.base + "/api/auth/2fa/verify", json: ["userId": userId, "code": code])
         return verify.data["refreshToken"]
     }
@@ -99,7 +99,7 @@ struct InstanceCrashTests {
         // Sessions signed in on the instance about to die, then refreshed on both at once.
         // Each client's current token, and how many rotations it saw acknowledged.
         var holders: [Locked<(token: String, rotations: Int)>] = []
-        for _ in 0..<6 { holders.append(Locked((try #require(try await Self.signIn(on: doomed, dataDir: dataDir)), 0))) }
+        for _ in 0..<6 { holders.append(Locked((try #require(try await Self.signIn(on: doomed, databaseURL: databaseURL, dataDir: dataDir)), 0))) }
         let signedInDuringLoad = Locked([String]())
         let stop = Date().addingTimeInterval(3)
         let killAt = Date().addingTimeInterval(1.2)
@@ -126,7 +126,7 @@ struct InstanceCrashTests {
                 while Date() < stop {
                     turn += 1
                     let instance = turn % 2 == 0 && doomed.process.isRunning ? doomed : survivor
-                    if let token = try? await Self.signIn(on: instance, dataDir: dataDir) { signedInDuringLoad.update { $0.append(token) } }
+                    if let token = try? await Self.signIn(on: instance, databaseURL: databaseURL, dataDir: dataDir) { signedInDuringLoad.update { $0.append(token) } }
                 }
             }
             group.addTask {

@@ -39,7 +39,10 @@ import Testing
             ("--code-ttl", "CODE_TTL", "63"), ("--max-code-attempts", "MAX_CODE_ATTEMPTS", "3"),
             ("--refresh-reuse-grace", "REFRESH_REUSE_GRACE", "4"), ("--code-resend-interval", "CODE_RESEND_INTERVAL", "0"),
             ("--code-emails-per-hour", "CODE_EMAILS_PER_HOUR", "7"), ("--ip-rate-limit", "IP_RATE_LIMIT", "8"),
-            ("--login-failure-limit", "LOGIN_FAILURE_LIMIT", "9"),
+            ("--login-failure-limit", "LOGIN_FAILURE_LIMIT", "9"), ("--mail-transport", "MAIL_TRANSPORT", "smtp"),
+            ("--smtp-url", "SMTP_URL", "smtp://mailer:pw@mail.example:587"), ("--smtp-ca-file", "SMTP_CA_FILE", "/tmp/ca.pem"),
+            ("--mail-from", "MAIL_FROM", "Repair Minder <no-reply@rm.example>"), ("--mail-retry-limit", "MAIL_RETRY_LIMIT", "3600"),
+            ("--mail-retention", "MAIL_RETENTION", "120"),
         ]
         let environment = Dictionary(uniqueKeysWithValues: names.map { ("REPAIRMINDER_\($0.1)", $0.2) })
         let fromEnvironment = try SettingsOptions.parse([]).settings(environment: environment)
@@ -63,6 +66,12 @@ import Testing
                 settings.codeEmailsPerHour, settings.ipRateLimit, settings.loginFailureLimit,
             ]
             #expect(limits == [3, 4, 0, 7, 8, 9])
+            #expect(settings.effectiveMailTransport == .smtp)
+            #expect(settings.smtpURL == "smtp://mailer:pw@mail.example:587")
+            #expect(settings.smtpCAFile == "/tmp/ca.pem")
+            #expect(settings.mailFrom == "Repair Minder <no-reply@rm.example>")
+            #expect(settings.mailRetryLimit == 3600)
+            #expect(settings.mailRetention == 120)
         }
         let both = try SettingsOptions.parse(["--port", "9100"]).settings(environment: ["REPAIRMINDER_PORT": "9000"])
         #expect(both.port == 9100)
@@ -78,9 +87,31 @@ import Testing
         #expect(throws: ValidationError.self) {
             _ = try SettingsOptions.parse(["--env", "production", "--jwt-secret", key]).settings(environment: [:])
         }
-        let ok = try SettingsOptions.parse(["--env", "production", "--jwt-secret", key, "--encryption-key", key])
+        let ok = try SettingsOptions.parse(["--env", "production", "--jwt-secret", key, "--encryption-key", key, "--mail-transport", "outbox"])
             .settings(environment: [:])
         #expect(ok.environment == .production)
+    }
+
+    @Test func productionRefusesTheOutboxUnlessItIsNamed() throws {
+        let key = String(repeating: "k", count: 32)
+        let production = ["--env", "production", "--jwt-secret", key, "--encryption-key", key]
+        #expect {
+            _ = try SettingsOptions.parse(production).settings(environment: [:])
+        } throws: { error in
+            "\(error)".contains("--env production needs --smtp-url") && "\(error)".contains("--mail-transport outbox")
+        }
+        let outbox = try SettingsOptions.parse(production + ["--mail-transport", "outbox"]).settings(environment: [:])
+        #expect(outbox.effectiveMailTransport == .outbox)
+        let smtp = try SettingsOptions.parse(production + ["--smtp-url", "smtps://u:p@mail.example", "--mail-from", "no-reply@rm.example"])
+            .settings(environment: [:])
+        #expect(smtp.effectiveMailTransport == .smtp)
+        // SMTP needs its sender, and --mail-transport smtp needs the URL.
+        #expect { _ = try SettingsOptions.parse(["--smtp-url", "smtps://u:p@mail.example"]).settings(environment: [:]) } throws: { error in
+            "\(error)".contains("--mail-from")
+        }
+        #expect { _ = try SettingsOptions.parse(["--mail-transport", "smtp"]).settings(environment: [:]) } throws: { error in
+            "\(error)".contains("needs --smtp-url")
+        }
     }
 
     @Test(arguments: [
@@ -93,6 +124,11 @@ import Testing
         (["--encryption-key", "short"], [:]),
         (["--public-url", "ftp://x"], [:]),
         ([], ["REPAIRMINDER_PORT": "eighty"]),
+        (["--mail-transport", "pigeon"], [:]),
+        (["--smtp-url", "http://mail.example", "--mail-from", "a@b.example"], [:]),
+        (["--smtp-url", "smtp://u:p@mail.example?tls=none", "--mail-from", "a@b.example"], [:]),
+        (["--smtp-url", "smtps://mail.example", "--mail-from", "not an address"], [:]),
+        (["--mail-retry-limit", "0"], [:]),
     ])
     func badValuesAreRefused(arguments: [String], environment: [String: String]) throws {
         #expect(throws: ValidationError.self) { _ = try SettingsOptions.parse(arguments).settings(environment: environment) }

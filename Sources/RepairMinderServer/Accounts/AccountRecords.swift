@@ -81,4 +81,9 @@ enum Timestamp {
     static func iso8601(_ seconds: Double) -> String {
         Date(timeIntervalSince1970: seconds).formatted(.iso8601)
     }
+
+    /// The instant an `iso8601` string names, if it is one.
+    static func date(iso8601 text: String) -> Date? {
+        try? Date(text, strategy: .iso8601)
+    }
 }

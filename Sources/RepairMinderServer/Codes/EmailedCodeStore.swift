@@ -17,8 +17,11 @@ struct EmailedCode: Decodable, Sendable {
 struct EmailedCodeStore: Sendable {
     let database: Database
 
-    /// Stores a new code for `email`; earlier unused codes of the same purpose stop working.
-    func issue(purpose: String, email: String, companyId: String? = nil, codeHash: String, now: Double, ttl: Double) async throws {
+    /// Stores a new code for `email` and queues `mail`, its email, in the same transaction;
+    /// earlier unused codes of the same purpose stop working.
+    func issue(
+        purpose: String, email: String, companyId: String? = nil, codeHash: String, now: Double, ttl: Double, mail: OutgoingMail
+    ) async throws {
         try await database.transaction(serializedOn: "codes:\(purpose):\(email)") { db in
             try await db.raw(
                 "UPDATE magic_codes SET used_at = \(bind: now) WHERE purpose = \(bind: purpose) AND email = \(bind: email) AND used_at IS NULL"
@@ -30,6 +33,7 @@ struct EmailedCodeStore: Sendable {
                     \(bind: codeHash), \(bind: now), \(bind: now + ttl), 0)
                 """
             ).run()
+            try await mail.enqueue(on: db)
         }
     }
 

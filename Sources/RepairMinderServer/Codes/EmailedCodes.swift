@@ -16,14 +16,15 @@ struct MatchedCode: Sendable {
 }
 
 /// One service for every 6-digit code sent by email (staff magic link, customer sign-in): it
-/// counts the send against the address's budget, issues, hashes, stores and mails the code,
+/// counts the send against the address's budget, issues, hashes and stores the code and queues
+/// its email in one transaction,
 /// and verifies and consumes it with one attempt policy (docs/API.md §2.4–§2.5, §3.1–§3.2,
 /// §7). Flows differ only in their purpose and in what a success does.
 struct EmailedCodes: Sendable {
     let store: EmailedCodeStore
     let hashing: SecretHashing
     let limits: AbuseLimits
-    let mailer: any Mailer
+    let mail: MailQueue
     let clock: ServerClock
     /// Seconds a code stays valid.
     let lifetime: Int
@@ -32,7 +33,7 @@ struct EmailedCodes: Sendable {
 
     /// Counts a code email to `email` against its send limits — for every address, known or
     /// not, so the answer never tells them apart — then, if `compose` writes a message (the
-    /// address has an account), issues a fresh code, replacing the previous one, and mails it.
+    /// address has an account), issues a fresh code, replacing the previous one, and queues its email.
     func send(
         _ purpose: CodePurpose, to email: String, companyId: String? = nil,
         compose: @Sendable (_ code: String, _ validMinutes: Int, _ now: Double) async throws -> MailMessage?
@@ -43,8 +44,9 @@ struct EmailedCodes: Sendable {
         guard let message = try await compose(code, lifetime / 60, now) else { return }
         try await store.issue(
             purpose: purpose.rawValue, email: email, companyId: companyId,
-            codeHash: hashing.codeHash(code, scope: purpose.rawValue), now: now, ttl: Double(lifetime))
-        try await mailer.send(message)
+            codeHash: hashing.codeHash(code, scope: purpose.rawValue), now: now, ttl: Double(lifetime),
+            mail: try mail.seal(message, now: now))
+        mail.deliverSoon()
     }
 
     /// The live code of `email` if `code` is it and `accept` agrees (a customer's company

@@ -60,6 +60,11 @@ public final class ServerMetrics: Sendable {
         Counter(label: "repairminder_refresh_reuse_detected_total", factory: factory).increment()
     }
 
+    /// One delivery attempt of a queued message ended: `sent`, `retried` or `failed`.
+    func mailDelivery(_ outcome: String) {
+        Counter(label: "repairminder_mail_deliveries_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
     /// How long a query waited for a free database connection.
     func poolWaited(_ duration: Duration) {
         Timer(label: Self.poolWait, factory: factory).recordNanoseconds(duration.nanoseconds)

@@ -49,6 +49,32 @@ public struct ServerSettings: Sendable {
     /// Largest accepted request body, in bytes.
     public var maxBodySize = 64 * 1024
 
+    /// How queued mail leaves the server (`MailDeliveryService`).
+    public enum MailTransportKind: String, Sendable, CaseIterable {
+        /// Appends each message to `<data-dir>/outbox.jsonl`: development only.
+        case outbox
+        /// Delivers to the mail server of `smtpURL`.
+        case smtp
+    }
+
+    /// The transport named explicitly; nil means SMTP when `smtpURL` is set, else the outbox.
+    public var mailTransport: MailTransportKind?
+    /// `smtp://user:password@host:587` (STARTTLS), `smtps://...:465`, or `smtp://127.0.0.1:25?tls=none`.
+    public var smtpURL: String?
+    /// PEM certificates to trust for the mail server instead of the system's (a private CA).
+    public var smtpCAFile: String?
+    /// The sender of every message, e.g. `Repair Minder <no-reply@example.com>`; required with SMTP.
+    public var mailFrom: String?
+    /// Seconds a message keeps being retried before it is marked failed.
+    public var mailRetryLimit = 24 * 3600
+    /// Seconds the body of a sent or failed message is kept (encrypted) before it is erased.
+    public var mailRetention = 24 * 3600
+    /// The first retry's delay in seconds; each further retry doubles it (with jitter) up to `mailRetryMaxDelay`.
+    public var mailRetryBaseDelay = 2.0
+    public var mailRetryMaxDelay = 300.0
+    /// Seconds an idle delivery worker waits before looking for due mail again (other instances' mail).
+    public var mailPollInterval = 1.0
+
     /// Customer sessions (no refresh token): lifetime by the client kind at sign-in.
     public var customerSessionTTLWeb = 7 * 24 * 3600
     public var customerSessionTTLMobile = 90 * 24 * 3600
@@ -60,6 +86,22 @@ public struct ServerSettings: Sendable {
         var url = publicURL ?? "http://\(host):\(port)"
         while url.hasSuffix("/") { url.removeLast() }
         return url
+    }
+
+    /// The transport queued mail goes out through.
+    public var effectiveMailTransport: MailTransportKind { mailTransport ?? (smtpURL == nil ? .outbox : .smtp) }
+
+    /// The encryption key: the configured one, or in development the one generated into the data directory.
+    public func resolvedEncryptionKey() throws -> String {
+        try encryptionKey ?? GeneratedSecret.loadOrCreate(named: "encryption-key", in: dataDirectory)
+    }
+
+    /// The transport these settings name.
+    func makeMailTransport() throws -> any MailTransport {
+        switch effectiveMailTransport {
+        case .outbox: OutboxTransport(dataDirectory: dataDirectory)
+        case .smtp: try SMTPTransport(settings: self)
+        }
     }
 
     /// The database this configuration uses.
@@ -103,8 +145,34 @@ public struct ServerSettings: Sendable {
                 throw SettingsError("--env production needs --encryption-key (REPAIRMINDER_ENCRYPTION_KEY) of at least 32 bytes")
             }
         }
+        try validateMail()
         guard (1...1000).contains(databasePoolSize) else { throw SettingsError("--database-pool-size must be between 1 and 1000") }
         _ = try databaseLocation()
+    }
+}
+
+extension ServerSettings {
+    /// Mail: SMTP needs its URL and a sender; production refuses the development outbox unless
+    /// it is asked for by name, so a deployment cannot silently write sign-in codes to a file.
+    func validateMail() throws {
+        for (name, value) in [("--mail-retry-limit", mailRetryLimit), ("--mail-retention", mailRetention)] where value <= 0 {
+            throw SettingsError("\(name) must be greater than 0")
+        }
+        switch effectiveMailTransport {
+        case .smtp:
+            guard let smtpURL else { throw SettingsError("--mail-transport smtp needs --smtp-url (REPAIRMINDER_SMTP_URL)") }
+            _ = try SMTPServerAddress(url: smtpURL)
+            guard let mailFrom else {
+                throw SettingsError("--smtp-url needs --mail-from (REPAIRMINDER_MAIL_FROM), e.g. \"Repair Minder <no-reply@example.com>\"")
+            }
+            do { _ = try MailAddress(parsing: mailFrom) } catch { throw SettingsError("--mail-from: \(error)") }
+        case .outbox:
+            if environment == .production, mailTransport != .outbox {
+                throw SettingsError(
+                    "--env production needs --smtp-url (REPAIRMINDER_SMTP_URL) to send mail; give --mail-transport outbox to write mail to <data-dir>/outbox.jsonl instead"
+                )
+            }
+        }
     }
 }
 

@@ -49,13 +49,14 @@ struct LoginChallengeStore: Sendable {
         }
     }
 
-    /// Replaces the challenge's code, unless one was sent less than `minInterval` seconds ago:
-    /// then returns the seconds to wait. The check and the write are one statement.
+    /// Replaces the challenge's code and queues `mail`, its email, in one transaction, unless a
+    /// code was sent less than `minInterval` seconds ago: then returns the seconds to wait. The
+    /// check and the write are one statement.
     func storeCode(
-        challengeId: String, codeHash: String, now: Double, codeTTL: Double, minInterval: Double
+        challengeId: String, codeHash: String, now: Double, codeTTL: Double, minInterval: Double, mail: OutgoingMail
     ) async throws -> Double? {
-        let updated = try await database.withConnection { db in
-            try await db.raw(
+        let updated = try await database.transaction { db in
+            let replaced = try await db.raw(
                 """
                 UPDATE login_challenges
                 SET code_hash = \(bind: codeHash), code_expires_at = \(bind: now + codeTTL), last_code_sent_at = \(bind: now)
@@ -63,9 +64,11 @@ struct LoginChallengeStore: Sendable {
                   AND (last_code_sent_at IS NULL OR last_code_sent_at <= \(bind: now - minInterval))
                 RETURNING id
                 """
-            ).first()
+            ).first() != nil
+            if replaced { try await mail.enqueue(on: db) }
+            return replaced
         }
-        if updated != nil { return nil }
+        if updated { return nil }
         guard let challenge = try await challenge(id: challengeId), let last = challenge.lastCodeSentAt else { return 1 }
         return last + minInterval - now
     }

@@ -10,7 +10,7 @@ struct StaffLoginController {
     let limits: AbuseLimits
     let challenges: LoginChallengeStore
     let hashing: SecretHashing
-    let mailer: any Mailer
+    let mail: MailQueue
     let authenticatorApp: AuthenticatorApp
     let issuer: TokenIssuer
 
@@ -59,14 +59,15 @@ struct StaffLoginController {
         }
         try await limits.admitCodeEmail(to: challenge.email)
         let code = RandomToken.digits(6)
+        let email = CodeEmail.twoFactor(to: challenge.email, code: code, validMinutes: settings.codeTTL / 60, now: now)
         // Conditional on the spacing again: of two concurrent requests only one replaces the code.
         if let wait = try await challenges.storeCode(
             challengeId: challenge.id, codeHash: hashing.codeHash(code, scope: Self.challengeCodeScope),
-            now: now, codeTTL: Double(settings.codeTTL), minInterval: interval)
+            now: now, codeTTL: Double(settings.codeTTL), minInterval: interval, mail: try mail.seal(email, now: now))
         {
             throw APIError.rateLimited(retryAfter: wait)
         }
-        try await mailer.send(CodeEmail.twoFactor(to: challenge.email, code: code, validMinutes: settings.codeTTL / 60, now: now))
+        mail.deliverSoon()
         return MessageResponse(message: "2FA code sent to your email")
     }
 

@@ -195,6 +195,30 @@ enum Migrations {
             "DROP TABLE code_emails",
             "DROP TABLE login_failures",
         ]),
+        Step(version: 6, name: "mail queue", statements: [
+            // The durable mail queue (`MailQueue`): bodies sealed with the encryption key.
+            """
+            CREATE TABLE mail_queue (
+                id TEXT PRIMARY KEY,
+                recipient TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                body_sealed TEXT,
+                status TEXT NOT NULL,
+                attempts INTEGER NOT NULL,
+                uncertain INTEGER NOT NULL,
+                next_attempt_at DOUBLE PRECISION NOT NULL,
+                claim_token TEXT,
+                claimed_until DOUBLE PRECISION,
+                handed_over_at DOUBLE PRECISION,
+                last_error TEXT,
+                created_at DOUBLE PRECISION NOT NULL,
+                finished_at DOUBLE PRECISION
+            )
+            """,
+            "CREATE INDEX mail_queue_due ON mail_queue(status, next_attempt_at)",
+            "CREATE INDEX mail_queue_recipient ON mail_queue(recipient, created_at)",
+            "CREATE INDEX mail_queue_finished ON mail_queue(finished_at)",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

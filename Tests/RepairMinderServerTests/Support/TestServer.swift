@@ -189,7 +189,7 @@ struct TestClient: Sendable {
     func requestCode(userId: String, email: String) async throws -> String {
         let reply = try await post("/api/auth/2fa/request", ["userId": userId, "email": email])
         #expect(reply.status == .ok)
-        return try latestCode(to: email)
+        return try await latestCode(to: email)
     }
 
     /// The customer sign-in: asks for a code and verifies it, choosing `companyName` when the
@@ -197,7 +197,7 @@ struct TestClient: Sendable {
     func customerSignIn(_ email: String, companyName: String? = nil, userAgent: String = browser) async throws -> Reply {
         let request = try await post("/api/customer/auth/request-magic-link", ["email": email])
         #expect(request.status == .ok)
-        let code = try latestCode(to: email)
+        let code = try await latestCode(to: email)
         var reply = try await post("/api/customer/auth/verify-code", ["email": email, "code": code], userAgent: userAgent)
         if reply.data["requiresCompanySelection"] as? Bool == true {
             let companies = try #require(reply.data["companies"] as? [[String: Any]])
@@ -223,16 +223,12 @@ struct TestClient: Sendable {
     }
 
     /// The six-digit code of the newest mail to `email`.
-    func latestCode(to email: String) throws -> String {
-        try #require(Self.code(in: try mail(to: email).last))
+    func latestCode(to email: String) async throws -> String {
+        try #require(await Mailbox.latestCode(to: email, settings: settings))
     }
 
-    func mail(to email: String) throws -> [MailMessage] {
-        try OutboxMailer.read(path: OutboxMailer.path(dataDirectory: settings.dataDirectory)).filter { $0.to == email }
-    }
-
-    static func code(in message: MailMessage?) -> String? {
-        guard let text = message?.text, let range = text.range(of: #"\d{6}"#, options: .regularExpression) else { return nil }
-        return String(text[range])
+    /// The mail queued to `email`, oldest first (delivered or not: the queue is what a request commits).
+    func mail(to email: String) async throws -> [MailMessage] {
+        try await Mailbox.messages(to: email, settings: settings)
     }
 }

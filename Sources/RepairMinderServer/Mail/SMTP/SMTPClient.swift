@@ -32,23 +32,26 @@ public struct SMTPClient: Sendable {
 
     public init(server: SMTPServerAddress) { self.server = server }
 
-    /// Writes `message` as RFC 5322 (a fresh `Message-ID` at the sender's domain, `Date` now)
-    /// and sends it from `sender`.
+    /// Writes `message` as RFC 5322 and sends it from `sender`. `messageID` defaults to a fresh
+    /// one at the sender's domain, `date` to now. `beforeEndOfData` runs just before the end of
+    /// the message is sent, the point after which it may have been accepted.
     public func deliver(
-        _ message: MailMessage, from sender: MailAddress, transcript: (@Sendable (SMTPReply) -> Void)? = nil
+        _ message: MailMessage, from sender: MailAddress, messageID: String? = nil, date: Date? = nil,
+        beforeEndOfData: (@Sendable () async throws -> Void)? = nil, transcript: (@Sendable (SMTPReply) -> Void)? = nil
     ) async throws {
         let domain = sender.address.split(separator: "@").last.map(String.init) ?? "localhost"
         let unique = RandomToken.base64URL(byteCount: 12)
         let data = try MailComposer.compose(
-            message, from: sender, date: Date(), messageID: "\(unique)@\(domain)", boundary: "=_\(unique)")
+            message, from: sender, date: date ?? Date(), messageID: messageID ?? "\(unique)@\(domain)", boundary: "=_\(unique)")
         let recipient = try MailAddress(parsing: message.to)
-        try await send(data, from: sender.address, to: [recipient.address], transcript: transcript)
+        try await send(data, from: sender.address, to: [recipient.address], beforeEndOfData: beforeEndOfData, transcript: transcript)
     }
 
     /// Sends `data` (a composed RFC 5322 message) from `sender` to `recipients`. `transcript`
     /// sees every server reply (never the message itself, which holds the code).
     public func send(
-        _ data: String, from sender: String, to recipients: [String], transcript: (@Sendable (SMTPReply) -> Void)? = nil
+        _ data: String, from sender: String, to recipients: [String],
+        beforeEndOfData: (@Sendable () async throws -> Void)? = nil, transcript: (@Sendable (SMTPReply) -> Void)? = nil
     ) async throws {
         let tls = try tlsContext()
         let host = server.host, timeout = self.timeout, implicitTLS = server.security == .implicitTLS
@@ -84,7 +87,9 @@ public struct SMTPClient: Sendable {
             try await session.command("DATA", expect: 354)
             var body = MailComposer.dotStuffed(data)
             if !body.hasSuffix("\r\n") { body += "\r\n" }
-            try await session.send(body + ".", expect: 250, shownAs: "(message)")
+            try await session.write(body)
+            try await beforeEndOfData?()
+            try await session.send(".", expect: 250, shownAs: "(end of message)")
             // The message is accepted; a failed QUIT changes nothing.
             try? await session.command("QUIT", expect: 221)
         }
@@ -131,11 +136,16 @@ public struct SMTPClient: Sendable {
         @discardableResult
         mutating func send(_ line: String, expect code: Int, shownAs: String) async throws -> SMTPReply {
             // A command is one line: a CR or LF from an address would smuggle in another command.
-            guard shownAs == "(message)" || !MailHeader.hasLineBreak(line) else {
+            guard !MailHeader.hasLineBreak(line) else {
                 throw SMTPError(code: nil, description: "refusing to send a command with a line break")
             }
-            try await outbound.write(ByteBuffer(string: line + "\r\n"))
+            try await write(line + "\r\n")
             return try await expect(code, after: shownAs)
+        }
+
+        /// Writes without waiting for a reply (the message between DATA and its end).
+        func write(_ text: String) async throws {
+            try await outbound.write(ByteBuffer(string: text))
         }
 
         @discardableResult

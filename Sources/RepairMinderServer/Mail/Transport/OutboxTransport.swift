@@ -1,15 +1,12 @@
 import Foundation
-import Logging
 
-/// The development mailer: appends each message as one JSON line to `<data-dir>/outbox.jsonl`,
-/// which `repairminder outbox` prints. Logs that it sent, never what (codes stay out of logs).
-public actor OutboxMailer: Mailer {
+/// The development transport: appends each message as one JSON line to
+/// `<data-dir>/outbox.jsonl`, which `repairminder outbox` prints.
+public struct OutboxTransport: MailTransport {
     public let path: String
-    private let logger: Logger
 
-    public init(dataDirectory: String, logger: Logger) {
+    public init(dataDirectory: String) {
         path = Self.path(dataDirectory: dataDirectory)
-        self.logger = logger
     }
 
     /// Where the outbox of a data directory lives.
@@ -17,19 +14,26 @@ public actor OutboxMailer: Mailer {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("outbox.jsonl").path
     }
 
-    public func send(_ message: MailMessage) async throws {
+    public func deliver(_ message: MailMessage, messageID: String, handingOver: @escaping @Sendable () async throws -> Void) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var line = try encoder.encode(message)
         line.append(UInt8(ascii: "\n"))
-        try DataDirectory.create(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        func failure(_ what: String) -> MailDeliveryError {
+            MailDeliveryError(isPermanent: false, hadReply: true, description: "\(what) \(path): \(String(cString: strerror(errno)))")
+        }
+        do {
+            try DataDirectory.create(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        } catch {
+            throw failure("cannot create the directory of")
+        }
         // O_APPEND keeps whole lines intact even when another process (a second server) appends too.
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard fd >= 0 else { throw SettingsError("cannot open outbox \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw failure("cannot open outbox") }
         defer { close(fd) }
+        try await handingOver()
         let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == line.count else { throw SettingsError("cannot write outbox \(path)") }
-        logger.info("Mail written to outbox", metadata: ["to": "\(message.to)", "subject": "\(message.subject)"])
+        guard written == line.count else { throw failure("cannot write outbox") }
     }
 
     /// Reads every message of an outbox file (missing file: none); lines that are not messages are skipped.

@@ -1,4 +1,4 @@
-/// One email.
+/// One email as the server writes it: queued (`MailQueue`), then delivered by a `MailTransport`.
 public struct MailMessage: Codable, Sendable, Equatable {
     public var to: String
     public var subject: String
@@ -11,9 +11,4 @@ public struct MailMessage: Codable, Sendable, Equatable {
         self.text = text
         self.sentAt = sentAt
     }
-}
-
-/// Sends email. The development implementation is `OutboxMailer`; SMTP comes later.
-public protocol Mailer: Sendable {
-    func send(_ message: MailMessage) async throws
 }

@@ -1,0 +1,185 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The delivery worker: a service of the application, started and stopped with it. Claims due
+/// messages from the queue, hands each to the transport, and records the outcome: sent; retried
+/// with backoff (no answer, or a 4xx reply); failed (a 5xx reply, or the retry limit reached).
+/// Several instances run one each on the same database; the claim keeps them apart.
+struct MailDeliveryService: Service {
+    let queue: MailQueue
+    let transport: any MailTransport
+    let schedule: RetrySchedule
+    let clock: ServerClock
+    let logger: Logger
+    var metrics: ServerMetrics?
+    /// Seconds the body of a finished message is kept.
+    var retention: Double
+    /// Seconds between looks for due mail when idle (mail of other instances, retries).
+    var pollInterval: Double
+    /// Messages delivered at once.
+    var batchSize = 8
+    /// An attempt that has not finished after this many seconds is abandoned (and retried).
+    var attemptTimeout = 60.0
+    /// After a shutdown signal, how long attempts in flight may still finish.
+    var shutdownGrace = 5.0
+
+    init(queue: MailQueue, transport: any MailTransport, settings: ServerSettings, clock: ServerClock, logger: Logger, metrics: ServerMetrics?) {
+        self.queue = queue
+        self.transport = transport
+        schedule = RetrySchedule(settings: settings)
+        self.clock = clock
+        self.logger = logger
+        self.metrics = metrics
+        retention = Double(settings.mailRetention)
+        pollInterval = settings.mailPollInterval
+    }
+
+    /// How long a claim lasts: longer than any attempt, so only a crashed worker's claim expires.
+    var lease: Double { attemptTimeout * 2 }
+
+    func run() async throws {
+        let stopping = StopSignal()
+        await withGracefulShutdownHandler {
+            var nextErase = 0.0
+            while !stopping.isSet {
+                if clock.now() >= nextErase {
+                    nextErase = clock.now() + 600
+                    await report("erase delivered mail bodies") { try await queue.erase(finishedBefore: clock.now() - retention, now: clock.now()) }
+                }
+                let claimed = await report("claim queued mail") {
+                    try await queue.claim(limit: batchSize, now: clock.now(), lease: lease)
+                } ?? []
+                if claimed.isEmpty {
+                    await queue.wakeup.wait(upTo: pollInterval)
+                    continue
+                }
+                await withTaskGroup(of: Void.self) { group in
+                    for mail in claimed { group.addTask { await deliver(mail, stopping: stopping) } }
+                }
+            }
+        } onGracefulShutdown: {
+            stopping.set()
+            queue.wakeup.signal()
+        }
+    }
+
+    /// One attempt at one message, and its outcome recorded.
+    private func deliver(_ mail: ClaimedMail, stopping: StopSignal) async {
+        let log = logger.with(["mail_id": "\(mail.id)", "to": "\(mail.recipient)", "attempt": "\(mail.attempts)"])
+        if mail.uncertain > MailQueue.maxResendsInDoubt {
+            await finish(mail, failed: "delivery was interrupted after the message was handed over, twice; not sent again so it is not duplicated (it may have arrived)", log: log)
+            return
+        }
+        let message: MailMessage
+        do {
+            message = try queue.open(mail)
+        } catch {
+            await finish(mail, failed: "cannot open the queued message: \(error)", log: log)
+            return
+        }
+        let handedOver = Flag()
+        let outcome = await attempt(stopping: stopping) {
+            try await transport.deliver(message, messageID: mail.id) {
+                guard try await queue.handOver(mail, now: clock.now()) else { throw ClaimLost() }
+                handedOver.set()
+            }
+        }
+        switch outcome {
+        case .success:
+            await report("record a sent message") { try await queue.markSent(mail, now: clock.now()) }
+            metrics?.mailDelivery("sent")
+            log.info("Mail sent")
+        case .failure(let error as MailDeliveryError) where error.isPermanent:
+            await finish(mail, failed: error.description, log: log)
+        case .failure(is ClaimLost):
+            log.warning("Mail claim expired during delivery; another worker has it")
+        case .failure(let error):
+            let answered = (error as? MailDeliveryError)?.hadReply ?? false
+            await retry(mail, error: "\(error)", inDoubt: handedOver.isSet && !answered, log: log)
+        }
+    }
+
+    /// Runs `body`, giving up after `attemptTimeout`, or `shutdownGrace` after a shutdown signal.
+    private func attempt(stopping: StopSignal, _ body: @escaping @Sendable () async throws -> Void) async -> Result<Void, any Error> {
+        let started = ContinuousClock.now
+        return await withTaskGroup(of: Result<Void, any Error>?.self) { group in
+            group.addTask {
+                do { return .success(try await body()) } catch { return .failure(error) }
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(250))
+                    if ContinuousClock.now - started > .seconds(attemptTimeout) {
+                        return .failure(MailDeliveryError(isPermanent: false, hadReply: false, description: "no answer within \(Int(attemptTimeout)) s"))
+                    }
+                    if let since = stopping.since, ContinuousClock.now - since > .seconds(shutdownGrace) {
+                        return .failure(MailDeliveryError(isPermanent: false, hadReply: false, description: "interrupted by a shutdown"))
+                    }
+                }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .failure(CancellationError())
+        }
+    }
+
+    private func retry(_ mail: ClaimedMail, error: String, inDoubt: Bool, log: Logger) async {
+        let now = clock.now()
+        guard let next = schedule.nextAttempt(afterAttempt: mail.attempts, queuedAt: mail.createdAt, now: now) else {
+            let hours = schedule.limit / 3600
+            await finish(mail, failed: "gave up after \(mail.attempts) attempts in \(hours.formatted()) h: \(error)", log: log)
+            return
+        }
+        await report("schedule a retry") { try await queue.retry(mail, at: next, error: error, inDoubt: inDoubt) }
+        metrics?.mailDelivery("retried")
+        log.warning("Mail not delivered; will retry", metadata: ["error": "\(error)", "retry_in_seconds": "\(Int((next - now).rounded()))"])
+    }
+
+    private func finish(_ mail: ClaimedMail, failed error: String, log: Logger) async {
+        await report("record a failed message") { try await queue.markFailed(mail, error: error, now: clock.now()) }
+        metrics?.mailDelivery("failed")
+        log.error("Mail failed; not retried", metadata: ["error": "\(error)"])
+    }
+
+    /// Runs a queue operation; a database error is logged (the next round tries again).
+    @discardableResult
+    private func report<T: Sendable>(_ what: String, _ body: () async throws -> T) async -> T? {
+        do {
+            return try await body()
+        } catch {
+            logger.error("Mail queue: cannot \(what)", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+}
+
+/// The claim expired and another worker took the message: this one must not send it.
+private struct ClaimLost: Error {}
+
+/// Set once, read from any task; remembers when.
+private final class StopSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var time: ContinuousClock.Instant?
+    var isSet: Bool { since != nil }
+    var since: ContinuousClock.Instant? { lock.withLock { time } }
+    func set() { lock.withLock { if time == nil { time = .now } } }
+}
+
+/// A flag set once from another task.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
+extension Logger {
+    /// This logger with extra metadata on every line.
+    func with(_ metadata: Logger.Metadata) -> Logger {
+        var copy = self
+        for (key, value) in metadata { copy[metadataKey: key] = value }
+        return copy
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import SQLKit
+
+/// The durable mail queue (table `mail_queue`), shared by every server instance on the database.
+///
+/// A request that sends a code inserts its message in the transaction that stores the code
+/// (`OutgoingMail.enqueue(on:)`) and answers at once; `MailDeliveryService` delivers it.
+/// Bodies hold codes, so they are sealed with the encryption key (AES-GCM, bound to the
+/// message's id) and erased once the retention period after delivery has passed.
+///
+/// Delivery is at least once, with at most one duplicate: a worker claims a message (a
+/// conditional `UPDATE`, so two workers never hold the same one) and records the moment it
+/// hands the message over (`handOver`, just before the end of SMTP DATA). A claim that ends
+/// after hand-over without an answer — the worker crashed, or the connection dropped before
+/// the reply — leaves the message in doubt: the next claim counts it in `uncertain` and sends
+/// it once more with the same `Message-ID`; a second doubt marks it failed instead of risking
+/// another copy. Before hand-over the mail server has not accepted anything, so a retry
+/// cannot duplicate.
+public struct MailQueue: Sendable {
+    let database: Database
+    private let box: SecretBox
+    let wakeup: Wakeup
+
+    /// Resends allowed for a message whose earlier delivery is in doubt.
+    static let maxResendsInDoubt = 1
+    /// Finished messages (bodies already erased) are deleted this long after they finished.
+    static let rowRetention = 30.0 * 24 * 3600
+
+    public init(database: Database, encryptionKey: String) {
+        self.database = database
+        box = SecretBox(key: encryptionKey)
+        wakeup = Wakeup()
+    }
+
+    // MARK: Enqueueing
+
+    /// Seals `message` for the queue; insert it with `enqueue(on:)` in the code's transaction.
+    func seal(_ message: MailMessage, now: Double) throws -> OutgoingMail {
+        let id = UUID().uuidString.lowercased()
+        let body = try JSONEncoder().encode(message)
+        return OutgoingMail(
+            id: id, recipient: message.to, subject: message.subject,
+            sealedBody: try box.seal(Array(body), owner: Self.owner(id)), createdAt: now)
+    }
+
+    /// Tells this instance's worker that mail was committed (other instances find it by polling).
+    func deliverSoon() {
+        wakeup.signal()
+    }
+
+    // MARK: Delivering
+
+    /// Claims up to `limit` due messages for `lease` seconds. The claim condition is repeated in
+    /// the outer `WHERE`, so on PostgreSQL a worker that waited on another's row lock re-checks
+    /// it against the committed row and skips what the other claimed.
+    func claim(limit: Int, now: Double, lease: Double) async throws -> [ClaimedMail] {
+        let token = RandomToken.base64URL(byteCount: 16)
+        return try await database.withConnection { db in
+            try await db.raw(
+                """
+                UPDATE mail_queue
+                SET claim_token = \(bind: token), claimed_until = \(bind: now + lease), attempts = attempts + 1,
+                    uncertain = uncertain + CASE WHEN handed_over_at IS NULL THEN 0 ELSE 1 END, handed_over_at = NULL
+                WHERE id IN (
+                        SELECT id FROM mail_queue
+                        WHERE status = 'queued' AND next_attempt_at <= \(bind: now)
+                          AND (claimed_until IS NULL OR claimed_until <= \(bind: now))
+                        ORDER BY next_attempt_at LIMIT \(bind: limit))
+                  AND status = 'queued' AND next_attempt_at <= \(bind: now)
+                  AND (claimed_until IS NULL OR claimed_until <= \(bind: now))
+                RETURNING id, recipient, body_sealed, attempts, uncertain, created_at, claim_token
+                """
+            ).all(decoding: ClaimedMail.self, with: AccountStore.rowDecoder)
+        }
+    }
+
+    /// The message of a claimed entry.
+    func open(_ mail: ClaimedMail) throws -> MailMessage {
+        guard let sealed = mail.bodySealed else { throw MailQueueError.bodyErased }
+        return try JSONDecoder().decode(MailMessage.self, from: Data(box.open(sealed, owner: Self.owner(mail.id))))
+    }
+
+    /// Records that the message is being handed over; false if the claim was lost (it expired
+    /// and another worker took the message), in which case it must not be sent.
+    func handOver(_ mail: ClaimedMail, now: Double) async throws -> Bool {
+        try await database.withConnection { db in
+            try await db.raw(
+                """
+                UPDATE mail_queue SET handed_over_at = \(bind: now)
+                WHERE id = \(bind: mail.id) AND claim_token = \(bind: mail.claimToken) RETURNING id
+                """
+            ).first()
+        } != nil
+    }
+
+    func markSent(_ mail: ClaimedMail, now: Double) async throws {
+        try await finish(mail, status: "sent", error: nil, now: now)
+    }
+
+    func markFailed(_ mail: ClaimedMail, error: String, now: Double) async throws {
+        try await finish(mail, status: "failed", error: error, now: now)
+    }
+
+    private func finish(_ mail: ClaimedMail, status: String, error: String?, now: Double) async throws {
+        try await database.withConnection { db in
+            try await db.raw(
+                """
+                UPDATE mail_queue
+                SET status = \(bind: status), finished_at = \(bind: now), last_error = \(bind: error),
+                    claim_token = NULL, claimed_until = NULL
+                WHERE id = \(bind: mail.id) AND claim_token = \(bind: mail.claimToken)
+                """
+            ).run()
+        }
+    }
+
+    /// Releases the claim and schedules another attempt at `time`. `inDoubt`: the message was
+    /// handed over and no answer came, so the next claim counts a doubt.
+    func retry(_ mail: ClaimedMail, at time: Double, error: String, inDoubt: Bool) async throws {
+        try await database.withConnection { db in
+            try await db.raw(
+                """
+                UPDATE mail_queue
+                SET next_attempt_at = \(bind: time), last_error = \(bind: error), claim_token = NULL, claimed_until = NULL,
+                    handed_over_at = CASE WHEN \(bind: inDoubt ? 1 : 0) = 1 THEN handed_over_at ELSE NULL END
+                WHERE id = \(bind: mail.id) AND claim_token = \(bind: mail.claimToken)
+                """
+            ).run()
+        }
+    }
+
+    /// Erases the bodies of messages finished before `cutoff` and deletes rows finished long ago.
+    func erase(finishedBefore cutoff: Double, now: Double) async throws {
+        try await database.withConnection { db in
+            try await db.raw(
+                """
+                UPDATE mail_queue SET body_sealed = NULL
+                WHERE finished_at IS NOT NULL AND finished_at < \(bind: cutoff) AND body_sealed IS NOT NULL
+                """
+            ).run()
+            try await db.raw("DELETE FROM mail_queue WHERE finished_at < \(bind: now - Self.rowRetention)").run()
+        }
+    }
+
+    // MARK: Inspecting
+
+    /// The newest `limit` entries of the queue in `database`, newest last, optionally only to `recipient`.
+    public static func entries(in database: Database, to recipient: String? = nil, limit: Int = 1000) async throws -> [MailQueueEntry] {
+        let newestFirst = try await database.withConnection { db in
+            try await db.raw(
+                """
+                SELECT id, recipient, subject, status, attempts, last_error, created_at, next_attempt_at, claimed_until, finished_at,
+                    CASE WHEN body_sealed IS NULL THEN 0 ELSE 1 END AS has_body
+                FROM mail_queue
+                WHERE \(bind: recipient == nil ? 1 : 0) = 1 OR recipient = \(bind: recipient ?? "")
+                ORDER BY created_at DESC, id DESC LIMIT \(bind: limit)
+                """
+            ).all(decoding: MailQueueEntry.self, with: AccountStore.rowDecoder)
+        }
+        return newestFirst.reversed()
+    }
+
+    /// The messages queued for `recipient` whose bodies are still kept, oldest first, whatever
+    /// their delivery state: what was sent to an address, for tests and support.
+    public func messages(to recipient: String) async throws -> [MailMessage] {
+        let sealed = try await database.withConnection { db in
+            try await db.raw(
+                """
+                SELECT id, body_sealed FROM mail_queue WHERE recipient = \(bind: recipient) AND body_sealed IS NOT NULL
+                ORDER BY created_at, id
+                """
+            ).all(decoding: SealedBody.self, with: AccountStore.rowDecoder)
+        }
+        return try sealed.map { try JSONDecoder().decode(MailMessage.self, from: Data(box.open($0.bodySealed, owner: Self.owner($0.id)))) }
+    }
+
+    /// What each sealed body is bound to: a body copied to another row does not open.
+    private static func owner(_ id: String) -> String { "mail:\(id)" }
+
+    private struct SealedBody: Decodable {
+        let id: String
+        let bodySealed: String
+    }
+}
+
+/// A message sealed for the queue, ready to be inserted.
+struct OutgoingMail: Sendable {
+    let id: String
+    let recipient: String
+    let subject: String
+    let sealedBody: String
+    let createdAt: Double
+
+    /// Inserts the message, due at once. Call it inside the transaction that stores the code it
+    /// carries, so both commit or neither does.
+    func enqueue(on db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            INSERT INTO mail_queue (id, recipient, subject, body_sealed, status, attempts, uncertain, next_attempt_at, created_at)
+            VALUES (\(bind: id), \(bind: recipient), \(bind: subject), \(bind: sealedBody), 'queued', 0, 0,
+                \(bind: createdAt), \(bind: createdAt))
+            """
+        ).run()
+    }
+}
+
+/// A queued message one worker holds until its claim expires.
+struct ClaimedMail: Decodable, Sendable {
+    let id: String
+    let recipient: String
+    let bodySealed: String?
+    /// Attempts so far, this one included.
+    let attempts: Int
+    /// Earlier attempts that ended in doubt (handed over, no answer).
+    let uncertain: Int
+    let createdAt: Double
+    let claimToken: String
+}
+
+/// One message of the queue as `repairminder outbox --status` shows it (never its body).
+public struct MailQueueEntry: Decodable, Sendable {
+    public let id: String
+    public let recipient: String
+    public let subject: String
+    /// `queued`, `sent` or `failed`.
+    public let status: String
+    public let attempts: Int
+    public let lastError: String?
+    public let createdAt: Double
+    public let nextAttemptAt: Double
+    /// Set while a worker is delivering it.
+    public let claimedUntil: Double?
+    public let finishedAt: Double?
+    /// 0 once the body has been erased after the retention period.
+    public let hasBody: Int
+}
+
+enum MailQueueError: Error, CustomStringConvertible {
+    case bodyErased
+
+    var description: String { "the message body was erased" }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import NIOCore
+import NIOSSL
+
+/// Delivers queued mail to an SMTP server (`--smtp-url`), one connection per message.
+struct SMTPTransport: MailTransport {
+    let client: SMTPClient
+    let sender: MailAddress
+
+    init(settings: ServerSettings) throws {
+        guard let url = settings.smtpURL, let from = settings.mailFrom else {
+            throw SettingsError("SMTP delivery needs --smtp-url and --mail-from")
+        }
+        var client = SMTPClient(server: try SMTPServerAddress(url: url))
+        if let caFile = settings.smtpCAFile {
+            do {
+                client.trustedCertificates = try NIOSSLCertificate.fromPEMFile(caFile)
+            } catch {
+                throw SettingsError("--smtp-ca-file \(caFile): \(error)")
+            }
+        }
+        self.client = client
+        sender = try MailAddress(parsing: from)
+    }
+
+    func deliver(_ message: MailMessage, messageID: String, handingOver: @escaping @Sendable () async throws -> Void) async throws {
+        let domain = sender.address.split(separator: "@").last.map(String.init) ?? "localhost"
+        do {
+            try await client.deliver(
+                message, from: sender, messageID: "\(messageID)@\(domain)", date: Timestamp.date(iso8601: message.sentAt),
+                beforeEndOfData: handingOver)
+        } catch let error as SMTPError {
+            throw MailDeliveryError(isPermanent: error.isPermanent, hadReply: error.code != nil, description: error.description)
+        } catch let error as MailFormatError {
+            // A message that cannot be written safely never will be.
+            throw MailDeliveryError(isPermanent: true, hadReply: false, description: error.description)
+        } catch let error as MailDeliveryError {
+            throw error
+        } catch {
+            throw MailDeliveryError(isPermanent: false, hadReply: false, description: "\(error)")
+        }
+    }
+}
