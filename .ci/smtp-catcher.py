@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """A local SMTP server for the tests (aiosmtpd): records every message it accepts.
 
-  python3 .ci/smtp-catcher.py --record FILE [--starttls DIR] [--user U --password P] [--reject PREFIX]
+  python3 .ci/smtp-catcher.py --record FILE [--port N] [--starttls DIR] [--user U --password P] [--reject PREFIX]
+                              [--fail-first N] [--drop-first N] [--drop-after-data N]
 
 Listens on 127.0.0.1 on a free port and prints `READY <port>` (and, with --starttls, the
 certificate it made in DIR, `CERT <path>`). Each accepted message is one JSON line in FILE:
 {"from", "to", "data" (the exact bytes after DATA, base64), "auth" (the user name or null),
-"tls" (whether STARTTLS was used)}. Recipients starting with --reject get 550. It stops when
-its standard input closes (or on Ctrl-C).
+"tls" (whether STARTTLS was used)}. Recipients starting with --reject get 550. To test retries:
+--fail-first N answers the first N messages' DATA with 421 (not recorded), --drop-first N
+drops the first N connections at RCPT (nothing recorded), --drop-after-data N records the first
+N messages and then drops the connection instead of answering (the client cannot know they
+arrived). It stops when its standard input closes (or on Ctrl-C).
 As a mail catcher for a developer: python3 .ci/smtp-catcher.py --record /tmp/mail.jsonl
 """
 import argparse, base64, json, os, socket, ssl, subprocess, sys
@@ -23,16 +27,31 @@ def free_port():
 
 
 class Recorder:
-    def __init__(self, path, reject):
-        self.path, self.reject = path, reject
+    def __init__(self, args):
+        self.path, self.reject = args.record, args.reject
+        self.fail, self.drop, self.drop_after_data = args.fail_first, args.drop_first, args.drop_after_data
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.drop > 0:
+            self.drop -= 1
+            server.transport.abort()
+            return "421 4.3.0 dropped"
         if self.reject and address.startswith(self.reject):
             return "550 5.1.1 No such user here"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        if self.fail > 0:
+            self.fail -= 1
+            return "421 4.3.2 Try again later"
+        self.record(session, envelope)
+        if self.drop_after_data > 0:
+            self.drop_after_data -= 1
+            server.transport.abort()
+        return "250 OK: queued"
+
+    def record(self, session, envelope):
         record = {
             "from": envelope.mail_from, "to": envelope.rcpt_tos,
             "data": base64.b64encode(envelope.original_content or envelope.content).decode(),
@@ -41,7 +60,6 @@ class Recorder:
         }
         with open(self.path, "a") as f:
             f.write(json.dumps(record) + "\n")
-        return "250 OK: queued"
 
 
 def main():
@@ -51,6 +69,10 @@ def main():
     parser.add_argument("--user")
     parser.add_argument("--password")
     parser.add_argument("--reject")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--fail-first", type=int, default=0)
+    parser.add_argument("--drop-first", type=int, default=0)
+    parser.add_argument("--drop-after-data", type=int, default=0)
     args = parser.parse_args()
 
     options = {}
@@ -68,8 +90,8 @@ def main():
                 and auth_data.password.decode() == args.password
             return AuthResult(success=ok, auth_data=auth_data)
         options.update(authenticator=authenticator, auth_require_tls=bool(args.starttls))
-    port = free_port()
-    controller = Controller(Recorder(args.record, args.reject), hostname="127.0.0.1", port=port, **options)
+    port = args.port or free_port()
+    controller = Controller(Recorder(args), hostname="127.0.0.1", port=port, **options)
     controller.start()
     print(f"READY {port}", flush=True)
     if args.starttls:

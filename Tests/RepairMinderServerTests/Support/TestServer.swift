@@ -8,14 +8,20 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// A clock tests move by hand.
+/// A clock tests move by hand; a `running` one also moves with the wall clock (for the mail
+/// queue's retries, which wait in real time).
 final class ManualClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Double
+    private let running: Bool
+    private let started = Date()
 
-    init(start: Double = Date().timeIntervalSince1970) { current = start }
+    init(start: Double = Date().timeIntervalSince1970, running: Bool = false) {
+        current = start
+        self.running = running
+    }
 
-    var now: Double { lock.withLock { current } }
+    var now: Double { lock.withLock { current + (running ? Date().timeIntervalSince(started) : 0) } }
     func advance(by seconds: Double) { lock.withLock { current += seconds } }
     var serverClock: ServerClock { ServerClock { [self] in now } }
 }
@@ -39,15 +45,19 @@ struct TestServer {
         settings.codeResendInterval = 0
         settings.codeEmailsPerHour = 0
         settings.jwtSecret = "test-secret-that-is-at-least-32-bytes-long"
+        // Mail retries within a second, not minutes.
+        settings.mailPollInterval = 0.2
+        settings.mailRetryBaseDelay = 0.1
+        settings.mailRetryMaxDelay = 0.5
         return settings
     }
 
-    init(configure: (inout ServerSettings) -> Void = { _ in }) async throws {
+    init(runningClock: Bool = false, configure: (inout ServerSettings) -> Void = { _ in }) async throws {
         var settings = Self.defaultSettings()
         if TestPostgres.isAvailable { settings.databaseURL = try await TestPostgres.createDatabase() }
         configure(&settings)
         self.settings = settings
-        clock = ManualClock()
+        clock = ManualClock(running: runningClock)
         let database = try await Database.openMigrated(settings: settings, logger: Self.quietLogger)
         _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(DemoFixtures.file)
         await database.close()
@@ -62,11 +72,11 @@ struct TestServer {
     /// Runs `body` against the application over Hummingbird's in-process router transport
     /// (or real sockets with `.live`), then removes the data directory and the database.
     func run(
-        _ testing: TestingSetup = .router,
+        _ testing: TestingSetup = .router, logger: Logger = quietLogger,
         _ body: @Sendable @escaping (TestClient) async throws -> Void
     ) async throws {
         try await removingAfterwards {
-            let app = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
+            let app = try await buildApplication(settings: settings, clock: clock.serverClock, logger: logger)
             try await app.test(testing) { client in
                 try await body(TestClient(client: client, settings: settings))
             }

@@ -1,0 +1,217 @@
+import Foundation
+import Logging
+import SQLKit
+import TestSupport
+import Testing
+
+@testable import RepairMinderServer
+
+/// The mail queue end to end: a server whose delivery worker sends through a real SMTP server
+/// (`.ci/smtp-catcher.py`, aiosmtpd) on loopback, which fails, drops and refuses on demand.
+@Suite(.serialized, .enabled(if: SMTPCatcher.isAvailable, Comment(rawValue: SMTPCatcher.howToEnable)))
+struct MailDeliveryTests {
+    static let admin = DemoFixtures.adminEmail
+    static let sender = "Repair Minder <no-reply@repairminder.test>"
+
+    /// A server (clock running with the wall clock: retries wait in real time) sending to `port`.
+    static func server(smtpPort port: Int, configure: (inout ServerSettings) -> Void = { _ in }) async throws -> TestServer {
+        try await TestServer(runningClock: true) { settings in
+            settings.smtpURL = "smtp://127.0.0.1:\(port)?tls=none"
+            settings.mailFrom = sender
+            configure(&settings)
+        }
+    }
+
+    /// Waits up to `timeout` seconds for `condition`.
+    static func eventually(
+        _ what: String, timeout: Double = 15, sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
+    ) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try await !condition() {
+            guard Date() < deadline else {
+                Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    static func entries(_ server: TestServer) async throws -> [MailQueueEntry] {
+        try await server.withDatabase { try await MailQueue.entries(in: $0) }
+    }
+
+    /// The six-digit code in a received message (its plain-text part is quoted-printable, and
+    /// digits travel as themselves).
+    static func code(in received: SMTPCatcher.Received) -> String? {
+        received.text.range(of: #"code is \d{6}"#, options: .regularExpression).map { String(received.text[$0].suffix(6)) }
+    }
+
+    static func messageID(in received: SMTPCatcher.Received) -> String? {
+        received.text.components(separatedBy: "\r\n").first { $0.hasPrefix("Message-ID: ") }
+    }
+
+    @Test func aStaffSignInGetsItsCodeFromTheMailServerOverSTARTTLS() async throws {
+        let catcher = try SMTPCatcher(["--starttls", "DIR", "--user", "mailer", "--password", "pw"])
+        defer { catcher.stop() }
+        let server = try await Self.server(smtpPort: catcher.port) { settings in
+            settings.smtpURL = "smtp://mailer:pw@localhost:\(catcher.port)"
+            settings.smtpCAFile = catcher.certificate
+        }
+        try await server.run { client in
+            let userId = try await client.login(Self.admin, DemoFixtures.adminPassword)
+            let request = try await client.post("/api/auth/2fa/request", ["userId": userId, "email": Self.admin])
+            #expect(request.status == .ok)
+            try await Self.eventually("the code at the mail server") { try catcher.received().count == 1 }
+            let received = try #require(try catcher.received().first)
+            #expect(received.to == [Self.admin])
+            #expect(received.from == "no-reply@repairminder.test")
+            #expect(received.auth == "mailer")
+            #expect(received.tls)
+            #expect(received.text.contains("\r\nSubject: Your Repair Minder verification code\r\n"))
+            let entry = try #require(try await Self.entries(server).first)
+            // The Message-ID is the queue entry's: the same on every retry.
+            #expect(Self.messageID(in: received) == "Message-ID: <\(entry.id)@repairminder.test>")
+            let code = try #require(Self.code(in: received))
+            let verify = try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": code])
+            #expect(verify.status == .ok)
+            try await Self.eventually("the entry marked sent") { try await Self.entries(server).first?.status == "sent" }
+            #expect(try await Self.entries(server).first?.attempts == 1)
+        }
+    }
+
+    @Test func signInsAnswerWhileTheMailServerIsDownAndEveryCodeArrivesOnceItIsBack() async throws {
+        let port = try freeLoopbackPort()
+        let server = try await Self.server(smtpPort: port)
+        try await server.run { client in
+            var userIds: [String] = []
+            for _ in 0..<3 {
+                let started = ContinuousClock.now
+                let userId = try await client.login(Self.admin, DemoFixtures.adminPassword)
+                let request = try await client.post("/api/auth/2fa/request", ["userId": userId, "email": Self.admin])
+                #expect(request.status == .ok)
+                #expect(ContinuousClock.now - started < .seconds(2), "the request waited for the mail server")
+                userIds.append(userId)
+            }
+            try await Self.eventually("failed attempts recorded") {
+                try await Self.entries(server).allSatisfy { $0.status == "queued" && $0.attempts >= 1 && $0.lastError != nil }
+            }
+            let catcher = try SMTPCatcher(["--port", String(port)])
+            defer { catcher.stop() }
+            try await Self.eventually("three messages delivered") { try await Self.entries(server).allSatisfy { $0.status == "sent" } }
+            try await Task.sleep(for: .seconds(1))
+            let received = try catcher.received()
+            #expect(received.count == 3)
+            #expect(Set(received.compactMap(Self.messageID)).count == 3)
+            // What arrived is what was queued, and the last challenge's code signs in.
+            let queued = try await client.mail(to: Self.admin).compactMap(Mailbox.code)
+            #expect(Set(received.compactMap(Self.code)) == Set(queued))
+            let verify = try await client.post("/api/auth/2fa/verify", ["userId": userIds[2], "code": try #require(queued.last)])
+            #expect(verify.status == .ok)
+        }
+    }
+
+    @Test func a421ReplyAndADroppedConnectionAreRetried() async throws {
+        // The first connection is dropped at RCPT, the next two get 421 for DATA: the fourth attempt delivers.
+        let catcher = try SMTPCatcher(["--drop-first", "1", "--fail-first", "2"])
+        defer { catcher.stop() }
+        let server = try await Self.server(smtpPort: catcher.port)
+        try await server.run { client in
+            let request = try await client.post("/api/customer/auth/request-magic-link", ["email": "jane@example.test"])
+            #expect(request.status == .ok)
+            try await Self.eventually("the entry marked sent") { try await Self.entries(server).first?.status == "sent" }
+            #expect(try await Self.entries(server).first?.attempts == 4)
+            #expect(try catcher.received().count == 1)
+            #expect(try catcher.received().first?.to == ["jane@example.test"])
+        }
+    }
+
+    @Test func a550ReplyFailsTheMessageWithoutRetrying() async throws {
+        let catcher = try SMTPCatcher(["--reject", "jane"])
+        defer { catcher.stop() }
+        let server = try await Self.server(smtpPort: catcher.port)
+        try await server.run { client in
+            let request = try await client.post("/api/customer/auth/request-magic-link", ["email": "jane@example.test"])
+            #expect(request.status == .ok)
+            try await Self.eventually("the entry marked failed") { try await Self.entries(server).first?.status == "failed" }
+            let entry = try #require(try await Self.entries(server).first)
+            #expect(entry.attempts == 1)
+            #expect(entry.lastError?.contains("550") == true)
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await Self.entries(server).first?.attempts == 1)
+            #expect(try catcher.received().isEmpty)
+        }
+    }
+
+    /// The connection drops after the whole message went out, before the reply: the server may
+    /// have it. The queue sends it once more (same Message-ID), and never a third time.
+    @Test(arguments: [1, 2])
+    func aMessageInDoubtIsSentAtMostTwice(drops: Int) async throws {
+        let catcher = try SMTPCatcher(["--drop-after-data", String(drops)])
+        defer { catcher.stop() }
+        let server = try await Self.server(smtpPort: catcher.port)
+        try await server.run { client in
+            let request = try await client.post("/api/customer/auth/request-magic-link", ["email": "jane@example.test"])
+            #expect(request.status == .ok)
+            let outcome = drops == 1 ? "sent" : "failed"
+            try await Self.eventually("the entry marked \(outcome)") { try await Self.entries(server).first?.status == outcome }
+            try await Task.sleep(for: .seconds(1))
+            let received = try catcher.received()
+            #expect(received.count == 2)
+            #expect(Set(received.compactMap(Self.messageID)).count == 1)
+            let entry = try #require(try await Self.entries(server).first)
+            if drops == 2 { #expect(entry.lastError?.contains("not sent again") == true) }
+        }
+    }
+
+    @Test func twoInstancesNeverSendOneMessageTwice() async throws {
+        let catcher = try SMTPCatcher()
+        defer { catcher.stop() }
+        let server = try await Self.server(smtpPort: catcher.port)
+        try await server.runTwoInstances { a, b in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<20 {
+                    let client = index % 2 == 0 ? a : b
+                    let email = ["jane@example.test", "multi@example.test"][index % 4 / 2]
+                    group.addTask {
+                        let reply = try await client.post("/api/customer/auth/request-magic-link", ["email": email])
+                        #expect(reply.status == .ok)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            try await Self.eventually("every entry sent") {
+                let entries = try await Self.entries(server)
+                return entries.count == 20 && entries.allSatisfy { $0.status == "sent" }
+            }
+            try await Task.sleep(for: .seconds(1))
+            let received = try catcher.received()
+            #expect(received.count == 20)
+            #expect(Set(received.compactMap(Self.messageID)).count == 20)
+            #expect(try await Self.entries(server).allSatisfy { $0.attempts == 1 })
+        }
+    }
+
+    @Test func noLogLineHoldsACode() async throws {
+        let catcher = try SMTPCatcher(["--fail-first", "1"])
+        defer { catcher.stop() }
+        let server = try await Self.server(smtpPort: catcher.port)
+        let logs = CapturedLogs()
+        let codes = Locked([String]())
+        try await server.run(logger: logs.logger) { client in
+            let reply = try await client.signIn()
+            #expect(reply.status == .ok)
+            _ = try await client.customerSignIn("jane@example.test")
+            try await Self.eventually("both messages delivered") { try catcher.received().count == 2 }
+            try await Self.eventually("both entries sent") { try await Self.entries(server).allSatisfy { $0.status == "sent" } }
+            codes.value = try await client.mail(to: Self.admin).compactMap(Mailbox.code)
+                + client.mail(to: "jane@example.test").compactMap(Mailbox.code)
+        }
+        let lines = logs.lines.value
+        #expect(lines.contains { $0.contains("Mail sent") }, "the worker's lines were captured")
+        #expect(lines.contains { $0.contains("will retry") }, "the retry was logged")
+        #expect(codes.value.count == 2)
+        for code in codes.value + (try catcher.received().compactMap(Self.code)) {
+            #expect(!lines.contains { $0.contains(code) }, "a log line holds the code \(code)")
+        }
+    }
+}

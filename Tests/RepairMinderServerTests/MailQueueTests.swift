@@ -1,0 +1,94 @@
+import Foundation
+import SQLKit
+import TestSupport
+import Testing
+
+@testable import RepairMinderServer
+
+/// The mail queue's storage rules, on the engine under test: bodies sealed at rest, claims
+/// atomic across instances, bodies erased after the retention period.
+@Suite struct MailQueueTests {
+    static let jane = "jane@example.test"
+
+    @Test func bodiesAreSealedAtRestAndBoundToTheirRow() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let reply = try await client.post("/api/customer/auth/request-magic-link", ["email": Self.jane])
+            #expect(reply.status == .ok)
+            let code = try await client.latestCode(to: Self.jane)
+            try await server.withDatabase { database in
+                let rows = try await database.withConnection { db in
+                    try await db.raw("SELECT id, body_sealed FROM mail_queue").all()
+                }
+                #expect(rows.count == 1)
+                let sealed = try #require(try rows.first?.decode(column: "body_sealed", as: String.self))
+                #expect(!sealed.contains(code))
+                #expect(!(String(decoding: Data(base64Encoded: sealed) ?? Data(), as: UTF8.self)).contains(code))
+                // Copied to another row, the body does not open.
+                let id = try #require(try rows.first?.decode(column: "id", as: String.self))
+                try await database.withConnection { db in
+                    try await db.raw(
+                        """
+                        INSERT INTO mail_queue (id, recipient, subject, body_sealed, status, attempts, uncertain, next_attempt_at, created_at)
+                        SELECT 'copy', 'mallory@example.test', subject, body_sealed, 'sent', 1, 0, next_attempt_at, created_at
+                        FROM mail_queue WHERE id = \(bind: id)
+                        """
+                    ).run()
+                }
+                let queue = MailQueue(database: database, encryptionKey: try server.settings.resolvedEncryptionKey())
+                await #expect(throws: (any Error).self) { try await queue.messages(to: "mallory@example.test") }
+            }
+        }
+    }
+
+    @Test func concurrentWorkersClaimEachMessageOnce() async throws {
+        let server = try await TestServer()
+        try await server.run { _ in
+            let key = try server.settings.resolvedEncryptionKey()
+            try await server.withDatabase { database in
+                let queue = MailQueue(database: database, encryptionKey: key)
+                let now = Date().timeIntervalSince1970
+                for index in 0..<60 {
+                    let message = MailMessage(to: "user\(index)@example.test", subject: "s", text: "t", sentAt: "")
+                    let outgoing = try queue.seal(message, now: now)
+                    try await database.transaction { db in try await outgoing.enqueue(on: db) }
+                }
+            }
+            // Four workers, each with its own connection pool (as separate instances), claim
+            // in small batches until nothing is left.
+            let claimed = try await race(4) {
+                try await server.withDatabase { database in
+                    let queue = MailQueue(database: database, encryptionKey: key)
+                    var mine: [String] = []
+                    while true {
+                        let batch = try await queue.claim(limit: 3, now: Date().timeIntervalSince1970 + 1, lease: 120)
+                        if batch.isEmpty { return mine }
+                        mine += batch.map(\.id)
+                    }
+                }
+            }
+            let all = claimed.flatMap { $0 }
+            #expect(all.count == 60)
+            #expect(Set(all).count == 60)
+        }
+    }
+
+    @Test func deliveredBodiesAreErasedAfterTheRetentionPeriod() async throws {
+        let server = try await TestServer { $0.mailRetention = 60 }
+        try await server.run { client in
+            let reply = try await client.post("/api/customer/auth/request-magic-link", ["email": Self.jane])
+            #expect(reply.status == .ok)
+            try await MailDeliveryTests.eventually("the message delivered to the outbox") {
+                try await MailDeliveryTests.entries(server).first?.status == "sent"
+            }
+            #expect(try await client.mail(to: Self.jane).count == 1)
+            #expect(try Mailbox.outbox(to: Self.jane, dataDirectory: server.settings.dataDirectory).count == 1)
+            // Past the retention period (and the worker's erase interval), the body goes; the entry stays.
+            server.clock.advance(by: 700)
+            try await MailDeliveryTests.eventually("the body erased") { try await client.mail(to: Self.jane).isEmpty }
+            let entry = try #require(try await MailDeliveryTests.entries(server).first)
+            #expect(entry.status == "sent")
+            #expect(entry.hasBody == 0)
+        }
+    }
+}
