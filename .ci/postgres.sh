@@ -42,7 +42,7 @@ start)
         chown postgres: "$dir"
     fi
     as_postgres "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --no-locale > "$dir/initdb.log"
-    options="-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=300"
+    options="-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=1000"
     if [ "$durability" != durable ]; then
         options="$options -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     fi

@@ -32,12 +32,13 @@ struct MailDeliveryTests {
                 Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
                 return
             }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(100))
         }
     }
 
-    static func entries(_ server: TestServer) async throws -> [MailQueueEntry] {
-        try await server.withDatabase { try await MailQueue.entries(in: $0) }
+    /// The queue's entries, read through the client's database handle.
+    static func entries(_ client: TestClient) async throws -> [MailQueueEntry] {
+        try await MailQueue.entries(in: client.mailbox.database)
     }
 
     /// The six-digit code in a received message (its plain-text part is quoted-printable, and
@@ -68,14 +69,14 @@ struct MailDeliveryTests {
             #expect(received.auth == "mailer")
             #expect(received.tls)
             #expect(received.text.contains("\r\nSubject: Your Repair Minder verification code\r\n"))
-            let entry = try #require(try await Self.entries(server).first)
+            let entry = try #require(try await Self.entries(client).first)
             // The Message-ID is the queue entry's: the same on every retry.
             #expect(Self.messageID(in: received) == "Message-ID: <\(entry.id)@repairminder.test>")
             let code = try #require(Self.code(in: received))
             let verify = try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": code])
             #expect(verify.status == .ok)
-            try await Self.eventually("the entry marked sent") { try await Self.entries(server).first?.status == "sent" }
-            #expect(try await Self.entries(server).first?.attempts == 1)
+            try await Self.eventually("the entry marked sent") { try await Self.entries(client).first?.status == "sent" }
+            #expect(try await Self.entries(client).first?.attempts == 1)
         }
     }
 
@@ -93,11 +94,11 @@ struct MailDeliveryTests {
                 userIds.append(userId)
             }
             try await Self.eventually("failed attempts recorded") {
-                try await Self.entries(server).allSatisfy { $0.status == "queued" && $0.attempts >= 1 && $0.lastError != nil }
+                try await Self.entries(client).allSatisfy { $0.status == "queued" && $0.attempts >= 1 && $0.lastError != nil }
             }
             let catcher = try SMTPCatcher(["--port", String(port)])
             defer { catcher.stop() }
-            try await Self.eventually("three messages delivered") { try await Self.entries(server).allSatisfy { $0.status == "sent" } }
+            try await Self.eventually("three messages delivered") { try await Self.entries(client).allSatisfy { $0.status == "sent" } }
             try await Task.sleep(for: .seconds(1))
             let received = try catcher.received()
             #expect(received.count == 3)
@@ -118,8 +119,8 @@ struct MailDeliveryTests {
         try await server.run { client in
             let request = try await client.post("/api/customer/auth/request-magic-link", ["email": "jane@example.test"])
             #expect(request.status == .ok)
-            try await Self.eventually("the entry marked sent") { try await Self.entries(server).first?.status == "sent" }
-            #expect(try await Self.entries(server).first?.attempts == 4)
+            try await Self.eventually("the entry marked sent") { try await Self.entries(client).first?.status == "sent" }
+            #expect(try await Self.entries(client).first?.attempts == 4)
             #expect(try catcher.received().count == 1)
             #expect(try catcher.received().first?.to == ["jane@example.test"])
         }
@@ -132,12 +133,12 @@ struct MailDeliveryTests {
         try await server.run { client in
             let request = try await client.post("/api/customer/auth/request-magic-link", ["email": "jane@example.test"])
             #expect(request.status == .ok)
-            try await Self.eventually("the entry marked failed") { try await Self.entries(server).first?.status == "failed" }
-            let entry = try #require(try await Self.entries(server).first)
+            try await Self.eventually("the entry marked failed") { try await Self.entries(client).first?.status == "failed" }
+            let entry = try #require(try await Self.entries(client).first)
             #expect(entry.attempts == 1)
             #expect(entry.lastError?.contains("550") == true)
             try await Task.sleep(for: .seconds(1))
-            #expect(try await Self.entries(server).first?.attempts == 1)
+            #expect(try await Self.entries(client).first?.attempts == 1)
             #expect(try catcher.received().isEmpty)
         }
     }
@@ -153,12 +154,12 @@ struct MailDeliveryTests {
             let request = try await client.post("/api/customer/auth/request-magic-link", ["email": "jane@example.test"])
             #expect(request.status == .ok)
             let outcome = drops == 1 ? "sent" : "failed"
-            try await Self.eventually("the entry marked \(outcome)") { try await Self.entries(server).first?.status == outcome }
+            try await Self.eventually("the entry marked \(outcome)") { try await Self.entries(client).first?.status == outcome }
             try await Task.sleep(for: .seconds(1))
             let received = try catcher.received()
             #expect(received.count == 2)
             #expect(Set(received.compactMap(Self.messageID)).count == 1)
-            let entry = try #require(try await Self.entries(server).first)
+            let entry = try #require(try await Self.entries(client).first)
             if drops == 2 { #expect(entry.lastError?.contains("not sent again") == true) }
         }
     }
@@ -168,6 +169,7 @@ struct MailDeliveryTests {
         defer { catcher.stop() }
         let server = try await Self.server(smtpPort: catcher.port)
         try await server.runTwoInstances { a, b in
+            let client = a
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 0..<20 {
                     let client = index % 2 == 0 ? a : b
@@ -180,14 +182,14 @@ struct MailDeliveryTests {
                 try await group.waitForAll()
             }
             try await Self.eventually("every entry sent") {
-                let entries = try await Self.entries(server)
+                let entries = try await Self.entries(client)
                 return entries.count == 20 && entries.allSatisfy { $0.status == "sent" }
             }
             try await Task.sleep(for: .seconds(1))
             let received = try catcher.received()
             #expect(received.count == 20)
             #expect(Set(received.compactMap(Self.messageID)).count == 20)
-            #expect(try await Self.entries(server).allSatisfy { $0.attempts == 1 })
+            #expect(try await Self.entries(client).allSatisfy { $0.attempts == 1 })
         }
     }
 
@@ -202,7 +204,7 @@ struct MailDeliveryTests {
             #expect(reply.status == .ok)
             _ = try await client.customerSignIn("jane@example.test")
             try await Self.eventually("both messages delivered") { try catcher.received().count == 2 }
-            try await Self.eventually("both entries sent") { try await Self.entries(server).allSatisfy { $0.status == "sent" } }
+            try await Self.eventually("both entries sent") { try await Self.entries(client).allSatisfy { $0.status == "sent" } }
             codes.value = try await client.mail(to: Self.admin).compactMap(Mailbox.code)
                 + client.mail(to: "jane@example.test").compactMap(Mailbox.code)
         }

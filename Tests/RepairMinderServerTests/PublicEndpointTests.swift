@@ -54,7 +54,7 @@ import Testing
             mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)))
         let app = Application(router: try buildRouter(parts), logger: TestServer.quietLogger)
         try await app.test(.router) { client in
-            let client = TestClient(client: client, settings: settings)
+            let client = TestClient(client: client, settings: settings, mailbox: parts.mail)
             #expect(try await client.send(.get, "/api/health").string("database") == "ok")
             await database.close()
             let reply = try await client.send(.get, "/api/health")

@@ -45,8 +45,9 @@ struct TestServer {
         settings.codeResendInterval = 0
         settings.codeEmailsPerHour = 0
         settings.jwtSecret = "test-secret-that-is-at-least-32-bytes-long"
+        // Many servers run at once on one PostgreSQL: a few connections each are plenty.
+        settings.databasePoolSize = 4
         // Mail retries within a second, not minutes.
-        settings.mailPollInterval = 0.2
         settings.mailRetryBaseDelay = 0.1
         settings.mailRetryMaxDelay = 0.5
         return settings
@@ -77,8 +78,10 @@ struct TestServer {
     ) async throws {
         try await removingAfterwards {
             let app = try await buildApplication(settings: settings, clock: clock.serverClock, logger: logger)
-            try await app.test(testing) { client in
-                try await body(TestClient(client: client, settings: settings))
+            try await withMailbox { mailbox in
+                try await app.test(testing) { client in
+                    try await body(TestClient(client: client, settings: settings, mailbox: mailbox))
+                }
             }
         }
     }
@@ -90,9 +93,13 @@ struct TestServer {
         try await removingAfterwards {
             let first = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
             let second = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
-            try await first.test(.live) { a in
-                try await second.test(.live) { b in
-                    try await body(TestClient(client: a, settings: settings), TestClient(client: b, settings: settings))
+            try await withMailbox { mailbox in
+                try await first.test(.live) { a in
+                    try await second.test(.live) { b in
+                        try await body(
+                            TestClient(client: a, settings: settings, mailbox: mailbox),
+                            TestClient(client: b, settings: settings, mailbox: mailbox))
+                    }
                 }
             }
         }
@@ -113,6 +120,13 @@ struct TestServer {
     func remove() async {
         try? FileManager.default.removeItem(atPath: settings.dataDirectory)
         if let url = settings.databaseURL { await TestPostgres.dropDatabase(url: url) }
+    }
+
+    /// The server's mail queue, read through a database handle of the test's own (one for the
+    /// whole test: opening one per read would cost a PostgreSQL connection each time).
+    private func withMailbox(_ body: @Sendable (MailQueue) async throws -> Void) async throws {
+        let key = try settings.resolvedEncryptionKey()
+        try await withDatabase { database in try await body(MailQueue(database: database, encryptionKey: key)) }
     }
 
     /// A second connection to the server's database, for checking what a request changed.
@@ -163,6 +177,8 @@ struct Reply: Sendable {
 struct TestClient: Sendable {
     let client: any TestClientProtocol
     let settings: ServerSettings
+    /// The server's mail queue: what each request mailed, committed with the request.
+    let mailbox: MailQueue
 
     static let browser = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Safari/605.1.15"
     static let iPhone = "RepairMinder-iOS/1.0 (iPhone; iOS 18.0)"
@@ -234,11 +250,11 @@ struct TestClient: Sendable {
 
     /// The six-digit code of the newest mail to `email`.
     func latestCode(to email: String) async throws -> String {
-        try #require(await Mailbox.latestCode(to: email, settings: settings))
+        try #require(Mailbox.code(in: try await mail(to: email).last))
     }
 
     /// The mail queued to `email`, oldest first (delivered or not: the queue is what a request commits).
     func mail(to email: String) async throws -> [MailMessage] {
-        try await Mailbox.messages(to: email, settings: settings)
+        try await mailbox.messages(to: email)
     }
 }

@@ -42,6 +42,7 @@ struct MailDeliveryService: Service {
         let stopping = StopSignal()
         await withGracefulShutdownHandler {
             var nextErase = 0.0
+            var nextRetry: Double?
             while !stopping.isSet {
                 if clock.now() >= nextErase {
                     nextErase = clock.now() + 600
@@ -51,12 +52,17 @@ struct MailDeliveryService: Service {
                     try await queue.claim(limit: batchSize, now: clock.now(), lease: lease)
                 } ?? []
                 if claimed.isEmpty {
-                    await queue.wakeup.wait(upTo: pollInterval)
+                    // Sleep until the next look, or sooner for a retry this worker scheduled.
+                    let untilRetry = nextRetry.map { $0 - clock.now() } ?? pollInterval
+                    nextRetry = nil
+                    await queue.wakeup.wait(upTo: max(0.01, min(pollInterval, untilRetry)))
                     continue
                 }
-                await withTaskGroup(of: Void.self) { group in
+                let retries = await withTaskGroup(of: Double?.self) { group in
                     for mail in claimed { group.addTask { await deliver(mail, stopping: stopping) } }
+                    return await group.reduce(into: [Double]()) { if let time = $1 { $0.append(time) } }
                 }
+                nextRetry = (retries + [nextRetry].compactMap { $0 }).min()
             }
         } onGracefulShutdown: {
             stopping.set()
@@ -64,19 +70,19 @@ struct MailDeliveryService: Service {
         }
     }
 
-    /// One attempt at one message, and its outcome recorded.
-    private func deliver(_ mail: ClaimedMail, stopping: StopSignal) async {
+    /// One attempt at one message, and its outcome recorded; returns when it is to be retried.
+    private func deliver(_ mail: ClaimedMail, stopping: StopSignal) async -> Double? {
         let log = logger.with(["mail_id": "\(mail.id)", "to": "\(mail.recipient)", "attempt": "\(mail.attempts)"])
         if mail.uncertain > MailQueue.maxResendsInDoubt {
             await finish(mail, failed: "delivery was interrupted after the message was handed over, twice; not sent again so it is not duplicated (it may have arrived)", log: log)
-            return
+            return nil
         }
         let message: MailMessage
         do {
             message = try queue.open(mail)
         } catch {
             await finish(mail, failed: "cannot open the queued message: \(error)", log: log)
-            return
+            return nil
         }
         let handedOver = Flag()
         let outcome = await attempt(stopping: stopping) {
@@ -96,8 +102,9 @@ struct MailDeliveryService: Service {
             log.warning("Mail claim expired during delivery; another worker has it")
         case .failure(let error):
             let answered = (error as? MailDeliveryError)?.hadReply ?? false
-            await retry(mail, error: "\(error)", inDoubt: handedOver.isSet && !answered, log: log)
+            return await retry(mail, error: "\(error)", inDoubt: handedOver.isSet && !answered, log: log)
         }
+        return nil
     }
 
     /// Runs `body`, giving up after `attemptTimeout`, or `shutdownGrace` after a shutdown signal.
@@ -125,16 +132,18 @@ struct MailDeliveryService: Service {
         }
     }
 
-    private func retry(_ mail: ClaimedMail, error: String, inDoubt: Bool, log: Logger) async {
+    /// Schedules the next attempt, or fails the message past the retry limit; returns the time.
+    private func retry(_ mail: ClaimedMail, error: String, inDoubt: Bool, log: Logger) async -> Double? {
         let now = clock.now()
         guard let next = schedule.nextAttempt(afterAttempt: mail.attempts, queuedAt: mail.createdAt, now: now) else {
             let hours = schedule.limit / 3600
             await finish(mail, failed: "gave up after \(mail.attempts) attempts in \(hours.formatted()) h: \(error)", log: log)
-            return
+            return nil
         }
         await report("schedule a retry") { try await queue.retry(mail, at: next, error: error, inDoubt: inDoubt) }
         metrics?.mailDelivery("retried")
         log.warning("Mail not delivered; will retry", metadata: ["error": "\(error)", "retry_in_seconds": "\(Int((next - now).rounded()))"])
+        return next
     }
 
     private func finish(_ mail: ClaimedMail, failed error: String, log: Logger) async {

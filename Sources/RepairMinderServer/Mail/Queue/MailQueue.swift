@@ -36,7 +36,7 @@ public struct MailQueue: Sendable {
 
     /// Seals `message` for the queue; insert it with `enqueue(on:)` in the code's transaction.
     func seal(_ message: MailMessage, now: Double) throws -> OutgoingMail {
-        let id = UUID().uuidString.lowercased()
+        let id = Self.newID()
         let body = try JSONEncoder().encode(message)
         return OutgoingMail(
             id: id, recipient: message.to, subject: message.subject,
@@ -172,6 +172,16 @@ public struct MailQueue: Sendable {
             ).all(decoding: SealedBody.self, with: AccountStore.rowDecoder)
         }
         return try sealed.map { try JSONDecoder().decode(MailMessage.self, from: Data(box.open($0.bodySealed, owner: Self.owner($0.id)))) }
+    }
+
+    /// A fresh id that sorts by when it was made (wall-clock nanoseconds, then randomness), so
+    /// messages queued within one tick of the server's clock still list in order.
+    static func newID() -> String {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        let nanoseconds = UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+        let hex = String(nanoseconds, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - hex.count)) + hex + "-" + RandomToken.base64URL(byteCount: 9)
     }
 
     /// What each sealed body is bound to: a body copied to another row does not open.
