@@ -50,4 +50,24 @@ import Testing
         #expect(try await TestPostgres.connectionCount(to: databaseURL) == 0)
         await TestPostgres.dropDatabase(url: databaseURL)
     }
+
+    /// The database gone (dropped, unreachable): SIGTERM still ends the server promptly — the
+    /// mail worker's wait for a connection is cancelled rather than left to time out.
+    @Test(.enabled(if: TestPostgres.isAvailable, Comment(rawValue: TestPostgres.howToEnable)))
+    func sigtermIsPromptWhenTheDatabaseIsGone() async throws {
+        let databaseURL = try await TestPostgres.createDatabase()
+        let dataDir = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let server = try Instance(databaseURL: databaseURL, dataDir: dataDir)
+        defer { if server.process.isRunning { server.kill() } }
+        try await server.waitUntilHealthy()
+        await TestPostgres.dropDatabase(url: databaseURL)
+        // Long enough for the worker to be waiting on the database.
+        try await Task.sleep(for: .seconds(2))
+        let started = ContinuousClock.now
+        server.process.terminate()
+        while server.process.isRunning, ContinuousClock.now - started < .seconds(30) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(ContinuousClock.now - started < .seconds(10), "SIGTERM took \(ContinuousClock.now - started)")
+        #expect(!server.process.isRunning)
+    }
 }

@@ -71,7 +71,7 @@ public struct ServerSettings: Sendable {
     public var mailRetention = 24 * 3600
     /// The first retry's delay in seconds; each further retry doubles it (with jitter) up to `mailRetryMaxDelay`.
     public var mailRetryBaseDelay = 2.0
-    public var mailRetryMaxDelay = 300.0
+    public var mailRetryMaxDelay = 60.0
     /// Seconds an idle delivery worker waits before looking for due mail again (other instances' mail).
     public var mailPollInterval = 1.0
 

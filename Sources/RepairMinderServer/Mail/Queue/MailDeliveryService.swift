@@ -44,12 +44,18 @@ struct MailDeliveryService: Service {
             var nextErase = 0.0
             var nextRetry: Double?
             while !stopping.isSet {
+                // Looking for work stops at once on shutdown, even when the database does not
+                // answer (a call waiting for a connection is cancelled); delivering does not.
                 if clock.now() >= nextErase {
                     nextErase = clock.now() + 600
-                    await report("erase delivered mail bodies") { try await queue.erase(finishedBefore: clock.now() - retention, now: clock.now()) }
+                    await report("erase delivered mail bodies", unless: stopping) {
+                        try await cancelWhenGracefulShutdown {
+                            try await queue.erase(finishedBefore: clock.now() - retention, now: clock.now())
+                        }
+                    }
                 }
-                let claimed = await report("claim queued mail") {
-                    try await queue.claim(limit: batchSize, now: clock.now(), lease: lease)
+                let claimed = await report("claim queued mail", unless: stopping) {
+                    try await cancelWhenGracefulShutdown { try await queue.claim(limit: batchSize, now: clock.now(), lease: lease) }
                 } ?? []
                 if claimed.isEmpty {
                     // Sleep until the next look, or sooner for a retry this worker scheduled.
@@ -152,13 +158,14 @@ struct MailDeliveryService: Service {
         log.error("Mail failed; not retried", metadata: ["error": "\(error)"])
     }
 
-    /// Runs a queue operation; a database error is logged (the next round tries again).
+    /// Runs a queue operation; a database error is logged (the next round tries again), unless
+    /// it is the cancellation of a shutdown.
     @discardableResult
-    private func report<T: Sendable>(_ what: String, _ body: () async throws -> T) async -> T? {
+    private func report<T: Sendable>(_ what: String, unless stopping: StopSignal? = nil, _ body: () async throws -> T) async -> T? {
         do {
             return try await body()
         } catch {
-            logger.error("Mail queue: cannot \(what)", metadata: ["error": "\(error)"])
+            if stopping?.isSet != true { logger.error("Mail queue: cannot \(what)", metadata: ["error": "\(error)"]) }
             return nil
         }
     }
