@@ -35,6 +35,14 @@ struct ServeCommand: AsyncParsableCommand {
         try await app.runService()
     }
 
+    /// Where the demo's codes can be read.
+    private func readMail(_ settings: ServerSettings) -> String {
+        switch settings.effectiveMailTransport {
+        case .outbox: "read it with:\n  swift run repairminder outbox --data-dir \(settings.dataDirectory) --last 1"
+        case .smtp: "find it at the SMTP server; the queue's state:\n  swift run repairminder outbox --status --data-dir \(settings.dataDirectory)"
+        }
+    }
+
     private func printDemoHelp(settings: ServerSettings) {
         let base = "http://\(settings.host):\(settings.port)"
         say("""
@@ -42,8 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
             Demo accounts loaded. Sign in as the admin:
               curl -s \(base)\(Routes.StaffAuth.login.path) -H 'Content-Type: application/json' \\
                 -d '{"email":"\(DemoFixtures.adminEmail)","password":"\(DemoFixtures.adminPassword)"}'
-            then ask for the emailed code with \(Routes.StaffAuth.requestTwoFactorCode.path) and read it with:
-              swift run repairminder outbox --data-dir \(settings.dataDirectory) --last 1
+            then ask for the emailed code with \(Routes.StaffAuth.requestTwoFactorCode.path) and \(readMail(settings))
             Other demo staff: \(DemoFixtures.engineerEmail) / "\(DemoFixtures.engineerPassword)", nopassword@acme.test (magic link only),
             deactivated@acme.test, archived@acme.test, owner@pending.test / "pending password",
             owner@suspended.test / "suspended password" (quarantined companies).

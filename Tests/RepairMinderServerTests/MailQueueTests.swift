@@ -92,3 +92,28 @@ import Testing
         }
     }
 }
+
+@Suite struct RetryScheduleTests {
+    static let schedule: RetrySchedule = {
+        var settings = ServerSettings()
+        settings.mailRetryLimit = 3600
+        return RetrySchedule(settings: settings)
+    }()
+
+    @Test func delaysDoubleWithJitterUpToAMinute() {
+        // Equal jitter: between half and all of 2 s, 4 s, 8 s, ... capped at 60 s.
+        for (attempt, step) in [(1, 2.0), (2, 4.0), (3, 8.0), (5, 32.0), (6, 60.0), (40, 60.0)] {
+            #expect(Self.schedule.delay(afterAttempt: attempt, random: 0) == step / 2)
+            #expect(Self.schedule.delay(afterAttempt: attempt, random: 1) == step)
+        }
+        let spread = Set((0..<50).map { _ in Self.schedule.delay(afterAttempt: 4) })
+        #expect(spread.count > 40, "jittered")
+        #expect(spread.allSatisfy { (8...16).contains($0) })
+    }
+
+    @Test func noRetryPastTheLimit() {
+        #expect(Self.schedule.nextAttempt(afterAttempt: 1, queuedAt: 0, now: 100) != nil)
+        #expect(Self.schedule.nextAttempt(afterAttempt: 1, queuedAt: 0, now: 3600) == nil)
+        #expect(Self.schedule.nextAttempt(afterAttempt: 9, queuedAt: 0, now: 3570) == nil)
+    }
+}

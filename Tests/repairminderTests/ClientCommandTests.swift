@@ -128,6 +128,15 @@ import Testing
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
         #expect(mode & 0o777 == 0o600)
         #expect(try server.refreshTokenRows() == 1)
+        // The code went through the queue: delivered once, and --status says so without the code.
+        let status = try CommandLineTests.run(["outbox", "--status", "--data-dir", server.dataDir])
+        #expect(status.status == 0, "\(status.error)")
+        #expect(status.output.contains("attempts 1  admin@acme.test  Your Repair Minder verification code"), "\(status.output)")
+        #expect(status.output.hasSuffix("0 queued, 0 sending, 1 sent, 0 failed\n"), "\(status.output)")
+        let json = try CommandLineTests.run(["outbox", "--status", "--json", "--data-dir", server.dataDir])
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(entry["state"] as? String == "sent")
+        #expect(!json.output.contains(try server.latestCode(to: "admin@acme.test")))
         // A 61 s token is within the SDK's 60 s margin after a second: whoami refreshes once.
         Thread.sleep(forTimeInterval: 1.1)
         let whoami = try server.client(["whoami"])

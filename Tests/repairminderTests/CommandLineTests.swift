@@ -76,6 +76,10 @@ import Testing
         let outbox = try Self.run(["outbox", "--data-dir", dataDir])
         #expect(outbox.status == 0)
         #expect(outbox.output.contains("No mail yet"))
+        let status = try Self.run(["outbox", "--status", "--data-dir", dataDir])
+        #expect(status.status == 0, "\(status.error)")
+        #expect(status.output.contains("The mail queue of sqlite"), "\(status.output)")
+        #expect(status.output.contains("is empty"))
     }
 }
 

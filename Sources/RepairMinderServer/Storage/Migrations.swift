@@ -210,6 +210,7 @@ enum Migrations {
                 claim_token TEXT,
                 claimed_until DOUBLE PRECISION,
                 handed_over_at DOUBLE PRECISION,
+                unreachable INTEGER NOT NULL DEFAULT 0,
                 last_error TEXT,
                 created_at DOUBLE PRECISION NOT NULL,
                 finished_at DOUBLE PRECISION

@@ -64,11 +64,16 @@ struct MailDeliveryService: Service {
                     await queue.wakeup.wait(upTo: max(0.01, min(pollInterval, untilRetry)))
                     continue
                 }
-                let retries = await withTaskGroup(of: Double?.self) { group in
+                let outcomes = await withTaskGroup(of: Outcome.self) { group in
                     for mail in claimed { group.addTask { await deliver(mail, stopping: stopping) } }
-                    return await group.reduce(into: [Double]()) { if let time = $1 { $0.append(time) } }
+                    return await group.reduce(into: [Outcome]()) { $0.append($1) }
                 }
+                let retries = outcomes.compactMap { if case .retry(let time) = $0 { time } else { nil } }
                 nextRetry = (retries + [nextRetry].compactMap { $0 }).min()
+                if outcomes.contains(.sent) {
+                    // The mail server takes mail again: what waits for a retry need not wait out its backoff.
+                    await report("bring retries forward") { try await queue.bringRetriesForward(now: clock.now()) }
+                }
             }
         } onGracefulShutdown: {
             stopping.set()
@@ -76,19 +81,27 @@ struct MailDeliveryService: Service {
         }
     }
 
-    /// One attempt at one message, and its outcome recorded; returns when it is to be retried.
-    private func deliver(_ mail: ClaimedMail, stopping: StopSignal) async -> Double? {
+    /// How one attempt ended.
+    private enum Outcome: Equatable {
+        case sent
+        case retry(at: Double)
+        /// Failed for good, or left to the worker that holds the claim now.
+        case over
+    }
+
+    /// One attempt at one message, and its outcome recorded.
+    private func deliver(_ mail: ClaimedMail, stopping: StopSignal) async -> Outcome {
         let log = logger.with(["mail_id": "\(mail.id)", "to": "\(mail.recipient)", "attempt": "\(mail.attempts)"])
         if mail.uncertain > MailQueue.maxResendsInDoubt {
             await finish(mail, failed: "delivery was interrupted after the message was handed over, twice; not sent again so it is not duplicated (it may have arrived)", log: log)
-            return nil
+            return .over
         }
         let message: MailMessage
         do {
             message = try queue.open(mail)
         } catch {
             await finish(mail, failed: "cannot open the queued message: \(error)", log: log)
-            return nil
+            return .over
         }
         let handedOver = Flag()
         let outcome = await attempt(stopping: stopping) {
@@ -102,15 +115,16 @@ struct MailDeliveryService: Service {
             await report("record a sent message") { try await queue.markSent(mail, now: clock.now()) }
             metrics?.mailDelivery("sent")
             log.info("Mail sent")
+            return .sent
         case .failure(let error as MailDeliveryError) where error.isPermanent:
             await finish(mail, failed: error.description, log: log)
         case .failure(is ClaimLost):
             log.warning("Mail claim expired during delivery; another worker has it")
         case .failure(let error):
             let answered = (error as? MailDeliveryError)?.hadReply ?? false
-            return await retry(mail, error: "\(error)", inDoubt: handedOver.isSet && !answered, log: log)
+            return await retry(mail, error: "\(error)", inDoubt: handedOver.isSet && !answered, unreachable: !answered && !handedOver.isSet, log: log)
         }
-        return nil
+        return .over
     }
 
     /// Runs `body`, giving up after `attemptTimeout`, or `shutdownGrace` after a shutdown signal.
@@ -138,18 +152,18 @@ struct MailDeliveryService: Service {
         }
     }
 
-    /// Schedules the next attempt, or fails the message past the retry limit; returns the time.
-    private func retry(_ mail: ClaimedMail, error: String, inDoubt: Bool, log: Logger) async -> Double? {
+    /// Schedules the next attempt, or fails the message past the retry limit.
+    private func retry(_ mail: ClaimedMail, error: String, inDoubt: Bool, unreachable: Bool, log: Logger) async -> Outcome {
         let now = clock.now()
         guard let next = schedule.nextAttempt(afterAttempt: mail.attempts, queuedAt: mail.createdAt, now: now) else {
             let hours = schedule.limit / 3600
             await finish(mail, failed: "gave up after \(mail.attempts) attempts in \(hours.formatted()) h: \(error)", log: log)
-            return nil
+            return .over
         }
-        await report("schedule a retry") { try await queue.retry(mail, at: next, error: error, inDoubt: inDoubt) }
+        await report("schedule a retry") { try await queue.retry(mail, at: next, error: error, inDoubt: inDoubt, unreachable: unreachable) }
         metrics?.mailDelivery("retried")
         log.warning("Mail not delivered; will retry", metadata: ["error": "\(error)", "retry_in_seconds": "\(Int((next - now).rounded()))"])
-        return next
+        return .retry(at: next)
     }
 
     private func finish(_ mail: ClaimedMail, failed error: String, log: Logger) async {

@@ -115,15 +115,30 @@ public struct MailQueue: Sendable {
     }
 
     /// Releases the claim and schedules another attempt at `time`. `inDoubt`: the message was
-    /// handed over and no answer came, so the next claim counts a doubt.
-    func retry(_ mail: ClaimedMail, at time: Double, error: String, inDoubt: Bool) async throws {
+    /// handed over and no answer came, so the next claim counts a doubt. `unreachable`: the mail
+    /// server did not answer at all.
+    func retry(_ mail: ClaimedMail, at time: Double, error: String, inDoubt: Bool, unreachable: Bool) async throws {
         try await database.withConnection { db in
             try await db.raw(
                 """
                 UPDATE mail_queue
                 SET next_attempt_at = \(bind: time), last_error = \(bind: error), claim_token = NULL, claimed_until = NULL,
+                    unreachable = \(bind: unreachable ? 1 : 0),
                     handed_over_at = CASE WHEN \(bind: inDoubt ? 1 : 0) = 1 THEN handed_over_at ELSE NULL END
                 WHERE id = \(bind: mail.id) AND claim_token = \(bind: mail.claimToken)
+                """
+            ).run()
+        }
+    }
+
+    /// Makes due now every message whose last attempt could not reach the mail server: it has
+    /// just taken a message, so it is back. (Messages it answered with a 4xx keep their backoff.)
+    func bringRetriesForward(now: Double) async throws {
+        try await database.withConnection { db in
+            try await db.raw(
+                """
+                UPDATE mail_queue SET next_attempt_at = \(bind: now)
+                WHERE status = 'queued' AND unreachable = 1 AND next_attempt_at > \(bind: now)
                 """
             ).run()
         }
