@@ -94,7 +94,7 @@ def main():
                 print(f"  {elapsed:5.1f} s  mail server back ({requested} codes so far)", flush=True)
             if restarted_at and backlog_drained is None and len(received(record)) >= backlog:
                 backlog_drained = time.monotonic() - restarted_at
-                print(f"  {elapsed:5.1f} s  the {backlog} codes asked for before it came back have all arrived", flush=True)
+                print(f"  {elapsed:5.1f} s  the mail server has received as many messages as were asked for before it came back ({backlog})", flush=True)
             turn += 1
             t0 = time.monotonic()
             if turn % 2:
@@ -116,7 +116,7 @@ def main():
         messages = received(record)
         ids = [re.search(r"\r\nMessage-ID: (<[^>]+>)\r\n", m).group(1) for m in messages]
         print(f"{requested} codes requested, slowest answer {slowest * 1000:.0f} ms; {len(messages)} messages delivered "
-              f"({len(set(ids))} distinct); the backlog arrived {backlog_drained or float('nan'):.1f} s after the mail server came back.")
+              f"({len(set(ids))} distinct); the backlog's worth arrived {backlog_drained or float('nan'):.1f} s after the mail server came back.")
         ok = len(set(ids)) == requested and len(ids) == requested and slowest < 2
         # The newest customer code (the live one), as delivered, signs in.
         status_line = subprocess.run(
