@@ -122,6 +122,9 @@ struct MailDeliveryTests {
             try await Self.eventually("the entry marked sent") { try await Self.entries(client).first?.status == "sent" }
             #expect(try await Self.entries(client).first?.attempts == 4)
             #expect(try catcher.received().count == 1)
+            let metrics = try await MetricsTests.scrape(client)
+            #expect(metrics.value("repairminder_mail_deliveries_total", ["outcome": "retried"]) == 3)
+            #expect(metrics.value("repairminder_mail_deliveries_total", ["outcome": "sent"]) == 1)
             #expect(try catcher.received().first?.to == ["jane@example.test"])
         }
     }
