@@ -32,17 +32,17 @@ public struct SMTPClient: Sendable {
 
     public init(server: SMTPServerAddress) { self.server = server }
 
-    /// Writes `message` as RFC 5322 and sends it from `sender`. `messageID` defaults to a fresh
-    /// one at the sender's domain, `date` to now. `beforeEndOfData` runs just before the end of
+    /// Writes `message` as RFC 5322 and sends it from `sender`. Its `Message-ID` is `localID`
+    /// (default: a fresh random one) at the sender's domain; `date` defaults to now. `beforeEndOfData` runs just before the end of
     /// the message is sent, the point after which it may have been accepted.
     public func deliver(
-        _ message: MailMessage, from sender: MailAddress, messageID: String? = nil, date: Date? = nil,
+        _ message: MailMessage, from sender: MailAddress, localID: String? = nil, date: Date? = nil,
         beforeEndOfData: (@Sendable () async throws -> Void)? = nil, transcript: (@Sendable (SMTPReply) -> Void)? = nil
     ) async throws {
         let domain = sender.address.split(separator: "@").last.map(String.init) ?? "localhost"
         let unique = RandomToken.base64URL(byteCount: 12)
         let data = try MailComposer.compose(
-            message, from: sender, date: date ?? Date(), messageID: messageID ?? "\(unique)@\(domain)", boundary: "=_\(unique)")
+            message, from: sender, date: date ?? Date(), messageID: "\(localID ?? unique)@\(domain)", boundary: "=_\(unique)")
         let recipient = try MailAddress(parsing: message.to)
         try await send(data, from: sender.address, to: [recipient.address], beforeEndOfData: beforeEndOfData, transcript: transcript)
     }

@@ -24,10 +24,9 @@ struct SMTPTransport: MailTransport {
     }
 
     func deliver(_ message: MailMessage, messageID: String, handingOver: @escaping @Sendable () async throws -> Void) async throws {
-        let domain = sender.address.split(separator: "@").last.map(String.init) ?? "localhost"
         do {
             try await client.deliver(
-                message, from: sender, messageID: "\(messageID)@\(domain)", date: Timestamp.date(iso8601: message.sentAt),
+                message, from: sender, localID: messageID, date: Timestamp.date(iso8601: message.sentAt),
                 beforeEndOfData: handingOver)
         } catch let error as SMTPError {
             throw MailDeliveryError(isPermanent: error.isPermanent, hadReply: error.code != nil, description: error.description)
