@@ -16,10 +16,10 @@ struct MatchedCode: Sendable {
 }
 
 /// One service for every 6-digit code sent by email (staff magic link, customer sign-in): it
-/// counts the send against the address's budget, issues, hashes and stores the code and queues
-/// its email in one transaction,
-/// and verifies and consumes it with one attempt policy (docs/API.md §2.4–§2.5, §3.1–§3.2,
-/// §7). Flows differ only in their purpose and in what a success does.
+/// counts the send against the address's budget, issues and hashes the code, stores it and
+/// queues its email in one transaction, and verifies and consumes it with one attempt policy
+/// (docs/API.md §2.4–§2.5, §3.1–§3.2, §7). Flows differ only in their purpose and in what a
+/// success does.
 struct EmailedCodes: Sendable {
     let store: EmailedCodeStore
     let hashing: SecretHashing
