@@ -74,7 +74,7 @@ python3 -m openapi_spec_validator "$work/openapi.json"
 # token directly). The codes are read from the server's development outbox.
 sign_in() {  # staff|customer -> prints an access token
     python3 - "$base" "$data_dir/outbox.jsonl" "$1" <<'PY'
-import json, re, sys, urllib.request
+import json, re, sys, time, urllib.request
 
 base, outbox, who = sys.argv[1:4]
 
@@ -95,9 +95,14 @@ def mail():
 
 def emailed_code(to, seen):
     # The first mail to `to` after the `seen` already in the outbox: schemathesis signs in with the
-    # document's examples (the demo accounts) too, so the last mail is not always ours.
-    ours = [m for m in mail()[seen:] if m["to"] == to]
-    return re.search(r"\b\d{6}\b", ours[0]["text"]).group(0)
+    # document's examples (the demo accounts) too, so the last mail is not always ours. The
+    # server's mail worker delivers it just after the request is answered: wait for it (10 s).
+    for _ in range(200):
+        ours = [m for m in mail()[seen:] if m["to"] == to]
+        if ours:
+            return re.search(r"\b\d{6}\b", ours[0]["text"]).group(0)
+        time.sleep(0.05)
+    sys.exit(f"no code was mailed to {to}")
 
 if who == "staff":
     email = "admin@acme.test"
