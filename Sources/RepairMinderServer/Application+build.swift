@@ -89,7 +89,9 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
         customerIdentity: CustomerIdentity(signer: signer, customers: customers, accounts: accounts, clock: clock),
         metrics: parts.metrics)
 
-    try PublicController(database: database, accounts: accounts, serverURL: settings.serverURL, metrics: parts.metrics)
+    try PublicController(
+        database: database, accounts: accounts, serverURL: settings.serverURL, logoDirectory: settings.dataDirectory,
+        metrics: parts.metrics)
         .mount(on: routes)
     let issuer = TokenIssuer(
         signer: signer, accounts: accounts, sessions: sessions, settings: settings, clock: clock, metrics: parts.metrics)

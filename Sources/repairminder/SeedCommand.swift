@@ -33,8 +33,12 @@ struct SeedCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(file) is not a valid fixtures file: \(error)")
         }
-        // Logo files are named relative to the fixtures file; the server needs absolute paths.
-        fixtures.resolveLogoPaths(relativeTo: URL(fileURLWithPath: file).deletingLastPathComponent())
+        // Logo files are named relative to the fixtures file; the server serves copies in its data directory.
+        do {
+            try fixtures.importLogos(from: URL(fileURLWithPath: file).deletingLastPathComponent(), into: settings.dataDirectory)
+        } catch {
+            throw ValidationError("\(error)")
+        }
         var logger = Logger(label: "repairminder")
         logger.logLevel = .warning
         let database = try await Database.openMigrated(settings: settings, logger: logger)

@@ -15,6 +15,8 @@ struct SettingsOptions: ParsableArguments {
     var databaseUrl: String?
     @Option(help: "Database connections per server instance, PostgreSQL (SQLite uses at most 4). [env: REPAIRMINDER_DATABASE_POOL_SIZE] (default: 10)")
     var databasePoolSize: Int?
+    @Option(help: "SQLite durability: full (every commit survives a power loss) or normal (faster; a power loss can undo the last commits). [env: REPAIRMINDER_SQLITE_SYNCHRONOUS] (default: full)")
+    var sqliteSynchronous: String?
     @Option(help: "HS256 signing secret, at least 32 bytes in production. [env: REPAIRMINDER_JWT_SECRET] (default: generated into the data dir in development)")
     var jwtSecret: String?
     @Option(help: "Previous signing secret: its tokens stay valid until they expire. [env: REPAIRMINDER_JWT_PREVIOUS_SECRET]")
@@ -83,6 +85,12 @@ struct SettingsOptions: ParsableArguments {
         if let v = string(dataDir, "DATA_DIR") { s.dataDirectory = v }
         s.databaseURL = string(databaseUrl, "DATABASE_URL")
         if let v = try int(databasePoolSize, "DATABASE_POOL_SIZE") { s.databasePoolSize = v }
+        if let v = string(sqliteSynchronous, "SQLITE_SYNCHRONOUS") {
+            guard let parsed = SQLiteSynchronous(rawValue: v) else {
+                throw ValidationError("--sqlite-synchronous must be full or normal, got \"\(v)\"")
+            }
+            s.sqliteSynchronous = parsed
+        }
         s.jwtSecret = string(jwtSecret, "JWT_SECRET")
         s.previousJWTSecret = string(jwtPreviousSecret, "JWT_PREVIOUS_SECRET")
         s.publicURL = string(publicUrl, "PUBLIC_URL")

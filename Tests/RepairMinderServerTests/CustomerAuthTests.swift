@@ -185,6 +185,7 @@ import Testing
     @Test(arguments: [
         ("/api/customer/auth/request-magic-link", #"{}"#, "email is required"),
         ("/api/customer/auth/request-magic-link", #"{"email":"x"}"#, "email must be a valid email address"),
+        ("/api/customer/auth/request-magic-link", #"{"email":"jane@example.test\u0000"}"#, "email must be a valid email address"),
         ("/api/customer/auth/request-magic-link", #"{"email":"jane@example.test","companyId":5}"#, "companyId must be a string"),
         ("/api/customer/auth/verify-code", #"{"email":"jane@example.test"}"#, "code is required"),
         ("/api/customer/auth/verify-code", #"{"code":"123456"}"#, "email is required"),
@@ -202,10 +203,11 @@ import Testing
 
     @Test func logoURLsPointAtTheBrandingEndpointWhichServesTheFile() async throws {
         let server = try await TestServer { $0.publicURL = "https://portal.example/" }
-        let logo = server.settings.dataDirectory + "-logo.png"
+        // (On PostgreSQL nothing has made the data directory yet.)
+        try FileManager.default.createDirectory(atPath: server.settings.dataDirectory, withIntermediateDirectories: true)
+        let logo = server.settings.dataDirectory + "/logo.png"
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
         try png.write(to: URL(fileURLWithPath: logo))
-        defer { try? FileManager.default.removeItem(atPath: logo) }
         let acme = try await server.withDatabase { db in
             try await db.withConnection { try await $0.raw("UPDATE companies SET logo_url = \(bind: logo) WHERE name = 'Acme Repairs'").run() }
             return try #require(try await db.withConnection {
@@ -221,6 +223,8 @@ import Testing
             try await client.client.execute(uri: "/api/branding/\(acme)/logo", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/png")
+                #expect(response.headers[.xContentTypeOptions] == "nosniff")
+                #expect(response.headers[.contentSecurityPolicy] == nil)
                 #expect(Data(buffer: response.body) == png)
             }
             try await client.send(.get, "/api/branding/not-a-company/logo").expectFailure(.notFound, "NOT_FOUND")
@@ -230,6 +234,43 @@ import Testing
                 })
             }
             try await client.send(.get, "/api/branding/\(beta)/logo").expectFailure(.notFound, "NOT_FOUND")
+        }
+    }
+
+    /// An SVG logo cannot run script from the API's origin, and only files inside the data
+    /// directory are served, whatever path the database names (`..`, a symbolic link out).
+    @Test func logosAreServedOnlyFromTheDataDirectoryAndSVGsCannotRunScript() async throws {
+        let server = try await TestServer()
+        let data = server.settings.dataDirectory
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let svg = #"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: data + "/logo.svg"))
+        let outside = data + "-outside.png"
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: outside))
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        try FileManager.default.createSymbolicLink(atPath: data + "/link.png", withDestinationPath: outside)
+        let acme = try await server.withDatabase { db in
+            try #require(try await db.withConnection {
+                try await $0.raw("SELECT id FROM companies WHERE name = 'Acme Repairs'").first(decodingColumn: "id", as: String.self)
+            })
+        }
+        @Sendable func setLogo(_ path: String) async throws {
+            try await server.withDatabase { db in
+                try await db.withConnection { try await $0.raw("UPDATE companies SET logo_url = \(bind: path) WHERE id = \(bind: acme)").run() }
+            }
+        }
+        try await server.run { client in
+            try await setLogo(data + "/logo.svg")
+            try await client.client.execute(uri: "/api/branding/\(acme)/logo", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/svg+xml")
+                #expect(response.headers[.xContentTypeOptions] == "nosniff")
+                #expect(response.headers[.contentSecurityPolicy] == "default-src 'none'; style-src 'unsafe-inline'")
+            }
+            for path in [outside, data + "/../" + URL(fileURLWithPath: outside).lastPathComponent, data + "/link.png"] {
+                try await setLogo(path)
+                try await client.send(.get, "/api/branding/\(acme)/logo").expectFailure(.notFound, "NOT_FOUND")
+            }
         }
     }
 }

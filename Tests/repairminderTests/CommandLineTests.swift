@@ -84,7 +84,7 @@ import Testing
 }
 
 extension CommandLineTests {
-    @Test func seedResolvesRelativeLogoPathsAgainstTheFixturesFile() throws {
+    @Test func seedCopiesLogoFilesIntoTheDataDirectory() throws {
         let dataDir = Self.temporaryDirectory()
         let fixturesDir = dataDir + "-fixtures"
         defer {
@@ -97,11 +97,20 @@ extension CommandLineTests {
             .write(to: URL(fileURLWithPath: fixturesDir + "/fixtures.json"))
         let result = try Self.run(["seed", fixturesDir + "/fixtures.json", "--data-dir", dataDir])
         #expect(result.status == 0, "\(result.error)")
-        let stored = try Self.run(["seed", fixturesDir + "/fixtures.json", "--data-dir", dataDir])
-        #expect(stored.output == result.output)
-        // The stored path is absolute: read it back through the database.
-        let database = try Self.sqlite(dataDir, "SELECT logo_url FROM companies")
-        #expect(database.trimmingCharacters(in: .whitespacesAndNewlines) == URL(fileURLWithPath: fixturesDir + "/logos/acme.png").standardizedFileURL.path)
+        let again = try Self.run(["seed", fixturesDir + "/fixtures.json", "--data-dir", dataDir])
+        #expect(again.output == result.output)
+        // The file is copied into the data directory (the server serves logos only from there),
+        // named by its content, so loading again changes nothing.
+        let stored = try Self.sqlite(dataDir, "SELECT logo_url FROM companies").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(stored.hasPrefix(URL(fileURLWithPath: dataDir).standardizedFileURL.path + "/logos/"), "\(stored)")
+        #expect(stored.hasSuffix(".png"))
+        #expect(FileManager.default.contents(atPath: stored) == Data([0x89, 0x50, 0x4E, 0x47]))
+        // A logo that cannot be read is refused with its path.
+        try Data(#"{"companies":[{"name":"Acme Repairs","logoUrl":"logos/missing.png"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: fixturesDir + "/fixtures.json"))
+        let missing = try Self.run(["seed", fixturesDir + "/fixtures.json", "--data-dir", dataDir])
+        #expect(missing.status != 0)
+        #expect(missing.error.contains("cannot read logo"), "\(missing.error)")
     }
 
     /// Runs one query with Python's sqlite3 (always on the machine with python3).

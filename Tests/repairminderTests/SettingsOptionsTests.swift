@@ -24,6 +24,7 @@ import Testing
         #expect(settings.ipRateLimit == 60)
         #expect(settings.loginFailureLimit == 10)
         #expect(settings.environment == .development)
+        #expect(settings.sqliteSynchronous == .full)
     }
 
     @Test func everyFlagHasAnEnvironmentTwinAndFlagsWin() throws {
@@ -42,7 +43,7 @@ import Testing
             ("--login-failure-limit", "LOGIN_FAILURE_LIMIT", "9"), ("--mail-transport", "MAIL_TRANSPORT", "smtp"),
             ("--smtp-url", "SMTP_URL", "smtp://mailer:pw@mail.example:587"), ("--smtp-ca-file", "SMTP_CA_FILE", "/tmp/ca.pem"),
             ("--mail-from", "MAIL_FROM", "Repair Minder <no-reply@rm.example>"), ("--mail-retry-limit", "MAIL_RETRY_LIMIT", "3600"),
-            ("--mail-retention", "MAIL_RETENTION", "120"),
+            ("--mail-retention", "MAIL_RETENTION", "120"), ("--sqlite-synchronous", "SQLITE_SYNCHRONOUS", "normal"),
         ]
         let environment = Dictionary(uniqueKeysWithValues: names.map { ("REPAIRMINDER_\($0.1)", $0.2) })
         let fromEnvironment = try SettingsOptions.parse([]).settings(environment: environment)
@@ -72,6 +73,7 @@ import Testing
             #expect(settings.mailFrom == "Repair Minder <no-reply@rm.example>")
             #expect(settings.mailRetryLimit == 3600)
             #expect(settings.mailRetention == 120)
+            #expect(settings.sqliteSynchronous == .normal)
         }
         let both = try SettingsOptions.parse(["--port", "9100"]).settings(environment: ["REPAIRMINDER_PORT": "9000"])
         #expect(both.port == 9100)
@@ -129,6 +131,7 @@ import Testing
         (["--smtp-url", "smtp://u:p@mail.example?tls=none", "--mail-from", "a@b.example"], [:]),
         (["--smtp-url", "smtps://mail.example", "--mail-from", "not an address"], [:]),
         (["--mail-retry-limit", "0"], [:]),
+        (["--sqlite-synchronous", "off"], [:]),
     ])
     func badValuesAreRefused(arguments: [String], environment: [String: String]) throws {
         #expect(throws: ValidationError.self) { _ = try SettingsOptions.parse(arguments).settings(environment: environment) }

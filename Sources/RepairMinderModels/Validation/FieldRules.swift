@@ -62,10 +62,15 @@ public enum FieldRules {
     }
 }
 
-/// A pragmatic email check: one `@`, something before it, a dotted domain after it, no spaces.
+/// A pragmatic email check: one `@`, something before it, a dotted domain after it, no spaces,
+/// no control characters (NUL, BEL, ...) and no invisible format characters (bidi overrides,
+/// zero-width spaces) that would make two different addresses look alike.
 public enum EmailAddress {
     public static func isValid(_ value: String) -> Bool {
         guard value.utf8.count <= 254, !value.contains(where: { $0.isWhitespace }) else { return false }
+        guard !value.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
+            return false
+        }
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64 else { return false }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)

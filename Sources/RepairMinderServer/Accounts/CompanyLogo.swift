@@ -15,6 +15,14 @@ enum CompanyLogo {
         stored.hasPrefix("https://") || stored.hasPrefix("http://")
     }
 
+    /// Whether `path`, symbolic links resolved, names a file inside `directory` (no `..` or link
+    /// leads out of it).
+    static func isInside(_ path: String, directory: String) -> Bool {
+        let root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+        let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        return file.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
     /// The content type for a logo file, by its extension.
     static func contentType(forPath path: String) -> String? {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {

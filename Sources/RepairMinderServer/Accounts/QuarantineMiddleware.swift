@@ -9,7 +9,9 @@ import RepairMinderModels
 /// It runs for every `/api/` path, routed or not: the real backend has many more staff
 /// endpoints than this server (the table's client-only routes), and a quarantined client must
 /// see 403 on all of them; a path the table does not know is treated as a staff endpoint.
-/// Requests without a valid staff token pass through untouched: their route answers them.
+/// Requests without a valid staff token pass through untouched: their route answers them. It
+/// fails closed: any other error while resolving the token (the database does not answer)
+/// fails the request rather than skipping the check.
 struct QuarantineMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let identity: StaffIdentity
@@ -31,9 +33,15 @@ struct QuarantineMiddleware: RouterMiddleware {
         // Unknown paths are assumed to take a staff token.
         let route = Routes.routes(matching: path).first
         guard path.hasPrefix(Routes.apiPrefix), route == nil || route?.credential == .staff,
-            let token = BearerToken.from(request),
-            let staff = try? await identity.resolve(token)
+            let token = BearerToken.from(request)
         else { return try await next(request, context) }
+        let staff: AuthenticatedStaff
+        do {
+            staff = try await identity.resolve(token)
+        } catch let error as APIError where error.status == .unauthorized {
+            // Not a staff token (expired, revoked, a customer's): the route gives its own answer.
+            return try await next(request, context)
+        }
         let allowed = Self.isAllowed(route, path: path, companyId: staff.company.id)
         switch staff.company.companyStatus {
         case .active: break

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A fixtures file for `repairminder seed` (DESIGN.md §3). Optional fields take the defaults shown.
@@ -43,13 +44,28 @@ public struct FixtureFile: Codable, Sendable {
 }
 
 extension FixtureFile {
-    /// Makes relative logo file paths absolute against `directory` (URLs are left alone).
-    public mutating func resolveLogoPaths(relativeTo directory: URL) {
+    /// Copies each logo file (a path relative to `directory`, or absolute) into
+    /// `<dataDirectory>/logos/`, named by its content, and points the company at the copy: the
+    /// server serves logo files only from inside its data directory. URLs are left alone.
+    public mutating func importLogos(from directory: URL, into dataDirectory: String) throws {
         for index in (companies ?? []).indices {
-            guard let logo = companies?[index].logoUrl, !logo.isEmpty, !CompanyLogo.isRemote(logo), !logo.hasPrefix("/") else {
-                continue
+            guard let logo = companies?[index].logoUrl, !logo.isEmpty, !CompanyLogo.isRemote(logo) else { continue }
+            let source = logo.hasPrefix("/") ? URL(fileURLWithPath: logo) : directory.appendingPathComponent(logo)
+            guard CompanyLogo.contentType(forPath: source.path) != nil else {
+                throw SettingsError("logo \(logo): must be a .png, .jpg, .gif, .webp or .svg file")
             }
-            companies?[index].logoUrl = directory.appendingPathComponent(logo).standardizedFileURL.path
+            let data: Data
+            do {
+                data = try Data(contentsOf: source)
+            } catch {
+                throw SettingsError("cannot read logo \(source.path): \(error.localizedDescription)")
+            }
+            let folder = URL(fileURLWithPath: dataDirectory).appendingPathComponent("logos")
+            try DataDirectory.create(folder.path)
+            let name = SHA256.hash(data: data).hexString.prefix(32) + "." + source.pathExtension.lowercased()
+            let copy = folder.appendingPathComponent(String(name)).standardizedFileURL
+            if !FileManager.default.fileExists(atPath: copy.path) { try data.write(to: copy, options: .atomic) }
+            companies?[index].logoUrl = copy.path
         }
     }
 }

@@ -13,11 +13,14 @@ struct PublicController {
     /// The OpenAPI document, generated once at start-up.
     let openAPI: ByteBuffer
     let metrics: ServerMetrics?
+    /// Logo files are served only from inside this directory (the data directory).
+    let logoDirectory: String
 
-    init(database: Database, accounts: AccountStore, serverURL: String, metrics: ServerMetrics?) throws {
+    init(database: Database, accounts: AccountStore, serverURL: String, logoDirectory: String, metrics: ServerMetrics?) throws {
         self.database = database
         self.accounts = accounts
         self.metrics = metrics
+        self.logoDirectory = logoDirectory
         openAPI = ByteBuffer(bytes: try OpenAPIDocument.json(serverURL: serverURL))
         let json = try AppConfig.bundledJSON()
         // Refuse to start with a config file the SDK could not decode.
@@ -77,12 +80,15 @@ struct PublicController {
     @Sendable func logo(_ call: RouteCall<EmptyPayload>) async throws -> Response {
         guard let company = try await accounts.company(id: try call.parameter("id")),
             let path = company.logoUrl, !CompanyLogo.isRemote(path),
+            CompanyLogo.isInside(path, directory: logoDirectory),
             let contentType = CompanyLogo.contentType(forPath: path),
             let data = FileManager.default.contents(atPath: path)
         else { throw APIError.notFound }
-        return Response(
-            status: .ok, headers: [.contentType: contentType, .cacheControl: "public, max-age=3600"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var headers: HTTPFields = [.contentType: contentType, .cacheControl: "public, max-age=3600"]
+        headers[.xContentTypeOptions] = "nosniff"
+        // An SVG is a document that could run script from the API's origin: forbid everything but its own styles.
+        if contentType == "image/svg+xml" { headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 

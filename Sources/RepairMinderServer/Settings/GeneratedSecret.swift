@@ -3,25 +3,46 @@ import Foundation
 
 /// A random secret generated once into the data directory (mode 0600) and read back on every
 /// start, so development servers need no configuration and tokens survive restarts.
+///
+/// An existing file is never overwritten: a short or unreadable one stops the server with a
+/// clear message (overwriting it would orphan what the old key sealed). Two processes starting
+/// together agree on one secret: each writes a candidate to a file of its own and links it
+/// into place, which succeeds for only one of them; all then read what is in place.
 enum GeneratedSecret {
     static func loadOrCreate(named name: String, in directory: String) throws -> String {
         let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
-        if let existing = try? String(contentsOfFile: path, encoding: .utf8) {
-            let trimmed = existing.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.utf8.count >= 32 { return trimmed }
-        }
-        let secret = RandomToken.base64URL(byteCount: 32)
+        if FileManager.default.fileExists(atPath: path) { return try read(path) }
         try DataDirectory.create(directory)
-        // Create with 0600 before writing so the secret is never readable by others, even briefly.
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw SettingsError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        fchmod(fd, 0o600)
-        let bytes = Array((secret + "\n").utf8)
-        guard write(fd, bytes, bytes.count) == bytes.count else {
-            throw SettingsError("cannot write \(path): \(String(cString: strerror(errno)))")
+        let candidate = path + ".\(getpid()).\(RandomToken.base64URL(byteCount: 6))"
+        try write(RandomToken.base64URL(byteCount: 32) + "\n", to: candidate)
+        defer { unlink(candidate) }
+        // link(2) fails if the name exists: the file in place is always one whole secret.
+        if link(candidate, path) != 0, errno != EEXIST {
+            throw SettingsError("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        return try read(path)
+    }
+
+    private static func read(_ path: String) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw SettingsError("cannot read \(path); fix its permissions, or give the secret as a setting (it is never overwritten)")
+        }
+        let secret = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard secret.utf8.count >= 32 else {
+            throw SettingsError("\(path) holds no usable secret (under 32 bytes); restore it, or remove it to generate a new one (what the old one sealed or signed is then lost)")
         }
         return secret
+    }
+
+    /// Writes a new file with mode 0600 from its creation, so the secret is never readable by others.
+    private static func write(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw SettingsError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        guard Foundation.write(fd, bytes, bytes.count) == bytes.count, fsync(fd) == 0 else {
+            throw SettingsError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
     }
 }
 

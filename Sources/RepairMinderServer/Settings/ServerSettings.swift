@@ -18,6 +18,8 @@ public struct ServerSettings: Sendable {
     public var databaseURL: String?
     /// Connections each server instance keeps at most (PostgreSQL); SQLite uses at most 4.
     public var databasePoolSize = 10
+    /// SQLite's durability: `full` (every commit survives a power loss) or `normal` (faster).
+    public var sqliteSynchronous = SQLiteSynchronous.full
     /// HS256 signing secret; nil in development means "generate one into the data directory".
     public var jwtSecret: String?
     /// Tokens signed with this earlier secret stay valid until they expire (key rotation).

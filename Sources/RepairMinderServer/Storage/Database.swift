@@ -32,11 +32,12 @@ public final class Database: Sendable {
     /// Opens the database at `location` (connects, or creates the SQLite file), without migrating
     /// it. With `metrics`, every wait for a free connection is recorded.
     public static func open(
-        _ location: DatabaseLocation, poolSize: Int, logger: Logger, metrics: ServerMetrics? = nil
+        _ location: DatabaseLocation, poolSize: Int, sqliteSynchronous: SQLiteSynchronous = .full, logger: Logger,
+        metrics: ServerMetrics? = nil
     ) async throws -> Database {
         switch location {
         case .sqlite(let path):
-            let pool = try await SQLitePool(path: path, maxConnections: poolSize, logger: logger)
+            let pool = try await SQLitePool(path: path, maxConnections: poolSize, synchronous: sqliteSynchronous, logger: logger)
             return Database(engine: .sqlite, location: path, pool: pool, metrics: metrics)
         case .postgres(let configuration):
             let pool = try await PostgresPool(configuration, poolSize: poolSize, logger: logger)

@@ -267,7 +267,9 @@ extension Database {
         switch location {
         case .sqlite:
             // One writer at a time whatever the pool: a few connections are enough for readers.
-            return try await open(location, poolSize: min(settings.databasePoolSize, 4), logger: logger, metrics: metrics)
+            return try await open(
+                location, poolSize: min(settings.databasePoolSize, 4), sqliteSynchronous: settings.sqliteSynchronous, logger: logger,
+                metrics: metrics)
         case .postgres:
             return try await open(location, poolSize: settings.databasePoolSize, logger: logger, metrics: metrics)
         }

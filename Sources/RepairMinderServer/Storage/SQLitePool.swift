@@ -24,10 +24,12 @@ actor SQLitePool: DatabaseEngine {
     private var writerActive = false
     private var writerWaiters: [CheckedContinuation<Void, Never>] = []
     private var isClosed = false
+    private let synchronous: SQLiteSynchronous
 
     /// Opens (creating if needed) the SQLite database at `path`.
-    init(path: String, maxConnections: Int, logger: Logger) async throws {
+    init(path: String, maxConnections: Int, synchronous: SQLiteSynchronous, logger: Logger) async throws {
         self.path = path
+        self.synchronous = synchronous
         self.logger = logger
         self.maxConnections = max(1, maxConnections)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -38,7 +40,7 @@ actor SQLitePool: DatabaseEngine {
         // Open one connection up front so a bad path fails at start-up, not on the first request.
         let first: SQLiteConnection
         do {
-            first = try await Self.open(path: path, threadPool: pool, logger: logger)
+            first = try await Self.open(path: path, synchronous: synchronous, threadPool: pool, logger: logger)
         } catch {
             try? await pool.shutdownGracefully()
             throw error
@@ -47,7 +49,9 @@ actor SQLitePool: DatabaseEngine {
         all.append(first)
     }
 
-    private static func open(path: String, threadPool: NIOThreadPool, logger: Logger) async throws -> SQLiteConnection {
+    private static func open(
+        path: String, synchronous: SQLiteSynchronous, threadPool: NIOThreadPool, logger: Logger
+    ) async throws -> SQLiteConnection {
         let connection = try await SQLiteConnection.open(
             storage: .file(path: path), threadPool: threadPool, logger: logger,
             on: MultiThreadedEventLoopGroup.singleton.any())
@@ -57,7 +61,7 @@ actor SQLitePool: DatabaseEngine {
             _ = try await connection.query("PRAGMA busy_timeout = 10000")
             _ = try await connection.query("PRAGMA journal_mode = WAL")
             _ = try await connection.query("PRAGMA foreign_keys = ON")
-            _ = try await connection.query("PRAGMA synchronous = NORMAL")
+            _ = try await connection.query("PRAGMA synchronous = \(synchronous.pragma)")
         } catch {
             try? await connection.close()
             throw error
@@ -128,7 +132,7 @@ actor SQLitePool: DatabaseEngine {
             // Reserve the slot before suspending: the actor is re-entered while opening.
             opening += 1
             defer { opening -= 1 }
-            let connection = try await Self.open(path: path, threadPool: threadPool, logger: logger)
+            let connection = try await Self.open(path: path, synchronous: synchronous, threadPool: threadPool, logger: logger)
             all.append(connection)
             return connection
         }
@@ -144,3 +148,14 @@ actor SQLitePool: DatabaseEngine {
     }
 }
 
+/// How hard SQLite works to keep a commit through a power loss (`PRAGMA synchronous`).
+public enum SQLiteSynchronous: String, Sendable, CaseIterable {
+    /// Every commit is on disk before it is acknowledged: what PostgreSQL's
+    /// `synchronous_commit = on` promises. A logout, a revoked token or a used code stays done.
+    case full
+    /// Commits are on disk at WAL checkpoints: faster, but a power loss (not a crash of the
+    /// process) can undo the last transactions.
+    case normal
+
+    var pragma: String { rawValue.uppercased() }
+}
