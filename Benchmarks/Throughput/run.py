@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Throughput of the authenticated hot paths, each next to GET /api/health in the same run.
 
-For SQLite (one instance), PostgreSQL (one instance) and PostgreSQL (two instances on one
-database), measures with wrk on 127.0.0.1:
+For SQLite (one instance, with synchronous=FULL, the default, and NORMAL), PostgreSQL (one
+instance) and PostgreSQL (two instances on one database), measures with wrk on 127.0.0.1:
   - GET /api/health          the framework's ceiling with one database ping;
   - GET /api/auth/me         JWT check, then session, user and company from the database;
   - POST /api/auth/refresh   a rotation: one transaction that reads, updates and inserts.
@@ -34,7 +34,7 @@ def post(base, path, body):
 
 
 class Server:
-    def __init__(self, binary, data_dir, database_url, pool_size):
+    def __init__(self, binary, data_dir, database_url, pool_size, extra=()):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.data_dir = data_dir
@@ -43,6 +43,7 @@ class Server:
                 "--code-resend-interval", "0", "--code-emails-per-hour", "0", "--database-pool-size", str(pool_size)]
         if database_url:
             args += ["--database-url", database_url]
+        args += list(extra)
         self.log = open(os.path.join(data_dir, f"server-{self.port}.log"), "w")
         self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
         for _ in range(300):
@@ -112,12 +113,12 @@ def measure_together(servers, path, seconds, connections, **kwargs):
     return sum(r[0] for r in results), sum(r[1] for r in results)
 
 
-def run_configuration(name, binary, database_url, instances, seconds, connections, pool_size):
+def run_configuration(name, binary, database_url, instances, seconds, connections, pool_size, extra=()):
     data_dir = tempfile.mkdtemp(prefix="rm-bench-")
     servers = []
     try:
         for _ in range(instances):
-            servers.append(Server(binary, data_dir, database_url, pool_size))
+            servers.append(Server(binary, data_dir, database_url, pool_size, extra))
         share = max(2, connections // instances)
         me_token = servers[0].sign_in()["token"]
         # Two refresh tokens per connection, signed in on the instance that connection will use:
@@ -161,7 +162,10 @@ def main():
 
     results = []
     if args.only != "postgres":
-        results += run_configuration("SQLite", binary, None, 1, args.seconds, args.connections, args.pool_size)
+        # Durable commits (the default) and the faster mode a power loss can undo.
+        for mode in ("full", "normal"):
+            results += run_configuration(f"SQLite (synchronous={mode})", binary, None, 1, args.seconds, args.connections,
+                                         args.pool_size, ["--sqlite-synchronous", mode])
     if args.only != "sqlite":
         pg_dir = tempfile.mkdtemp(prefix="rm-bench-pg-")
         script = os.path.join(ROOT, ".ci", "postgres.sh")

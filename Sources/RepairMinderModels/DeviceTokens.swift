@@ -98,15 +98,4 @@ public struct PushPreferencesUpdate: Codable, Sendable, Equatable {
             enabled: preferences.enabled, orders: preferences.orders, devices: preferences.devices,
             enquiries: preferences.enquiries, payments: preferences.payments)
     }
-
-    /// `preferences` with the named changes applied.
-    public func applied(to preferences: PushPreferences) -> PushPreferences {
-        var result = preferences
-        if let enabled { result.enabled = enabled }
-        if let orders { result.orders = orders }
-        if let devices { result.devices = devices }
-        if let enquiries { result.enquiries = enquiries }
-        if let payments { result.payments = payments }
-        return result
-    }
 }

@@ -144,4 +144,30 @@ import Testing
             #expect(NSDictionary(dictionary: after.data) == NSDictionary(dictionary: updated.data))
         }
     }
+
+    /// Concurrent updates of different fields all hold: each is one upsert, not a read and then
+    /// a write of every field, which could put back what another request had just changed.
+    @Test func concurrentUpdatesOfDifferentFieldsAreNotLost() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let fields = ["orders", "devices", "enquiries", "payments"]
+            for round in 0..<10 {
+                // Each field set by a request of its own, all four at once: off, then on again.
+                let value = round % 2 == 1
+                let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                    for field in fields {
+                        group.addTask {
+                            try await client.send(.put, "/api/user/push-preferences", json: #"{"\#(field)":\#(value)}"#, bearer: token).status
+                        }
+                    }
+                    return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                }
+                #expect(statuses == [.ok, .ok, .ok, .ok])
+                let after = try await client.send(.get, "/api/user/push-preferences", bearer: token)
+                let expected: [String: Bool] = ["enabled": true, "orders": value, "devices": value, "enquiries": value, "payments": value]
+                #expect(NSDictionary(dictionary: after.data) == NSDictionary(dictionary: expected), "round \(round)")
+            }
+        }
+    }
 }

@@ -52,9 +52,6 @@ struct PushController {
 
     /// Changes the preferences the body names; the others keep their values.
     @Sendable func updatePreferences(_ call: RouteCall<PushPreferencesUpdate>) async throws -> PushPreferences {
-        let userId = try call.staff.user.id
-        let updated = call.body.applied(to: try await preferences.preferences(userId: userId))
-        try await preferences.save(updated, userId: userId, now: clock.now())
-        return updated
+        try await preferences.apply(call.body, userId: try call.staff.user.id, now: clock.now())
     }
 }
