@@ -57,7 +57,12 @@ echo "== signing in for a token"
 user_id=$(curl -s "$base/api/auth/login" -H 'Content-Type: application/json' -d "$login_body" | json '["data"]["userId"]')
 curl -s "$base/api/auth/2fa/request" -H 'Content-Type: application/json' \
     -d "{\"userId\":\"$user_id\",\"email\":\"admin@acme.test\"}" >/dev/null
-code=$(.build/release/repairminder outbox --data-dir "$data" --last 1 --json | json '["text"]' | grep -oE '[0-9]{6}' | head -1)
+# The code is the first mail in the outbox; the mail worker writes it just after the answer.
+for _ in $(seq 100); do
+    code=$(.build/release/repairminder outbox --data-dir "$data" --last 1 --json | json '["text"]' 2>/dev/null | grep -oE '[0-9]{6}' | head -1 || true)
+    [ -n "$code" ] && break
+    sleep 0.1
+done
 token=$(curl -s "$base/api/auth/2fa/verify" -H 'Content-Type: application/json' \
     -d "{\"userId\":\"$user_id\",\"code\":\"$code\"}" | json '["data"]["token"]')
 
