@@ -113,20 +113,26 @@ extension CommandLineTests {
         #expect(missing.error.contains("cannot read logo"), "\(missing.error)")
     }
 
-    /// Runs one query with Python's sqlite3 (always on the machine with python3).
+    /// Runs one query with Python's sqlite3 (always on the machine with python3), waiting up to
+    /// 30 s for a lock the server holds; a failure throws with Python's message.
     static func sqlite(_ dataDir: String, _ query: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "-c",
-            "import sqlite3,sys; print('\\n'.join(str(r[0]) for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])))",
+            "import sqlite3,sys; print('\\n'.join(str(r[0]) for r in sqlite3.connect(sys.argv[1], timeout=30).execute(sys.argv[2])))",
             dataDir + "/repairminder.sqlite", query,
         ]
-        let out = Pipe()
+        let out = Pipe(), err = Pipe()
         process.standardOutput = out
+        process.standardError = err
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
+        let problem = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "sqlite3 \(query): " + String(decoding: problem, as: UTF8.self)])
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }
