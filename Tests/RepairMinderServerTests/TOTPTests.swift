@@ -200,6 +200,29 @@ import Testing
         }
     }
 
+    /// A check that fails with an error (here the sealed secret is damaged, so it does not
+    /// decrypt) still counts the try: five such answers close the challenge, and the emailed
+    /// code, right as it is, no longer signs in.
+    @Test func triesThatFailWithAnErrorStillCountAgainstTheChallenge() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            _ = try await Self.enrol(client, server: server, token: token)
+            try await server.withDatabase { db in
+                try await db.withConnection { try await $0.raw("UPDATE totp_credentials SET secret_sealed = 'AAAA'").run() }
+            }
+            let userId = try await client.login(admin, DemoFixtures.adminPassword)
+            let emailed = try await client.requestCode(userId: userId, email: admin)
+            let wrong = emailed == "000000" ? "111111" : "000000"
+            for _ in 1...5 {
+                let reply = try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": wrong])
+                reply.expectFailure(.internalServerError, "INTERNAL_ERROR")
+            }
+            try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": emailed])
+                .expectFailure(.unauthorized, "LOGIN_CHALLENGE_EXPIRED")
+        }
+    }
+
     @Test func theSecretIsNotReadableInTheDatabaseFiles() async throws {
         let server = try await TestServer()
         try await server.run { client in

@@ -89,7 +89,9 @@ struct StaffLoginController {
         let completed: Bool
         if isEmailedCode {
             completed = try await challenges.complete(challengeId: challenge.id, codeHash: emailed, now: now)
-        } else if let factor = try await authenticatorApp.check(code, userId: challenge.userId, now: now) {
+        } else if let factor = try await countingFailure(challenge, now: now, {
+            try await authenticatorApp.check(code, userId: challenge.userId, now: now)
+        }) {
             guard try await challenges.close(challengeId: challenge.id, now: now) else { throw APIError.loginChallengeExpired }
             guard try await authenticatorApp.use(factor, userId: challenge.userId, now: now) else {
                 // Used up meanwhile by another sign-in (a replayed TOTP code): this challenge is over.
@@ -106,5 +108,19 @@ struct StaffLoginController {
             throw used >= settings.maxCodeAttempts ? APIError.tooManyAttempts : APIError.invalidVerificationCode
         }
         return try await issuer.signIn(userId: challenge.userId, isMobile: call.isMobile, method: .password)
+    }
+
+    /// Runs a check of a submitted code; if it fails with an error (a secret that does not
+    /// decrypt, a query that fails), the try still counts against the challenge before the
+    /// error answers 500, so errors cannot become unlimited guesses.
+    private func countingFailure<T: Sendable>(
+        _ challenge: LoginChallenge, now: Double, _ check: () async throws -> T
+    ) async throws -> T {
+        do {
+            return try await check()
+        } catch {
+            _ = try? await challenges.recordFailure(challengeId: challenge.id, maxAttempts: settings.maxCodeAttempts, now: now)
+            throw error
+        }
     }
 }
