@@ -13,10 +13,11 @@ import Testing
             var rows: [String] = []
             for table in ["companies", "users", "clients"] {
                 for row in try await db.raw("SELECT * FROM \(unsafeRaw: table) ORDER BY id").all() {
+                    // Numbers first, in full: a driver may also turn a float into text, rounded.
                     let values = row.allColumns.sorted().map { column in
-                        let text = (try? row.decode(column: column, as: String?.self)) ?? nil
                         let number = (try? row.decode(column: column, as: Double?.self)) ?? nil
-                        return "\(column)=\(text ?? number.map { "\($0)" } ?? "null")"
+                        let text = (try? row.decode(column: column, as: String?.self)) ?? nil
+                        return "\(column)=\(number.map { "\($0)" } ?? text ?? "null")"
                     }
                     rows.append("\(table): " + values.joined(separator: ","))
                 }
