@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import NIOSSL
 import RepairMinderServer
 
 struct MailCommand: AsyncParsableCommand {
@@ -45,11 +44,7 @@ struct MailTestCommand: AsyncParsableCommand {
         let client: SMTPClient
         let sender: MailAddress
         do {
-            var configured = SMTPClient(server: try SMTPServerAddress(url: url))
-            if let caFile = smtpCaFile ?? environment["REPAIRMINDER_SMTP_CA_FILE"] {
-                configured.trustedCertificates = try NIOSSLCertificate.fromPEMFile(caFile)
-            }
-            client = configured
+            client = try SMTPClient(url: url, caFile: smtpCaFile ?? environment["REPAIRMINDER_SMTP_CA_FILE"])
             sender = try MailAddress(parsing: fromText)
             _ = try MailAddress(parsing: to)
         } catch {

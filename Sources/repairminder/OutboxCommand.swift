@@ -76,22 +76,22 @@ struct OutboxCommand: AsyncParsableCommand {
             throw error
         }
         let now = Date().timeIntervalSince1970
+        let lines = entries.map { StatusLine($0, now: now) }
         if json {
-            for entry in entries { print(try Self.jsonLine(StatusLine(entry, now: now))) }
+            for line in lines { print(try Self.jsonLine(line)) }
             return
         }
-        guard !entries.isEmpty else {
+        guard !lines.isEmpty else {
             print("The mail queue of \(database.engine.rawValue) \(database.location) is empty\(to.map { " for \($0)" } ?? "").")
             return
         }
-        for entry in entries {
-            let line = StatusLine(entry, now: now)
+        for line in lines {
             var text = "\(line.queuedAt)  \(line.state.padding(toLength: 8, withPad: " ", startingAt: 0))  attempts \(line.attempts)  \(line.to)  \(line.subject)"
             if let next = line.nextAttemptAt { text += "\n    next attempt \(next)" }
             if let error = line.lastError { text += "\n    last error: \(error)" }
             print(text)
         }
-        let counts = Dictionary(grouping: entries, by: { StatusLine($0, now: now).state }).mapValues(\.count)
+        let counts = Dictionary(grouping: lines, by: \.state).mapValues(\.count)
         print("\n" + ["queued", "sending", "sent", "failed"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", "))
     }
 

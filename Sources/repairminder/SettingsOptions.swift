@@ -80,27 +80,27 @@ struct SettingsOptions: ParsableArguments {
             }
             return value
         }
+        /// One of an enumeration's values, named by its raw value; `option` names the flag in the message.
+        func choice<Value: RawRepresentable & CaseIterable>(_ flag: String?, _ name: String, _ option: String) throws -> Value?
+        where Value.RawValue == String {
+            guard let raw = string(flag, name) else { return nil }
+            guard let value = Value(rawValue: raw) else {
+                let allowed = Value.allCases.map(\.rawValue).joined(separator: " or ")
+                throw ValidationError("\(option) must be \(allowed), got \"\(raw)\"")
+            }
+            return value
+        }
         if let v = string(host, "HOST") { s.host = v }
         if let v = try int(port, "PORT") { s.port = v }
         if let v = string(dataDir, "DATA_DIR") { s.dataDirectory = v }
         s.databaseURL = string(databaseUrl, "DATABASE_URL")
         if let v = try int(databasePoolSize, "DATABASE_POOL_SIZE") { s.databasePoolSize = v }
-        if let v = string(sqliteSynchronous, "SQLITE_SYNCHRONOUS") {
-            guard let parsed = SQLiteSynchronous(rawValue: v) else {
-                throw ValidationError("--sqlite-synchronous must be full or normal, got \"\(v)\"")
-            }
-            s.sqliteSynchronous = parsed
-        }
+        if let v: SQLiteSynchronous = try choice(sqliteSynchronous, "SQLITE_SYNCHRONOUS", "--sqlite-synchronous") { s.sqliteSynchronous = v }
         s.jwtSecret = string(jwtSecret, "JWT_SECRET")
         s.previousJWTSecret = string(jwtPreviousSecret, "JWT_PREVIOUS_SECRET")
         s.publicURL = string(publicUrl, "PUBLIC_URL")
         s.encryptionKey = string(encryptionKey, "ENCRYPTION_KEY")
-        if let v = string(env, "ENV") {
-            guard let parsed = ServerSettings.Environment(rawValue: v) else {
-                throw ValidationError("--env must be development or production, got \"\(v)\"")
-            }
-            s.environment = parsed
-        }
+        if let v: ServerSettings.Environment = try choice(env, "ENV", "--env") { s.environment = v }
         if let v = try int(bcryptCost, "BCRYPT_COST") { s.bcryptCost = v }
         if let v = try int(accessTokenTtl, "ACCESS_TOKEN_TTL") { s.accessTokenTTL = v }
         if let v = try int(refreshTokenTtlWeb, "REFRESH_TOKEN_TTL_WEB") { s.refreshTokenTTLWeb = v }
@@ -122,12 +122,7 @@ struct SettingsOptions: ParsableArguments {
             }
             s.metricsEnabled = value
         }
-        if let v = string(mailTransport, "MAIL_TRANSPORT") {
-            guard let parsed = ServerSettings.MailTransportKind(rawValue: v) else {
-                throw ValidationError("--mail-transport must be smtp or outbox, got \"\(v)\"")
-            }
-            s.mailTransport = parsed
-        }
+        s.mailTransport = try choice(mailTransport, "MAIL_TRANSPORT", "--mail-transport")
         s.smtpURL = string(smtpUrl, "SMTP_URL")
         s.smtpCAFile = string(smtpCaFile, "SMTP_CA_FILE")
         s.mailFrom = string(mailFrom, "MAIL_FROM")

@@ -39,7 +39,7 @@ struct MailDeliveryService: Service {
     var lease: Double { attemptTimeout * 2 }
 
     func run() async throws {
-        let stopping = StopSignal()
+        let stopping = Once()
         await withGracefulShutdownHandler {
             var nextErase = 0.0
             var nextRetry: Double?
@@ -90,7 +90,7 @@ struct MailDeliveryService: Service {
     }
 
     /// One attempt at one message, and its outcome recorded.
-    private func deliver(_ mail: ClaimedMail, stopping: StopSignal) async -> Outcome {
+    private func deliver(_ mail: ClaimedMail, stopping: Once) async -> Outcome {
         let log = logger.with(["mail_id": "\(mail.id)", "to": "\(mail.recipient)", "attempt": "\(mail.attempts)"])
         if mail.uncertain > MailQueue.maxResendsInDoubt {
             await finish(mail, failed: "delivery was interrupted after the message was handed over, twice; not sent again so it is not duplicated (it may have arrived)", log: log)
@@ -103,12 +103,20 @@ struct MailDeliveryService: Service {
             await finish(mail, failed: "cannot open the queued message: \(error)", log: log)
             return .over
         }
-        let handedOver = Flag()
+        let handedOver = Once(), claimLost = Once()
         let outcome = await attempt(stopping: stopping) {
             try await transport.deliver(message, messageID: mail.id) {
-                guard try await queue.handOver(mail, now: clock.now()) else { throw ClaimLost() }
+                guard try await queue.handOver(mail, now: clock.now()) else {
+                    claimLost.set()
+                    throw ClaimLost()
+                }
                 handedOver.set()
             }
+        }
+        // Noted here rather than read from the error, which a transport may wrap in its own.
+        if claimLost.isSet {
+            log.warning("Mail claim expired during delivery; another worker has it")
+            return .over
         }
         switch outcome {
         case .success:
@@ -118,8 +126,6 @@ struct MailDeliveryService: Service {
             return .sent
         case .failure(let error as MailDeliveryError) where error.isPermanent:
             await finish(mail, failed: error.description, log: log)
-        case .failure(is ClaimLost):
-            log.warning("Mail claim expired during delivery; another worker has it")
         case .failure(let error):
             let answered = (error as? MailDeliveryError)?.hadReply ?? false
             return await retry(mail, error: "\(error)", inDoubt: handedOver.isSet && !answered, unreachable: !answered && !handedOver.isSet, log: log)
@@ -128,7 +134,7 @@ struct MailDeliveryService: Service {
     }
 
     /// Runs `body`, giving up after `attemptTimeout`, or `shutdownGrace` after a shutdown signal.
-    private func attempt(stopping: StopSignal, _ body: @escaping @Sendable () async throws -> Void) async -> Result<Void, any Error> {
+    private func attempt(stopping: Once, _ body: @escaping @Sendable () async throws -> Void) async -> Result<Void, any Error> {
         let started = ContinuousClock.now
         return await withTaskGroup(of: Result<Void, any Error>?.self) { group in
             group.addTask {
@@ -175,7 +181,7 @@ struct MailDeliveryService: Service {
     /// Runs a queue operation; a database error is logged (the next round tries again), unless
     /// it is the cancellation of a shutdown.
     @discardableResult
-    private func report<T: Sendable>(_ what: String, unless stopping: StopSignal? = nil, _ body: () async throws -> T) async -> T? {
+    private func report<T: Sendable>(_ what: String, unless stopping: Once? = nil, _ body: () async throws -> T) async -> T? {
         do {
             return try await body()
         } catch {
@@ -188,21 +194,14 @@ struct MailDeliveryService: Service {
 /// The claim expired and another worker took the message: this one must not send it.
 private struct ClaimLost: Error {}
 
-/// Set once, read from any task; remembers when.
-private final class StopSignal: @unchecked Sendable {
+/// Something that happens once (a shutdown signal, a hand-over), set from one task and read
+/// from others; remembers when.
+private final class Once: @unchecked Sendable {
     private let lock = NSLock()
     private var time: ContinuousClock.Instant?
     var isSet: Bool { since != nil }
     var since: ContinuousClock.Instant? { lock.withLock { time } }
     func set() { lock.withLock { if time == nil { time = .now } } }
-}
-
-/// A flag set once from another task.
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
 }
 
 extension Logger {

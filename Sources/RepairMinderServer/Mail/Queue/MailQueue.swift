@@ -77,7 +77,7 @@ public struct MailQueue: Sendable {
     /// The message of a claimed entry.
     func open(_ mail: ClaimedMail) throws -> MailMessage {
         guard let sealed = mail.bodySealed else { throw MailQueueError.bodyErased }
-        return try JSONDecoder().decode(MailMessage.self, from: Data(box.open(sealed, owner: Self.owner(mail.id))))
+        return try openBody(sealed, id: mail.id)
     }
 
     /// Records that the message is being handed over; false if the claim was lost (it expired
@@ -186,7 +186,7 @@ public struct MailQueue: Sendable {
                 """
             ).all(decoding: SealedBody.self, with: AccountStore.rowDecoder)
         }
-        return try sealed.map { try JSONDecoder().decode(MailMessage.self, from: Data(box.open($0.bodySealed, owner: Self.owner($0.id)))) }
+        return try sealed.map { try openBody($0.bodySealed, id: $0.id) }
     }
 
     /// A fresh id that sorts by when it was made (wall-clock nanoseconds, then randomness), so
@@ -197,6 +197,10 @@ public struct MailQueue: Sendable {
         let nanoseconds = UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
         let hex = String(nanoseconds, radix: 16)
         return String(repeating: "0", count: max(0, 16 - hex.count)) + hex + "-" + RandomToken.base64URL(byteCount: 9)
+    }
+
+    private func openBody(_ sealed: String, id: String) throws -> MailMessage {
+        try JSONDecoder().decode(MailMessage.self, from: Data(box.open(sealed, owner: Self.owner(id))))
     }
 
     /// What each sealed body is bound to: a body copied to another row does not open.

@@ -32,6 +32,18 @@ public struct SMTPClient: Sendable {
 
     public init(server: SMTPServerAddress) { self.server = server }
 
+    /// A client for `--smtp-url`, trusting the certificates of `caFile` (PEM) when one is given.
+    public init(url: String, caFile: String?) throws {
+        self.init(server: try SMTPServerAddress(url: url))
+        if let caFile {
+            do {
+                trustedCertificates = try NIOSSLCertificate.fromPEMFile(caFile)
+            } catch {
+                throw SettingsError("--smtp-ca-file \(caFile): \(error)")
+            }
+        }
+    }
+
     /// Writes `message` as RFC 5322 and sends it from `sender`. Its `Message-ID` is `localID`
     /// (default: a fresh random one) at the sender's domain; `date` defaults to now. `beforeEndOfData` runs just before the end of
     /// the message is sent, the point after which it may have been accepted.
@@ -53,13 +65,14 @@ public struct SMTPClient: Sendable {
         _ data: String, from sender: String, to recipients: [String],
         beforeEndOfData: (@Sendable () async throws -> Void)? = nil, transcript: (@Sendable (SMTPReply) -> Void)? = nil
     ) async throws {
-        let tls = try tlsContext()
+        // The TLS context (it loads the trust roots) only for a server that uses TLS.
+        let tls = server.security == .none ? nil : try tlsContext()
         let host = server.host, timeout = self.timeout, implicitTLS = server.security == .implicitTLS
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(timeout)
             .connect(host: host, port: server.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if implicitTLS {
+                    if implicitTLS, let tls {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host))
                     }
                     try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: timeout))
@@ -71,7 +84,7 @@ public struct SMTPClient: Sendable {
             var session = Session(inbound: inbound.makeAsyncIterator(), outbound: outbound, transcript: transcript)
             try await session.expect(220, after: nil)
             var capabilities = try await session.hello(helloName)
-            if server.security == .startTLS {
+            if server.security == .startTLS, let tls {
                 guard capabilities.contains("STARTTLS") else {
                     throw SMTPError(code: nil, description: "\(server) does not offer STARTTLS (use tls=none only for a relay on this machine)")
                 }

@@ -1,6 +1,4 @@
 import Foundation
-import NIOCore
-import NIOSSL
 
 /// Delivers queued mail to an SMTP server (`--smtp-url`), one connection per message.
 struct SMTPTransport: MailTransport {
@@ -11,15 +9,7 @@ struct SMTPTransport: MailTransport {
         guard let url = settings.smtpURL, let from = settings.mailFrom else {
             throw SettingsError("SMTP delivery needs --smtp-url and --mail-from")
         }
-        var client = SMTPClient(server: try SMTPServerAddress(url: url))
-        if let caFile = settings.smtpCAFile {
-            do {
-                client.trustedCertificates = try NIOSSLCertificate.fromPEMFile(caFile)
-            } catch {
-                throw SettingsError("--smtp-ca-file \(caFile): \(error)")
-            }
-        }
-        self.client = client
+        client = try SMTPClient(url: url, caFile: settings.smtpCAFile)
         sender = try MailAddress(parsing: from)
     }
 
