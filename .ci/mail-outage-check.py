@@ -48,7 +48,8 @@ def received(record):
     if not os.path.exists(record):
         return []
     with open(record) as f:
-        return [base64.b64decode(json.loads(line)["data"]).decode() for line in f if line.strip()]
+        # Only whole lines: the catcher may be writing the last one.
+        return [base64.b64decode(json.loads(line)["data"]).decode() for line in f if line.endswith("\n")]
 
 
 def main():

@@ -58,8 +58,14 @@ class Recorder:
             "auth": session.auth_data.login.decode() if isinstance(session.auth_data, LoginPassword) else None,
             "tls": session.ssl is not None,
         }
-        with open(self.path, "a") as f:
-            f.write(json.dumps(record) + "\n")
+        # One write(2) per record on an O_APPEND descriptor: a reader polling the file while
+        # mail arrives sees whole lines (a buffered file flushes long lines in pieces).
+        line = (json.dumps(record) + "\n").encode()
+        descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(descriptor, line)
+        finally:
+            os.close(descriptor)
 
 
 def main():

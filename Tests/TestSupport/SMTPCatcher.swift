@@ -59,7 +59,9 @@ public final class SMTPCatcher: @unchecked Sendable {
 
     public func received() throws -> [Received] {
         guard let text = try? String(contentsOfFile: directory + "/received.jsonl", encoding: .utf8) else { return [] }
-        return try text.split(separator: "\n").map { try JSONDecoder().decode(Received.self, from: Data($0.utf8)) }
+        // Only whole lines: the catcher may be writing the last one while a test polls.
+        let whole = text.hasSuffix("\n") ? Substring(text) : text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
+        return try whole.split(separator: "\n").map { try JSONDecoder().decode(Received.self, from: Data($0.utf8)) }
     }
 
     public func stop() {
