@@ -37,12 +37,17 @@ public struct LoginChallengeResponse: Codable, Sendable, Equatable {
     public var email: String
     public var user: LoginUserSummary
     public var twoFactorMethods: [TwoFactorMethod]?
-    public init(userId: String, email: String, user: LoginUserSummary, twoFactorMethods: [TwoFactorMethod]) {
+    /// Binds steps 2 and 3 to this answer (docs/API.md §2.3); send it back with both.
+    public var challengeToken: String?
+    public init(
+        userId: String, email: String, user: LoginUserSummary, twoFactorMethods: [TwoFactorMethod], challengeToken: String?
+    ) {
         self.requiresTwoFactor = true
         self.userId = userId
         self.email = email
         self.user = user
         self.twoFactorMethods = twoFactorMethods
+        self.challengeToken = challengeToken
     }
 }
 
@@ -50,9 +55,12 @@ public struct LoginChallengeResponse: Codable, Sendable, Equatable {
 public struct TwoFactorCodeRequest: Codable, Sendable, Equatable {
     public var userId: String
     public var email: String
-    public init(userId: String, email: String) {
+    /// Step 1's `challengeToken`; optional for seed clients, always sent by the SDK.
+    public var challengeToken: String?
+    public init(userId: String, email: String, challengeToken: String? = nil) {
         self.userId = userId
         self.email = email
+        self.challengeToken = challengeToken
     }
 }
 
@@ -60,9 +68,12 @@ public struct TwoFactorCodeRequest: Codable, Sendable, Equatable {
 public struct TwoFactorVerifyRequest: Codable, Sendable, Equatable {
     public var userId: String
     public var code: String
-    public init(userId: String, code: String) {
+    /// Step 1's `challengeToken`; optional for seed clients, always sent by the SDK.
+    public var challengeToken: String?
+    public init(userId: String, code: String, challengeToken: String? = nil) {
         self.userId = userId
         self.code = code
+        self.challengeToken = challengeToken
     }
 }
 

@@ -53,6 +53,12 @@ struct SettingsOptions: ParsableArguments {
     var ipRateLimit: Int?
     @Option(help: "Failed password logins per account per 15 minutes; 0 = off. [env: REPAIRMINDER_LOGIN_FAILURE_LIMIT] (default: 10)")
     var loginFailureLimit: Int?
+    @Option(help: "Wrong second-factor codes (emailed, authenticator, recovery) per staff user per hour, across logins; 0 = off. [env: REPAIRMINDER_SECOND_FACTOR_FAILURE_LIMIT] (default: 10)")
+    var secondFactorFailureLimit: Int?
+    @Option(help: "Wrong emailed codes per address per hour, across every code sent to it; 0 = off. [env: REPAIRMINDER_WRONG_CODE_LIMIT] (default: 10)")
+    var wrongCodeLimit: Int?
+    @Option(help: "Login steps 2 and 3 must send step 1's challengeToken: true or false (seed clients do not send it). [env: REPAIRMINDER_REQUIRE_CHALLENGE_TOKEN] (default: false)")
+    var requireChallengeToken: Bool?
     @Option(help: "Serve Prometheus metrics at GET /metrics: true or false. [env: REPAIRMINDER_METRICS] (default: true)")
     var metrics: Bool?
     @Option(help: "How mail leaves: smtp or outbox (<data-dir>/outbox.jsonl, development). [env: REPAIRMINDER_MAIL_TRANSPORT] (default: smtp with --smtp-url, else outbox; production requires naming outbox)")
@@ -77,6 +83,14 @@ struct SettingsOptions: ParsableArguments {
             guard let raw = environment["REPAIRMINDER_\(name)"] else { return nil }
             guard let value = Int(raw.trimmingCharacters(in: .whitespaces)) else {
                 throw ValidationError("REPAIRMINDER_\(name) must be a whole number, got \"\(raw)\"")
+            }
+            return value
+        }
+        func bool(_ flag: Bool?, _ name: String) throws -> Bool? {
+            if let flag { return flag }
+            guard let raw = environment["REPAIRMINDER_\(name)"] else { return nil }
+            guard let value = Bool(raw.trimmingCharacters(in: .whitespaces).lowercased()) else {
+                throw ValidationError("REPAIRMINDER_\(name) must be true or false, got \"\(raw)\"")
             }
             return value
         }
@@ -114,14 +128,10 @@ struct SettingsOptions: ParsableArguments {
         if let v = try int(codeEmailsPerHour, "CODE_EMAILS_PER_HOUR") { s.codeEmailsPerHour = v }
         if let v = try int(ipRateLimit, "IP_RATE_LIMIT") { s.ipRateLimit = v }
         if let v = try int(loginFailureLimit, "LOGIN_FAILURE_LIMIT") { s.loginFailureLimit = v }
-        if let metrics {
-            s.metricsEnabled = metrics
-        } else if let raw = environment["REPAIRMINDER_METRICS"] {
-            guard let value = Bool(raw.trimmingCharacters(in: .whitespaces).lowercased()) else {
-                throw ValidationError("REPAIRMINDER_METRICS must be true or false, got \"\(raw)\"")
-            }
-            s.metricsEnabled = value
-        }
+        if let v = try int(secondFactorFailureLimit, "SECOND_FACTOR_FAILURE_LIMIT") { s.secondFactorFailureLimit = v }
+        if let v = try int(wrongCodeLimit, "WRONG_CODE_LIMIT") { s.wrongCodeLimit = v }
+        if let v = try bool(requireChallengeToken, "REQUIRE_CHALLENGE_TOKEN") { s.requireChallengeToken = v }
+        if let v = try bool(metrics, "METRICS") { s.metricsEnabled = v }
         s.mailTransport = try choice(mailTransport, "MAIL_TRANSPORT", "--mail-transport")
         s.smtpURL = string(smtpUrl, "SMTP_URL")
         s.smtpCAFile = string(smtpCaFile, "SMTP_CA_FILE")

@@ -55,7 +55,8 @@ public final class StaffAuth {
     public func requestEmailCode() async throws {
         guard case .awaitingSecondFactor(let challenge) = state else { throw StaffAuthError.noLoginInProgress }
         _ = try await api.send(
-            Routes.StaffAuth.requestTwoFactorCode, TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email))
+            Routes.StaffAuth.requestTwoFactorCode,
+            TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email, challengeToken: challenge.challengeToken))
     }
 
     /// Login step 3 with an emailed code, an authenticator code or a recovery code.
@@ -63,7 +64,8 @@ public final class StaffAuth {
         guard case .awaitingSecondFactor(let challenge) = state else { throw StaffAuthError.noLoginInProgress }
         let tokens = try await api.send(
             Routes.StaffAuth.verifyTwoFactorCode,
-            TwoFactorVerifyRequest(userId: challenge.userId, code: code.trimmingCharacters(in: .whitespaces)))
+            TwoFactorVerifyRequest(
+                userId: challenge.userId, code: code.trimmingCharacters(in: .whitespaces), challengeToken: challenge.challengeToken))
         try await finishSignIn(tokens)
     }
 

@@ -18,6 +18,11 @@ extension JSONSchema {
                 description: "A 6-digit code, or an 8-character recovery code"))
     }
 
+    /// Login step 1's `challengeToken`, sent back with steps 2 and 3 (docs/API.md §2.3).
+    static var challengeToken: JSONSchema {
+        .string(StringRules(minLength: 1, maxLength: 128, description: "Step 1's challengeToken (opaque, 256 bits)"))
+    }
+
     /// A signed access token.
     static var jwt: JSONSchema { .string(StringRules(minLength: 1, description: "JWT (HS256)")) }
 
@@ -42,6 +47,7 @@ enum WireExample {
         + ".eyJzdWIiOiIzZjZjMmE5ZS0xYjdkLTRjNTgtOWUyYS02ZDFmMGI4YzRhMjciLCJleHAiOjE3OTU2ODQ0MDB9"
         + ".Zq3t8cX1yJ0n4r7VbQm2pW9eL6sK5dA1hG0fT3uY8iE"
     static let refreshToken = "q9Zr4LwT2xVb7NcY1mKs8HdP3fJg6RtE0aUo5iWe-Q_"
+    static let challengeToken = "Xk2vN8pQ4rT6wY0aC3eG5iL7nR9sU1xZ_bD-fH2jM4o"
     static let deviceToken = "a3f1c9e07b2d4f6881c5e9d3b7a2f0e4c8d1b6a9e3f7c2d5b0a4e8f1c6d9b3a7"
     static let logoURL = "https://api.acme.test/api/branding/\(companyId)/logo"
 }

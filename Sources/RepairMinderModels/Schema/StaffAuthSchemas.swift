@@ -36,13 +36,14 @@ extension LoginChallengeResponse: WireType {
                 .init("email", .email),
                 .init("user", .ref(LoginUserSummary.self)),
                 .init("twoFactorMethods", .array(.cases(of: TwoFactorMethod.self)), required: false),
+                .init("challengeToken", .challengeToken, required: false),
             ],
             description: "The password was right; a second factor completes sign-in")
     }
     public static var example: LoginChallengeResponse {
         LoginChallengeResponse(
             userId: WireExample.userId, email: WireExample.staffEmail, user: .example,
-            twoFactorMethods: [.email, .totp])
+            twoFactorMethods: [.email, .totp], challengeToken: WireExample.challengeToken)
     }
 }
 
@@ -51,10 +52,11 @@ extension TwoFactorCodeRequest: WireType {
         .object([
             .init("userId", .identifier),
             .init("email", .email),
+            .init("challengeToken", .challengeToken, required: false),
         ])
     }
     public static var example: TwoFactorCodeRequest {
-        TwoFactorCodeRequest(userId: WireExample.userId, email: WireExample.staffEmail)
+        TwoFactorCodeRequest(userId: WireExample.userId, email: WireExample.staffEmail, challengeToken: WireExample.challengeToken)
     }
 }
 
@@ -63,10 +65,11 @@ extension TwoFactorVerifyRequest: WireType {
         .object([
             .init("userId", .identifier),
             .init("code", .secondFactorCode),
+            .init("challengeToken", .challengeToken, required: false),
         ])
     }
     public static var example: TwoFactorVerifyRequest {
-        TwoFactorVerifyRequest(userId: WireExample.userId, code: WireExample.code)
+        TwoFactorVerifyRequest(userId: WireExample.userId, code: WireExample.code, challengeToken: WireExample.challengeToken)
     }
 }
 

@@ -8,14 +8,17 @@ extension LoginRequest: ValidatedRequest {
 
 extension TwoFactorCodeRequest: ValidatedRequest {
     public func validated() throws(FieldProblem) -> TwoFactorCodeRequest {
-        TwoFactorCodeRequest(userId: try FieldRules.identifier(userId, "userId"), email: try FieldRules.email(email))
+        TwoFactorCodeRequest(
+            userId: try FieldRules.identifier(userId, "userId"), email: try FieldRules.email(email),
+            challengeToken: try FieldRules.optionalIdentifier(challengeToken, "challengeToken"))
     }
 }
 
 extension TwoFactorVerifyRequest: ValidatedRequest {
     public func validated() throws(FieldProblem) -> TwoFactorVerifyRequest {
         TwoFactorVerifyRequest(
-            userId: try FieldRules.identifier(userId, "userId"), code: try FieldRules.secondFactorCode(code))
+            userId: try FieldRules.identifier(userId, "userId"), code: try FieldRules.secondFactorCode(code),
+            challengeToken: try FieldRules.optionalIdentifier(challengeToken, "challengeToken"))
     }
 }
 

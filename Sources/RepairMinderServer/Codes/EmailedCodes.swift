@@ -51,11 +51,14 @@ struct EmailedCodes: Sendable {
 
     /// The live code of `email` if `code` is it and `accept` agrees (a customer's company
     /// choice, say); otherwise the wrong try is counted and the answer is 401 `INVALID_CODE`.
+    /// Every try is first counted against the address's wrong-code budget across all its codes
+    /// (docs/API.md §7: 429 once it is used up, whatever the code); a right one is taken back.
     /// The code is not used up: `consume` does that.
     func match(
         _ purpose: CodePurpose, email: String, code: String,
         accept: (MatchedCode) async throws -> Bool = { _ in true }
     ) async throws -> MatchedCode {
+        let guess = try await limits.admitEmailedCodeGuess(email: email)
         let now = clock.now()
         guard let live = try await store.live(purpose: purpose.rawValue, email: email, now: now) else {
             throw APIError.invalidOrExpiredCode
@@ -65,6 +68,7 @@ struct EmailedCodes: Sendable {
             try await store.recordFailure(id: live.id, maxAttempts: maxAttempts, now: now)
             throw APIError.invalidOrExpiredCode
         }
+        try await limits.refund(guess)
         return matched
     }
 

@@ -1,5 +1,6 @@
 /// The limits of docs/API.md §7 on secrets and mail, counted in the database (`WindowCounters`)
-/// so they hold across server instances: code emails per address, and failed password logins per account.
+/// so they hold across server instances: code emails per address, failed password logins per
+/// account, wrong second factors per staff user and wrong emailed codes per address.
 struct AbuseLimits: Sendable {
     let counters: WindowCounters
     let settings: ServerSettings
@@ -7,6 +8,7 @@ struct AbuseLimits: Sendable {
 
     static let failureWindow: Double = 15 * 60
     static let emailWindow: Double = 3600
+    static let guessWindow: Double = 3600
 
     /// Admits one code email to `email` and counts it, or throws 429 with `Retry-After`: at
     /// most `codeEmailsPerHour` an hour, at least `codeResendInterval` seconds apart.
@@ -36,5 +38,39 @@ struct AbuseLimits: Sendable {
     func clearLoginFailures(for key: String) async throws {
         guard settings.loginFailureLimit > 0 else { return }
         try await counters.reset("login-failures:\(key)")
+    }
+
+    /// A code guess counted against its budget before the code is compared; `refund` it when
+    /// the code was right (or was never compared), so only wrong codes stay counted.
+    struct Guess: Sendable {
+        fileprivate let key: String?
+    }
+
+    /// Counts a second-factor try (emailed, TOTP or recovery code) of staff user `userId` across
+    /// all their login challenges, or throws 429 for the rest of the hour once
+    /// `secondFactorFailureLimit` wrong codes were counted. A right password does not reset it.
+    func admitSecondFactorGuess(userId: String) async throws -> Guess {
+        try await admitGuess("second-factor:\(userId)", limit: settings.secondFactorFailureLimit)
+    }
+
+    /// Counts a try at an emailed code sent to `email` across every code it was sent (a new code
+    /// does not reset it), or throws 429 for the rest of the hour once `wrongCodeLimit` wrong
+    /// codes were counted.
+    func admitEmailedCodeGuess(email: String) async throws -> Guess {
+        try await admitGuess("wrong-codes:\(email)", limit: settings.wrongCodeLimit)
+    }
+
+    /// Takes back a guess that was not wrong.
+    func refund(_ guess: Guess) async throws {
+        guard let key = guess.key else { return }
+        try await counters.refund(key)
+    }
+
+    private func admitGuess(_ key: String, limit: Int) async throws -> Guess {
+        guard limit > 0 else { return Guess(key: nil) }
+        if let wait = try await counters.admit(key, .init(limit: limit, window: Self.guessWindow), now: clock.now()) {
+            throw APIError.rateLimited(retryAfter: wait)
+        }
+        return Guess(key: key)
     }
 }

@@ -53,6 +53,14 @@ struct WindowCounters: Sendable {
         return max(wait, 0)
     }
 
+    /// Takes back one event counted by `admit` that turned out not to count (a right code):
+    /// one conditional decrement, so concurrent refunds and admits stay exact.
+    func refund(_ key: String) async throws {
+        try await database.withConnection { db in
+            try await db.raw("UPDATE request_windows SET count = count - 1 WHERE key = \(bind: key) AND count > 0").run()
+        }
+    }
+
     /// Starts the key's count afresh.
     func reset(_ key: String) async throws {
         try await database.withConnection { db in

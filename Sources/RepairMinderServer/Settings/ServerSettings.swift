@@ -46,6 +46,13 @@ public struct ServerSettings: Sendable {
     public var ipRateLimit = 60
     /// Failed password logins per account (email) per 15 minutes; 0 turns it off.
     public var loginFailureLimit = 10
+    /// Wrong second-factor codes (emailed, TOTP, recovery) per staff user per hour, across login
+    /// challenges; 0 turns it off.
+    public var secondFactorFailureLimit = 10
+    /// Wrong emailed codes per address per hour, across every code sent to it; 0 turns it off.
+    public var wrongCodeLimit = 10
+    /// Login steps 2 and 3 must present step 1's `challengeToken` (docs/API.md §2.3).
+    public var requireChallengeToken = false
     /// Serve Prometheus metrics at `GET /metrics`.
     public var metricsEnabled = true
     /// Largest accepted request body, in bytes.
@@ -129,7 +136,8 @@ public struct ServerSettings: Sendable {
         for (name, value) in [
             ("--refresh-reuse-grace", refreshReuseGrace), ("--code-resend-interval", codeResendInterval),
             ("--code-emails-per-hour", codeEmailsPerHour), ("--ip-rate-limit", ipRateLimit),
-            ("--login-failure-limit", loginFailureLimit),
+            ("--login-failure-limit", loginFailureLimit), ("--second-factor-failure-limit", secondFactorFailureLimit),
+            ("--wrong-code-limit", wrongCodeLimit),
         ] where value < 0 {
             throw SettingsError("\(name) must not be negative")
         }

@@ -8,10 +8,34 @@ struct LoginChallenge: Decodable, Sendable {
     var userId: String
     var email: String
     var expiresAt: Double
+    /// Codes tried so far (column `failed_attempts`): each try is counted before its code is
+    /// compared (docs/API.md §2.3), so a right one is among them until the challenge closes.
     var failedAttempts: Int
     var codeHash: String?
     var codeExpiresAt: Double?
     var lastCodeSentAt: Double?
+    /// What step 1's caller is bound by (docs/API.md §2.3); nil on challenges opened before binding existed.
+    var tokenHash: String?
+    var clientIp: String?
+    var userAgent: String?
+}
+
+/// Who took login step 1, so steps 2 and 3 can be held to it (docs/API.md §2.3).
+struct ChallengeBinding: Sendable {
+    /// `SecretHashing.tokenHash` of the `challengeToken` returned by step 1.
+    var tokenHash: String
+    var clientIP: String?
+    var userAgent: String?
+}
+
+/// How an attempt to complete a challenge ended.
+enum ChallengeCompletion: Sendable {
+    /// Closed by this request, and its factor spent with it.
+    case completed
+    /// Not closed: it was already closed, or the emailed code was not its current live one.
+    case notOpen
+    /// The authenticator factor was spent meanwhile (a replayed TOTP step): nothing changed.
+    case factorAlreadyUsed
 }
 
 /// Storage of login challenges. Every state change is one conditional UPDATE, so concurrent
@@ -20,7 +44,7 @@ struct LoginChallengeStore: Sendable {
     let database: Database
 
     /// Opens a fresh challenge for `userId`, closing any earlier open one: a user has at most one.
-    func open(userId: String, email: String, now: Double, ttl: Double) async throws -> String {
+    func open(userId: String, email: String, binding: ChallengeBinding, now: Double, ttl: Double) async throws -> String {
         let id = UUID().uuidString.lowercased()
         try await database.transaction(serializedOn: "login-challenge:\(userId)") { db in
             try await db.raw(
@@ -28,8 +52,9 @@ struct LoginChallengeStore: Sendable {
             ).run()
             try await db.raw(
                 """
-                INSERT INTO login_challenges (id, user_id, email, created_at, expires_at, failed_attempts)
-                VALUES (\(bind: id), \(bind: userId), \(bind: email), \(bind: now), \(bind: now + ttl), 0)
+                INSERT INTO login_challenges (id, user_id, email, created_at, expires_at, failed_attempts, token_hash, client_ip, user_agent)
+                VALUES (\(bind: id), \(bind: userId), \(bind: email), \(bind: now), \(bind: now + ttl), 0,
+                    \(bind: binding.tokenHash), \(bind: binding.clientIP), \(bind: binding.userAgent))
                 """
             ).run()
         }
@@ -73,44 +98,60 @@ struct LoginChallengeStore: Sendable {
         return last + minInterval - now
     }
 
-    /// Counts one wrong code; returns the attempts used so far, closing the challenge at `maxAttempts`.
-    /// nil when the challenge was already closed.
-    func recordFailure(challengeId: String, maxAttempts: Int, now: Double) async throws -> Int? {
+    /// Counts one try before its code is compared (docs/API.md §2.3), so a check that fails
+    /// with an error still counts. Returns the tries used so far, or nil when the challenge is
+    /// closed, expired or out of tries: of concurrent requests at most `maxAttempts` are counted.
+    func recordAttempt(challengeId: String, maxAttempts: Int, now: Double) async throws -> Int? {
         try await database.withConnection { db in
             try await db.raw(
                 """
-                UPDATE login_challenges
-                SET failed_attempts = failed_attempts + 1,
-                    closed_at = CASE WHEN failed_attempts + 1 >= \(bind: maxAttempts) THEN \(bind: now) ELSE NULL END
-                WHERE id = \(bind: challengeId) AND closed_at IS NULL
+                UPDATE login_challenges SET failed_attempts = failed_attempts + 1
+                WHERE id = \(bind: challengeId) AND closed_at IS NULL AND expires_at > \(bind: now)
+                  AND failed_attempts < \(bind: maxAttempts)
                 RETURNING failed_attempts
                 """
             ).first(decodingColumn: "failed_attempts", as: Int.self)
         }
     }
 
-    /// Closes the challenge if `codeHash` is its current, unexpired code. Exactly one caller wins.
-    func complete(challengeId: String, codeHash: String, now: Double) async throws -> Bool {
-        try await database.withConnection { db in
-            try await db.raw(
-                """
-                UPDATE login_challenges SET closed_at = \(bind: now)
-                WHERE id = \(bind: challengeId) AND closed_at IS NULL
-                  AND code_hash = \(bind: codeHash) AND code_expires_at > \(bind: now)
-                RETURNING id
-                """
-            ).first()
-        } != nil
+    /// Closes the challenge and spends the factor that completed it in one transaction: both
+    /// happen or neither, so a request that loses a race leaves the factor unused. An emailed
+    /// code (`emailedCodeHash`) must be the challenge's current unexpired code; an authenticator
+    /// factor is spent by `spend` on the same connection. Exactly one caller completes.
+    func complete(
+        challengeId: String, emailedCodeHash: String?, now: Double,
+        spend: @Sendable @escaping (any SQLDatabase) async throws -> Bool = { _ in true }
+    ) async throws -> ChallengeCompletion {
+        let isTheCode: SQLQueryString =
+            emailedCodeHash.map { "code_hash = \(bind: $0) AND code_expires_at > \(bind: now)" } ?? "1 = 1"
+        do {
+            return try await database.transaction { db in
+                let closed = try await db.raw(
+                    """
+                    UPDATE login_challenges SET closed_at = \(bind: now)
+                    WHERE id = \(bind: challengeId) AND closed_at IS NULL AND \(isTheCode)
+                    RETURNING id
+                    """
+                ).first()
+                guard closed != nil else { return .notOpen }
+                // Thrown to roll the close back: the challenge stays open for another try.
+                guard try await spend(db) else { throw FactorAlreadyUsed() }
+                return .completed
+            }
+        } catch is FactorAlreadyUsed {
+            return .factorAlreadyUsed
+        }
     }
 
-    /// Closes the challenge after another second factor (authenticator app) was accepted.
-    /// Exactly one caller wins.
-    func close(challengeId: String, now: Double) async throws -> Bool {
+    private struct FactorAlreadyUsed: Error {}
+
+    /// Closes the challenge (its tries ran out).
+    func close(challengeId: String, now: Double) async throws {
         try await database.withConnection { db in
             try await db.raw(
-                "UPDATE login_challenges SET closed_at = \(bind: now) WHERE id = \(bind: challengeId) AND closed_at IS NULL RETURNING id"
-            ).first()
-        } != nil
+                "UPDATE login_challenges SET closed_at = \(bind: now) WHERE id = \(bind: challengeId) AND closed_at IS NULL"
+            ).run()
+        }
     }
 
     private func challenge(id: String) async throws -> LoginChallenge? {

@@ -38,21 +38,49 @@ struct StaffLoginController {
         try await limits.clearLoginFailures(for: email)
         guard user.isActive != 0 else { throw APIError.accountDeactivated }
         guard user.archived == 0 else { throw APIError.accountArchived }
+        let challengeToken = RandomToken.base64URL(byteCount: 32)
+        let binding = ChallengeBinding(
+            tokenHash: SecretHashing.tokenHash(challengeToken), clientIP: call.context.clientIP,
+            userAgent: call.request.headers[.userAgent])
         _ = try await challenges.open(
-            userId: user.id, email: user.email, now: clock.now(), ttl: Double(settings.loginChallengeTTL))
+            userId: user.id, email: user.email, binding: binding, now: clock.now(), ttl: Double(settings.loginChallengeTTL))
         let summary = LoginUserSummary(
             id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, companyId: user.companyId)
         let methods: [TwoFactorMethod] = try await authenticatorApp.isEnabled(userId: user.id) ? [.email, .totp] : [.email]
-        return LoginChallengeResponse(userId: user.id, email: user.email, user: summary, twoFactorMethods: methods)
+        return LoginChallengeResponse(
+            userId: user.id, email: user.email, user: summary, twoFactorMethods: methods, challengeToken: challengeToken)
+    }
+
+    /// The open challenge of `userId` if this request may act on it (docs/API.md §2.3): with a
+    /// `challengeToken`, the token must be step 1's; without one (seed clients), the client IP
+    /// and User-Agent must be step 1's, unless `--require-challenge-token` refuses the request.
+    /// A mismatch answers as if there were no challenge and spends none of its tries, so
+    /// knowing a `userId` is not enough to lock a login out or replace its code.
+    private func boundChallenge(userId: String, token: String?, _ call: RouteCall<some Sendable>, now: Double) async throws
+        -> LoginChallenge
+    {
+        if token == nil, settings.requireChallengeToken { throw APIError.validation("challengeToken is required") }
+        guard let challenge = try await challenges.openChallenge(userId: userId, now: now) else {
+            throw APIError.loginChallengeExpired
+        }
+        if let token {
+            guard let expected = challenge.tokenHash,
+                SecretHashing.constantTimeEquals(expected, SecretHashing.tokenHash(token))
+            else { throw APIError.loginChallengeExpired }
+        } else {
+            guard challenge.clientIp == call.context.clientIP, challenge.userAgent == call.request.headers[.userAgent] else {
+                throw APIError.loginChallengeExpired
+            }
+        }
+        return challenge
     }
 
     // MARK: Login step 2 (§2.2)
 
     @Sendable func requestTwoFactorCode(_ call: RouteCall<TwoFactorCodeRequest>) async throws -> MessageResponse {
         let now = clock.now()
-        guard let challenge = try await challenges.openChallenge(userId: call.body.userId, now: now),
-            challenge.email == call.body.email
-        else { throw APIError.loginChallengeExpired }
+        let challenge = try await boundChallenge(userId: call.body.userId, token: call.body.challengeToken, call, now: now)
+        guard challenge.email == call.body.email else { throw APIError.loginChallengeExpired }
         let interval = Double(settings.codeResendInterval)
         if let last = challenge.lastCodeSentAt, now - last < interval {
             throw APIError.rateLimited(retryAfter: last + interval - now)
@@ -74,53 +102,67 @@ struct StaffLoginController {
     // MARK: Login step 3 (§2.3)
 
     @Sendable func verifyTwoFactorCode(_ call: RouteCall<TwoFactorVerifyRequest>) async throws -> StaffTokenResponse {
-        let code = call.body.code
         let now = clock.now()
-        guard let challenge = try await challenges.openChallenge(userId: call.body.userId, now: now) else {
+        let challenge = try await boundChallenge(userId: call.body.userId, token: call.body.challengeToken, call, now: now)
+        // Both budgets count the try before the code is compared: the user's across all their
+        // challenges (§7), then the challenge's own. A try that turns out right is taken back
+        // from the user's budget; an error while checking stays counted in both.
+        let guess = try await limits.admitSecondFactorGuess(userId: challenge.userId)
+        guard let tries = try await challenges.recordAttempt(challengeId: challenge.id, maxAttempts: settings.maxCodeAttempts, now: now)
+        else {
+            try await limits.refund(guess)
             throw APIError.loginChallengeExpired
         }
-        let emailed = hashing.codeHash(code, scope: Self.challengeCodeScope)
-        let isEmailedCode = challenge.codeHash.map { SecretHashing.constantTimeEquals($0, emailed) } ?? false
-        if isEmailedCode, let expiry = challenge.codeExpiresAt, expiry <= now { throw APIError.verificationCodeExpired }
-        // The emailed code, or else the authenticator app (a TOTP or recovery code): of
-        // concurrent requests, only the one that closes the challenge signs in. An authenticator
-        // factor is spent only after that, so a request that loses the race (to a right code, or
-        // to wrong ones using up the attempts) leaves it unused.
-        let completed: Bool
-        if isEmailedCode {
-            completed = try await challenges.complete(challengeId: challenge.id, codeHash: emailed, now: now)
-        } else if let factor = try await countingFailure(challenge, now: now, {
-            try await authenticatorApp.check(code, userId: challenge.userId, now: now)
-        }) {
-            guard try await challenges.close(challengeId: challenge.id, now: now) else { throw APIError.loginChallengeExpired }
-            guard try await authenticatorApp.use(factor, userId: challenge.userId, now: now) else {
-                // Used up meanwhile by another sign-in (a replayed TOTP code): this challenge is over.
-                throw APIError.invalidVerificationCode
+        let outcome: SecondFactorOutcome
+        do {
+            outcome = try await complete(challenge, code: call.body.code, now: now)
+        } catch {
+            if tries >= settings.maxCodeAttempts { try? await challenges.close(challengeId: challenge.id, now: now) }
+            throw error
+        }
+        switch outcome {
+        case .signedIn:
+            try await limits.refund(guess)
+            return try await issuer.signIn(userId: challenge.userId, isMobile: call.isMobile, method: .password)
+        case .lostTheRace:
+            try await limits.refund(guess)
+            throw APIError.loginChallengeExpired
+        case .expiredCode, .wrongCode:
+            if tries >= settings.maxCodeAttempts {
+                try await challenges.close(challengeId: challenge.id, now: now)
+                throw APIError.tooManyAttempts
             }
-            completed = true
-        } else {
-            completed = false
+            throw outcome == .expiredCode ? APIError.verificationCodeExpired : APIError.invalidVerificationCode
         }
-        guard completed else {
-            let used = try await challenges.recordFailure(
-                challengeId: challenge.id, maxAttempts: settings.maxCodeAttempts, now: now)
-            guard let used else { throw APIError.loginChallengeExpired }
-            throw used >= settings.maxCodeAttempts ? APIError.tooManyAttempts : APIError.invalidVerificationCode
-        }
-        return try await issuer.signIn(userId: challenge.userId, isMobile: call.isMobile, method: .password)
     }
 
-    /// Runs a check of a submitted code; if it fails with an error (a secret that does not
-    /// decrypt, a query that fails), the try still counts against the challenge before the
-    /// error answers 500, so errors cannot become unlimited guesses.
-    private func countingFailure<T: Sendable>(
-        _ challenge: LoginChallenge, now: Double, _ check: () async throws -> T
-    ) async throws -> T {
-        do {
-            return try await check()
-        } catch {
-            _ = try? await challenges.recordFailure(challengeId: challenge.id, maxAttempts: settings.maxCodeAttempts, now: now)
-            throw error
+    private enum SecondFactorOutcome {
+        case signedIn, wrongCode, expiredCode
+        /// Right, but the challenge was closed meanwhile (another try signed in or used up the tries).
+        case lostTheRace
+    }
+
+    /// Compares `code` with the challenge's emailed code, else with the user's authenticator app
+    /// (a TOTP or recovery code), and if it is right closes the challenge and spends the factor
+    /// in one transaction: of concurrent requests only the one that closes the challenge signs
+    /// in, and a request that loses leaves its factor unused.
+    private func complete(_ challenge: LoginChallenge, code: String, now: Double) async throws -> SecondFactorOutcome {
+        let emailed = hashing.codeHash(code, scope: Self.challengeCodeScope)
+        if let current = challenge.codeHash, SecretHashing.constantTimeEquals(current, emailed) {
+            if let expiry = challenge.codeExpiresAt, expiry <= now { return .expiredCode }
+            // Not open any more: closed by another try, or the code was replaced meanwhile.
+            return try await challenges.complete(challengeId: challenge.id, emailedCodeHash: emailed, now: now) == .completed
+                ? .signedIn : .wrongCode
+        }
+        guard let factor = try await authenticatorApp.check(code, userId: challenge.userId, now: now) else { return .wrongCode }
+        let userId = challenge.userId, app = authenticatorApp
+        switch try await challenges.complete(challengeId: challenge.id, emailedCodeHash: nil, now: now, spend: { db in
+            try await app.use(factor, userId: userId, now: now, on: db)
+        }) {
+        case .completed: return .signedIn
+        case .notOpen: return .lostTheRace
+        // Spent meanwhile by another sign-in (a replayed TOTP code): a wrong code for this one.
+        case .factorAlreadyUsed: return .wrongCode
         }
     }
 }

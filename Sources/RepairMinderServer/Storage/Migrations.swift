@@ -220,6 +220,12 @@ enum Migrations {
             "CREATE INDEX mail_queue_recipient ON mail_queue(recipient, created_at)",
             "CREATE INDEX mail_queue_finished ON mail_queue(finished_at)",
         ]),
+        Step(version: 8, name: "login challenge binding", statements: [
+            // docs/API.md §2.3: step 1's challengeToken (hashed), and the client that took step 1.
+            "ALTER TABLE login_challenges ADD COLUMN token_hash TEXT",
+            "ALTER TABLE login_challenges ADD COLUMN client_ip TEXT",
+            "ALTER TABLE login_challenges ADD COLUMN user_agent TEXT",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

@@ -1,5 +1,6 @@
 import Foundation
 import RepairMinderModels
+import SQLKit
 
 /// The authenticator-app second factor (docs/API.md §2.10): TOTP codes with replay protection and
 /// single-use recovery codes.
@@ -38,7 +39,7 @@ struct AuthenticatorApp: Sendable {
     /// step, or a later one, was already used) or an unused recovery code (then used up).
     func accept(_ code: String, userId: String, now: Double) async throws -> Bool {
         guard let factor = try await check(code, userId: userId, now: now) else { return false }
-        return try await use(factor, userId: userId, now: now)
+        return try await store.database.withConnection { db in try await use(factor, userId: userId, now: now, on: db) }
     }
 
     /// Whether `code` is a factor the user could use now, without using it up: for a caller that
@@ -59,11 +60,12 @@ struct AuthenticatorApp: Sendable {
         return try await store.hasUnusedRecoveryCode(userId: userId, hash: hash) ? .recoveryCode(hash: hash) : nil
     }
 
-    /// Uses the factor up; false if a concurrent request already did (exactly one wins).
-    func use(_ factor: Factor, userId: String, now: Double) async throws -> Bool {
+    /// Uses the factor up on `db`, so a caller can make it part of its own transaction (closing
+    /// a login challenge); false if a concurrent request already did (exactly one wins).
+    func use(_ factor: Factor, userId: String, now: Double, on db: any SQLDatabase) async throws -> Bool {
         switch factor {
-        case .totpStep(let step): try await store.claimStep(userId: userId, step: step)
-        case .recoveryCode(let hash): try await store.consumeRecoveryCode(userId: userId, hash: hash, now: now)
+        case .totpStep(let step): try await TOTPStore.claimStep(userId: userId, step: step, on: db)
+        case .recoveryCode(let hash): try await TOTPStore.consumeRecoveryCode(userId: userId, hash: hash, now: now, on: db)
         }
     }
 

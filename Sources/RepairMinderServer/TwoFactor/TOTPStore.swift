@@ -62,32 +62,29 @@ struct TOTPStore: Sendable {
         }
     }
 
-    /// Records that `step`'s code was used; false if it, or a later one, already was (a replay).
-    func claimStep(userId: String, step: UInt64) async throws -> Bool {
-        try await database.withConnection { db in
-            try await db.raw(
-                """
-                UPDATE totp_credentials SET last_used_step = \(bind: Int64(step))
-                WHERE user_id = \(bind: userId) AND enabled_at IS NOT NULL
-                  AND (last_used_step IS NULL OR last_used_step < \(bind: Int64(step)))
-                RETURNING user_id
-                """
-            ).first()
-        } != nil
+    /// Records that `step`'s code was used, on `db` (a transaction of the caller's); false if
+    /// it, or a later one, already was (a replay).
+    static func claimStep(userId: String, step: UInt64, on db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            UPDATE totp_credentials SET last_used_step = \(bind: Int64(step))
+            WHERE user_id = \(bind: userId) AND enabled_at IS NOT NULL
+              AND (last_used_step IS NULL OR last_used_step < \(bind: Int64(step)))
+            RETURNING user_id
+            """
+        ).first() != nil
     }
 
-    /// Uses up the unused recovery code with this hash; false if there is none.
-    func consumeRecoveryCode(userId: String, hash: String, now: Double) async throws -> Bool {
-        try await database.withConnection { db in
-            try await db.raw(
-                """
-                UPDATE recovery_codes SET used_at = \(bind: now)
-                WHERE id = (SELECT id FROM recovery_codes WHERE user_id = \(bind: userId) AND code_hash = \(bind: hash) AND used_at IS NULL LIMIT 1)
-                  AND used_at IS NULL
-                RETURNING id
-                """
-            ).first()
-        } != nil
+    /// Uses up the unused recovery code with this hash, on `db`; false if there is none.
+    static func consumeRecoveryCode(userId: String, hash: String, now: Double, on db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            UPDATE recovery_codes SET used_at = \(bind: now)
+            WHERE id = (SELECT id FROM recovery_codes WHERE user_id = \(bind: userId) AND code_hash = \(bind: hash) AND used_at IS NULL LIMIT 1)
+              AND used_at IS NULL
+            RETURNING id
+            """
+        ).first() != nil
     }
 
     func hasUnusedRecoveryCode(userId: String, hash: String) async throws -> Bool {

@@ -42,6 +42,8 @@ struct TestServer {
         settings.bcryptCost = 4
         settings.ipRateLimit = 0
         settings.loginFailureLimit = 0
+        settings.secondFactorFailureLimit = 0
+        settings.wrongCodeLimit = 0
         settings.codeResendInterval = 0
         settings.codeEmailsPerHour = 0
         settings.jwtSecret = "test-secret-that-is-at-least-32-bytes-long"
@@ -205,15 +207,15 @@ struct TestClient: Sendable {
     }
 
     /// Login step 1; returns the user id.
-    func login(_ email: String, _ password: String) async throws -> String {
-        let reply = try await post("/api/auth/login", ["email": email, "password": password])
+    func login(_ email: String, _ password: String, userAgent: String = browser) async throws -> String {
+        let reply = try await post("/api/auth/login", ["email": email, "password": password], userAgent: userAgent)
         #expect(reply.status == .ok)
         return try #require(reply.string("userId"))
     }
 
     /// Asks for the emailed code and reads it from the outbox.
-    func requestCode(userId: String, email: String) async throws -> String {
-        let reply = try await post("/api/auth/2fa/request", ["userId": userId, "email": email])
+    func requestCode(userId: String, email: String, userAgent: String = browser) async throws -> String {
+        let reply = try await post("/api/auth/2fa/request", ["userId": userId, "email": email], userAgent: userAgent)
         #expect(reply.status == .ok)
         return try await latestCode(to: email)
     }
@@ -241,8 +243,8 @@ struct TestClient: Sendable {
         _ email: String = DemoFixtures.adminEmail, _ password: String = DemoFixtures.adminPassword,
         userAgent: String = browser
     ) async throws -> Reply {
-        let userId = try await login(email, password)
-        let code = try await requestCode(userId: userId, email: email)
+        let userId = try await login(email, password, userAgent: userAgent)
+        let code = try await requestCode(userId: userId, email: email, userAgent: userAgent)
         let reply = try await post("/api/auth/2fa/verify", ["userId": userId, "code": code], userAgent: userAgent)
         #expect(reply.status == .ok)
         return reply
