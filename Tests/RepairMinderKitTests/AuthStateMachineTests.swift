@@ -7,8 +7,9 @@ import Testing
 /// `StaffAuth` and `CustomerAuth` through every flow, against the real server.
 @MainActor
 @Suite struct AuthStateMachineTests {
+    /// The server requires step 1's `challengeToken`: the SDK always sends it (docs/API.md §2.3).
     @Test func staffPasswordAndEmailedCode() async throws {
-        let server = try await LiveServer()
+        let server = try await LiveServer { $0.requireChallengeToken = true }
         try await server.run { url in
             let store = InMemoryCredentialStore()
             let auth = await StaffAuth(api: server.client(url, store: store))

@@ -68,7 +68,7 @@ struct LiveServer {
     let clock = TestClock()
     let settings: ServerSettings
 
-    init(configure: (inout ServerSettings) -> Void = { _ in }) async throws {
+    init(configure: @Sendable (inout ServerSettings) -> Void = { _ in }) async throws {
         var settings = ServerSettings()
         settings.dataDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("repairminder-kit-\(UUID().uuidString)").path

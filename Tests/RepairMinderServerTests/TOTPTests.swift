@@ -166,6 +166,43 @@ import Testing
         }
     }
 
+    /// A new login closes the open challenge while a recovery code completes it: the code is
+    /// spent exactly when it signs in (closing and spending are one transaction).
+    @Test func aRecoveryCodeRacingANewLoginIsSpentOnlyIfItSignsIn() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (_, recovery) = try await Self.enrol(client, server: server, token: token)
+            var remaining = 10
+            for code in recovery.prefix(6) {
+                let userId = try await client.login(admin, DemoFixtures.adminPassword)
+                async let verify = client.post("/api/auth/2fa/verify", ["userId": userId, "code": code]).status
+                async let relogin = client.login(admin, DemoFixtures.adminPassword)
+                let (status, _) = try await (verify, relogin)
+                if status == .ok { remaining -= 1 }
+                #expect(try await client.send(.get, "/api/auth/totp/status", bearer: token).data["recoveryCodesRemaining"] as? Int == remaining)
+            }
+        }
+    }
+
+    /// When the factor turns out spent inside the transaction (a TOTP step replayed by a
+    /// concurrent sign-in), closing the challenge is rolled back: it stays open for a right try.
+    @Test func aFactorSpentMeanwhileLeavesTheChallengeOpen() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let userId = try await client.login(admin, DemoFixtures.adminPassword)
+            try await server.withDatabase { db in
+                let store = LoginChallengeStore(database: db)
+                let now = server.clock.now
+                let challenge = try #require(try await store.openChallenge(userId: userId, now: now))
+                #expect(try await store.complete(challengeId: challenge.id, emailedCodeHash: nil, now: now, spend: { _ in false }) == .factorAlreadyUsed)
+                #expect(try await store.openChallenge(userId: userId, now: now)?.id == challenge.id)
+                #expect(try await store.complete(challengeId: challenge.id, emailedCodeHash: nil, now: now) == .completed)
+                #expect(try await store.complete(challengeId: challenge.id, emailedCodeHash: nil, now: now) == .notOpen)
+            }
+        }
+    }
+
     @Test func aTOTPCodeWithoutAnOpenChallengeIsRefused() async throws {
         let server = try await TestServer()
         try await server.run { client in

@@ -116,8 +116,9 @@ import Testing
         }
     }
 
+    /// The server requires login step 1's challengeToken: the CLI sends it (through the SDK).
     @Test func scriptedStaffLoginWhoamiWithOneRefreshThenLogout() throws {
-        let server = try Server(extra: ["--access-token-ttl", "61"])
+        let server = try Server(extra: ["--access-token-ttl", "61", "--require-challenge-token", "true"])
         let login = try server.client(
             ["login", "--staff", "--email", "admin@acme.test", "--server", server.url, "--password-stdin"],
             input: [{ _ in "correct horse battery" }, { _ in try server.latestCode(to: "admin@acme.test") }])
