@@ -64,7 +64,8 @@ struct ServerParts: Sendable {
 func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     let (settings, database, clock) = (parts.settings, parts.database, parts.clock)
     let signer = JWTSigner(secret: parts.jwtSecret, previousSecret: settings.previousJWTSecret)
-    let hashing = SecretHashing(serverSecret: parts.jwtSecret)
+    // Not the JWT secret: that one rotates (docs/API.md §2.6), and the hashes must outlive it.
+    let hashing = SecretHashing(masterKey: parts.encryptionKey)
     let accounts = AccountStore(database: database)
     let sessions = SessionStore(database: database)
     let customers = CustomerStore(database: database)

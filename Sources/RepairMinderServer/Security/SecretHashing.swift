@@ -9,8 +9,11 @@ struct SecretHashing: Sendable {
     /// Derives a refresh token's successor, so a retried refresh gets the same answer (docs/API.md §2.7).
     private let rotationKeyBytes: [UInt8]
 
-    init(serverSecret: String) {
-        let master = SymmetricKey(data: Data(serverSecret.utf8))
+    /// Derives both keys from `masterKey`: the encryption key, not the JWT signing secret, so
+    /// that rotating `--jwt-secret` leaves recovery codes, emailed codes in flight and the
+    /// refresh retry grace working (a hash made under one key never matches under another).
+    init(masterKey: String) {
+        let master = SymmetricKey(data: Data(masterKey.utf8))
         codeKeyBytes = Self.derive(master, label: "repairminder.code-hash")
         rotationKeyBytes = Self.derive(master, label: "repairminder.refresh-rotation")
     }

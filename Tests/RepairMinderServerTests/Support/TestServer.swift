@@ -88,6 +88,27 @@ struct TestServer {
         }
     }
 
+    /// Runs `before` against the server, then `after` against a new server on the same
+    /// database and data directory whose settings `change` altered (a key rotation, say).
+    func runAcrossRestart(
+        changing change: (inout ServerSettings) -> Void,
+        _ before: @Sendable @escaping (TestClient) async throws -> Void,
+        then after: @Sendable @escaping (TestClient) async throws -> Void
+    ) async throws {
+        var changed = settings
+        change(&changed)
+        try await removingAfterwards {
+            for (settings, body) in [(settings, before), (changed, after)] {
+                let app = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
+                try await withMailbox { mailbox in
+                    try await app.test(.router) { client in
+                        try await body(TestClient(client: client, settings: settings, mailbox: mailbox))
+                    }
+                }
+            }
+        }
+    }
+
     /// Runs `body` against two instances of the server on the same database, each on real
     /// sockets with its own connection pool: what a load balancer in front of two processes
     /// sees. They share the data directory (so the outbox) and the secrets, as deployments must.
