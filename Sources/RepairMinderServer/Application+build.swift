@@ -42,7 +42,8 @@ public func buildApplication(
     // Services stop in reverse order, after the HTTP server: the worker, then the database.
     app.addServices(
         ShutdownService(database: database, hasher: hasher),
-        MailDeliveryService(queue: mail, transport: transport, settings: settings, clock: clock, logger: logger, metrics: metrics))
+        MailDeliveryService(queue: mail, transport: transport, settings: settings, clock: clock, logger: logger, metrics: metrics),
+        PurgeService(purge: Purge(database: database, retention: Double(settings.purgeRetention)), clock: clock, logger: logger))
     return app
 }
 

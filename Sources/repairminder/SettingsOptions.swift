@@ -59,6 +59,8 @@ struct SettingsOptions: ParsableArguments {
     var wrongCodeLimit: Int?
     @Option(help: "Login steps 2 and 3 must send step 1's challengeToken: true or false (seed clients do not send it). [env: REPAIRMINDER_REQUIRE_CHALLENGE_TOKEN] (default: false)")
     var requireChallengeToken: Bool?
+    @Option(help: "Seconds an expired or revoked session, token, login challenge or code is kept before the hourly purge deletes it. [env: REPAIRMINDER_PURGE_RETENTION] (default: 604800)")
+    var purgeRetention: Int?
     @Option(help: "Serve Prometheus metrics at GET /metrics: true or false. [env: REPAIRMINDER_METRICS] (default: true)")
     var metrics: Bool?
     @Option(help: "How mail leaves: smtp or outbox (<data-dir>/outbox.jsonl, development). [env: REPAIRMINDER_MAIL_TRANSPORT] (default: smtp with --smtp-url, else outbox; production requires naming outbox)")
@@ -131,6 +133,7 @@ struct SettingsOptions: ParsableArguments {
         if let v = try int(secondFactorFailureLimit, "SECOND_FACTOR_FAILURE_LIMIT") { s.secondFactorFailureLimit = v }
         if let v = try int(wrongCodeLimit, "WRONG_CODE_LIMIT") { s.wrongCodeLimit = v }
         if let v = try bool(requireChallengeToken, "REQUIRE_CHALLENGE_TOKEN") { s.requireChallengeToken = v }
+        if let v = try int(purgeRetention, "PURGE_RETENTION") { s.purgeRetention = v }
         if let v = try bool(metrics, "METRICS") { s.metricsEnabled = v }
         s.mailTransport = try choice(mailTransport, "MAIL_TRANSPORT", "--mail-transport")
         s.smtpURL = string(smtpUrl, "SMTP_URL")

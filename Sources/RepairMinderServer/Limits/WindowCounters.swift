@@ -41,11 +41,8 @@ struct WindowCounters: Sendable {
                 """
             ).first(decodingColumn: "count", as: Int.self)
         }
-        if let admitted {
-            // A window (re)started: now and then, forget the keys that went quiet.
-            if admitted == 1, Int.random(in: 0..<64) == 0 { try await forgetIdle(now: now) }
-            return nil
-        }
+        // Keys that went quiet are deleted by `Purge`, off the request path.
+        if admitted != nil { return nil }
         // Refused: the row says until when (read only to word the answer).
         guard let counter = try await counter(key) else { return 1 }
         var wait = counter.lastAt + rule.spacing - now
@@ -72,14 +69,6 @@ struct WindowCounters: Sendable {
         try await database.withConnection { db in
             try await db.raw("SELECT window_start, count, last_at FROM request_windows WHERE key = \(bind: key)")
                 .first(decoding: Counter.self, with: AccountStore.rowDecoder)
-        }
-    }
-
-    private func forgetIdle(now: Double) async throws {
-        try await database.withConnection { db in
-            try await db.raw(
-                "DELETE FROM request_windows WHERE window_start <= \(bind: now - Self.longestWindow) AND last_at <= \(bind: now - Self.longestWindow)"
-            ).run()
         }
     }
 }

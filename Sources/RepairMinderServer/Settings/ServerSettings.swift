@@ -53,6 +53,9 @@ public struct ServerSettings: Sendable {
     public var wrongCodeLimit = 10
     /// Login steps 2 and 3 must present step 1's `challengeToken` (docs/API.md §2.3).
     public var requireChallengeToken = false
+    /// Seconds a dead row (expired or revoked session, token, challenge or code) is kept before
+    /// the hourly purge deletes it.
+    public var purgeRetention = 7 * 24 * 3600
     /// Serve Prometheus metrics at `GET /metrics`.
     public var metricsEnabled = true
     /// Largest accepted request body, in bytes.
@@ -129,7 +132,7 @@ public struct ServerSettings: Sendable {
             ("--access-token-ttl", accessTokenTTL), ("--refresh-token-ttl-web", refreshTokenTTLWeb),
             ("--refresh-token-ttl-mobile", refreshTokenTTLMobile), ("--code-ttl", codeTTL),
             ("--max-code-attempts", maxCodeAttempts), ("--customer-session-ttl-web", customerSessionTTLWeb),
-            ("--customer-session-ttl-mobile", customerSessionTTLMobile),
+            ("--customer-session-ttl-mobile", customerSessionTTLMobile), ("--purge-retention", purgeRetention),
         ] where value <= 0 {
             throw SettingsError("\(name) must be greater than 0")
         }

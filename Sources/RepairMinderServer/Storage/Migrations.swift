@@ -220,6 +220,16 @@ enum Migrations {
             "CREATE INDEX mail_queue_recipient ON mail_queue(recipient, created_at)",
             "CREATE INDEX mail_queue_finished ON mail_queue(finished_at)",
         ]),
+        Step(version: 7, name: "purge indexes", statements: [
+            // `Purge` finds dead rows through these, a batch at a time.
+            "CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at)",
+            "CREATE INDEX sessions_revoked ON sessions(revoked_at)",
+            "CREATE INDEX customer_sessions_expiry ON customer_sessions(expires_at)",
+            "CREATE INDEX customer_sessions_revoked ON customer_sessions(revoked_at)",
+            "CREATE INDEX login_challenges_expiry ON login_challenges(expires_at)",
+            "CREATE INDEX magic_codes_expiry ON magic_codes(expires_at)",
+            "CREATE INDEX request_windows_idle ON request_windows(last_at)",
+        ]),
         Step(version: 8, name: "login challenge binding", statements: [
             // docs/API.md §2.3: step 1's challengeToken (hashed), and the client that took step 1.
             "ALTER TABLE login_challenges ADD COLUMN token_hash TEXT",

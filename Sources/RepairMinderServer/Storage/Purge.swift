@@ -1,0 +1,113 @@
+import SQLKit
+
+/// Deletes rows that can no longer mean anything, once they have been dead for `retention`
+/// seconds: expired refresh tokens, revoked or run-out staff sessions, expired or revoked
+/// customer sessions (with the device tokens their sessions registered), expired login
+/// challenges and emailed codes, and idle limit counters.
+///
+/// Dead rows are kept for `retention` (default 7 days) rather than deleted at once so that an
+/// operator can still see what happened lately (a reuse revocation, a burst of failed codes).
+/// A live row is never touched: a rotated refresh token stays while its session is live and it
+/// has not expired, because presenting it again is how reuse is detected.
+///
+/// Every statement deletes at most `batchSize` rows found through an index on a time column,
+/// each batch its own short transaction, so a large backlog never holds SQLite's single write
+/// lock for long and never blocks sign-ins.
+struct Purge: Sendable {
+    let database: Database
+    let retention: Double
+    var batchSize = 500
+
+    /// One pass over every table; how many rows of each kind it deleted (only non-zero counts).
+    func run(now: Double) async throws -> [String: Int] {
+        let cutoff = now - retention
+        var removed: [String: Int] = [:]
+        func count(_ kind: String, _ n: Int) { if n > 0 { removed[kind, default: 0] += n } }
+
+        count("revoked sessions", try await batches { try await revokedStaffSessions(before: cutoff, on: $0) })
+        count("expired refresh tokens", try await batches { try await expiredRefreshTokens(before: cutoff, on: $0) })
+        count("customer sessions", try await batches { try await deadCustomerSessions(before: cutoff, on: $0) })
+        count("login challenges", try await batches { db in
+            try await deleteBatch(db, "login_challenges", "id", where: "expires_at < \(bind: cutoff)")
+        })
+        count("emailed codes", try await batches { db in
+            try await deleteBatch(db, "magic_codes", "id", where: "expires_at < \(bind: cutoff)")
+        })
+        // Counters count nothing after their longest window; no retention needed beyond it.
+        count("idle limit counters", try await batches { db in
+            try await deleteBatch(db, "request_windows", "key", where: "last_at <= \(bind: now - WindowCounters.longestWindow)")
+        })
+        return removed
+    }
+
+    /// Runs `batch` (one transaction each) until it deletes less than a full batch; the total.
+    private func batches(_ batch: @Sendable @escaping (any SQLDatabase) async throws -> Int) async throws -> Int {
+        var total = 0
+        while true {
+            try Task.checkCancellation()
+            let n = try await database.transaction { try await batch($0) }
+            total += n
+            if n < batchSize { return total }
+        }
+    }
+
+    /// Deletes up to a batch of `table`'s rows matching `condition`, by their key column.
+    private func deleteBatch(_ db: any SQLDatabase, _ table: String, _ key: String, where condition: SQLQueryString) async throws -> Int {
+        try await db.raw(
+            """
+            DELETE FROM \(ident: table) WHERE \(ident: key) IN (
+                SELECT \(ident: key) FROM \(ident: table) WHERE \(condition) LIMIT \(literal: batchSize))
+            RETURNING \(ident: key)
+            """
+        ).all().count
+    }
+
+    /// Staff sessions revoked before `cutoff`, with their refresh and device tokens.
+    private func revokedStaffSessions(before cutoff: Double, on db: any SQLDatabase) async throws -> Int {
+        let ids = try await db.raw("SELECT id FROM sessions WHERE revoked_at < \(bind: cutoff) LIMIT \(literal: batchSize)")
+            .all(decodingColumn: "id", as: String.self)
+        try await deleteSessions(ids, table: "sessions", on: db)
+        return ids.count
+    }
+
+    /// Refresh tokens that expired before `cutoff`; a session left without any token (every
+    /// one expired: it can never refresh again) goes with its last one.
+    private func expiredRefreshTokens(before cutoff: Double, on db: any SQLDatabase) async throws -> Int {
+        let rows = try await db.raw(
+            """
+            DELETE FROM refresh_tokens WHERE token_hash IN (
+                SELECT token_hash FROM refresh_tokens WHERE expires_at < \(bind: cutoff) LIMIT \(literal: batchSize))
+            RETURNING session_id
+            """
+        ).all(decodingColumn: "session_id", as: String.self)
+        var emptied: [String] = []
+        for session in Set(rows) {
+            let left = try await db.raw("SELECT token_hash FROM refresh_tokens WHERE session_id = \(bind: session) LIMIT 1").first()
+            if left == nil { emptied.append(session) }
+        }
+        try await deleteSessions(emptied, table: "sessions", on: db)
+        return rows.count
+    }
+
+    /// Customer sessions expired or revoked before `cutoff`, with their device tokens.
+    private func deadCustomerSessions(before cutoff: Double, on db: any SQLDatabase) async throws -> Int {
+        let ids = try await db.raw(
+            """
+            SELECT id FROM customer_sessions WHERE expires_at < \(bind: cutoff)
+            UNION SELECT id FROM customer_sessions WHERE revoked_at < \(bind: cutoff)
+            LIMIT \(literal: batchSize)
+            """
+        ).all(decodingColumn: "id", as: String.self)
+        try await deleteSessions(ids, table: "customer_sessions", on: db)
+        return ids.count
+    }
+
+    /// Deletes these sessions of `table` and what hangs off them: device tokens (both kinds)
+    /// and, for staff sessions, any refresh tokens left.
+    private func deleteSessions(_ ids: [String], table: String, on db: any SQLDatabase) async throws {
+        guard !ids.isEmpty else { return }
+        try await db.raw("DELETE FROM device_tokens WHERE session_id IN (\(binds: ids))").run()
+        if table == "sessions" { try await db.raw("DELETE FROM refresh_tokens WHERE session_id IN (\(binds: ids))").run() }
+        try await db.raw("DELETE FROM \(ident: table) WHERE id IN (\(binds: ids))").run()
+    }
+}

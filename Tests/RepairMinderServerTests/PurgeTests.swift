@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import RepairMinderServer
+
+/// The purge of dead rows (issue 14, item 10): everything dead for longer than the retention
+/// goes, in batches; everything live stays and still works.
+@Suite struct PurgeTests {
+    static let week = 7.0 * 24 * 3600
+    let admin = DemoFixtures.adminEmail
+
+    @Test func aPassDeletesWhatIsDeadAndKeepsEverythingLive() async throws {
+        let server = try await TestServer { $0.secondFactorFailureLimit = 10 }
+        try await server.run { client in
+            // Live for 90 days (mobile): a staff session with a rotated token, a customer session.
+            let live = try await client.signIn(userAgent: TestClient.iPhone)
+            let rotated = try #require(live.string("refreshToken"))
+            let current = try #require(try await client.post("/api/auth/refresh", ["refreshToken": rotated], userAgent: TestClient.iPhone).string("refreshToken"))
+            let customer = try #require(try await client.customerSignIn("jane@example.test", userAgent: TestClient.iPhone).string("token"))
+            // Dead within a week (web): three sessions that run out (one with a device token),
+            // three logged out, a customer session logged out and one that runs out, a challenge
+            // with a wrong try (a limit counter), and the codes they all used.
+            for index in 1...3 {
+                let token = try #require(try await client.signIn().string("token"))
+                if index == 1 { #expect(try await PushTests.register(client, "apns-dead", bearer: token).status == .ok) }
+            }
+            for _ in 1...3 {
+                let token = try #require(try await client.signIn().string("token"))
+                #expect(try await client.send(.post, "/api/auth/logout", bearer: token).status == .ok)
+            }
+            _ = try await client.customerSignIn("multi@example.test", companyName: "Beta Tech")
+            let loggedOut = try #require(try await client.customerSignIn("multi@example.test", companyName: "Acme Repairs").string("token"))
+            #expect(try await client.send(.post, "/api/customer/auth/logout", bearer: loggedOut).status == .ok)
+            let stale = try await client.login(admin, DemoFixtures.adminPassword)
+            _ = try await client.post("/api/auth/2fa/verify", ["userId": stale, "code": "000000"])
+
+            server.clock.advance(by: 2 * Self.week + 60)
+            // Live now: a fresh challenge and its limit counter.
+            let fresh = try await client.login(admin, DemoFixtures.adminPassword)
+            try await client.post("/api/auth/2fa/verify", ["userId": fresh, "code": "000000"]).expectFailure(.unauthorized, "INVALID_CODE")
+
+            let removed = try await server.withDatabase { db in
+                try await Purge(database: db, retention: Self.week, batchSize: 2).run(now: server.clock.now)
+            }
+            #expect(removed["revoked sessions"] == 3)
+            #expect(removed["expired refresh tokens"] == 3)
+            #expect(removed["customer sessions"] == 2)
+            #expect(removed["login challenges"] == 7 + 1)
+            #expect(removed["idle limit counters"] == nil)  // the user's counter was used again just now
+            let left = try await server.withDatabase { db in
+                [
+                    try await db.count("sessions"), try await db.count("refresh_tokens"), try await db.count("customer_sessions"),
+                    try await db.count("login_challenges"), try await db.count("magic_codes"), try await db.count("device_tokens"),
+                ]
+            }
+            #expect(left == [1, 2, 1, 1, 0, 0], "sessions, refresh tokens, customer sessions, challenges, codes, device tokens")
+
+            // What is live still works: the session refreshes and its new access token is
+            // accepted, the customer session, the open challenge, and the rotated token's reuse detection.
+            let refreshed = try await client.post("/api/auth/refresh", ["refreshToken": current], userAgent: TestClient.iPhone)
+            #expect(try await client.send(.get, "/api/auth/me", bearer: refreshed.string("token")).status == .ok)
+            #expect(try await client.send(.get, "/api/customer/auth/me", bearer: customer).status == .ok)
+            let code = try await client.requestCode(userId: fresh, email: admin)
+            #expect(try await client.post("/api/auth/2fa/verify", ["userId": fresh, "code": code]).status == .ok)
+            try await client.post("/api/auth/refresh", ["refreshToken": rotated], userAgent: TestClient.iPhone)
+                .expectFailure(.unauthorized, "TOKEN_REUSE_DETECTED")
+        }
+    }
+
+    @Test func idleLimitCountersGoAfterTheirWindow() async throws {
+        let server = try await TestServer { $0.secondFactorFailureLimit = 10 }
+        try await server.run { client in
+            let userId = try await client.login(admin, DemoFixtures.adminPassword)
+            _ = try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": "000000"])
+            server.clock.advance(by: WindowCounters.longestWindow + 1)
+            let removed = try await server.withDatabase { db in
+                try await Purge(database: db, retention: Self.week).run(now: server.clock.now)
+            }
+            #expect(removed == ["idle limit counters": 1])
+        }
+    }
+}
