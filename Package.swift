@@ -45,7 +45,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["Resources/README.md"],
+            resources: [.copy("Resources/common-passwords.txt")]
         ),
         .target(
             name: "RepairMinderKit",

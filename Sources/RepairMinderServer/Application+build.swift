@@ -81,6 +81,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
 
     let router = Router(context: AppRequestContext.self)
     if let metrics = parts.metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
+    router.add(middleware: ClientAddressMiddleware(trustedProxies: try settings.trustedProxyRanges()))
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: QuarantineMiddleware(identity: staffIdentity))
     let routes = RouteMounter(
@@ -103,6 +104,11 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
         authenticatorApp: authenticatorApp, issuer: issuer
     ).mount(on: routes)
     MagicLinkController(accounts: accounts, codes: codes, issuer: issuer).mount(on: routes)
+    SessionListController(database: database, clock: clock, sessions: sessions).mount(on: routes)
+    PasswordController(
+        database: database, clock: clock, accounts: accounts, hasher: parts.hasher, policy: try PasswordPolicy.bundled(),
+        limits: limits, codes: codes
+    ).mount(on: routes)
     StaffSessionController(
         settings: settings, clock: clock, sessions: sessions,
         rotation: RefreshTokenRotation(database: database, hashing: hashing, settings: settings, metrics: parts.metrics),

@@ -59,6 +59,8 @@ struct SettingsOptions: ParsableArguments {
     var wrongCodeLimit: Int?
     @Option(help: "Login steps 2 and 3 must send step 1's challengeToken: true or false (seed clients do not send it). [env: REPAIRMINDER_REQUIRE_CHALLENGE_TOKEN] (default: false)")
     var requireChallengeToken: Bool?
+    @Option(help: "Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for per-IP limits, challenge binding, session addresses). [env: REPAIRMINDER_TRUSTED_PROXIES] (default: none: the socket's peer is the client)")
+    var trustedProxies: String?
     @Option(help: "Seconds an expired or revoked session, token, login challenge or code is kept before the hourly purge deletes it. [env: REPAIRMINDER_PURGE_RETENTION] (default: 604800)")
     var purgeRetention: Int?
     @Option(help: "Serve Prometheus metrics at GET /metrics: true or false. [env: REPAIRMINDER_METRICS] (default: true)")
@@ -134,6 +136,9 @@ struct SettingsOptions: ParsableArguments {
         if let v = try int(wrongCodeLimit, "WRONG_CODE_LIMIT") { s.wrongCodeLimit = v }
         if let v = try bool(requireChallengeToken, "REQUIRE_CHALLENGE_TOKEN") { s.requireChallengeToken = v }
         if let v = try int(purgeRetention, "PURGE_RETENTION") { s.purgeRetention = v }
+        if let v = string(trustedProxies, "TRUSTED_PROXIES") {
+            s.trustedProxies = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
         if let v = try bool(metrics, "METRICS") { s.metricsEnabled = v }
         s.mailTransport = try choice(mailTransport, "MAIL_TRANSPORT", "--mail-transport")
         s.smtpURL = string(smtpUrl, "SMTP_URL")

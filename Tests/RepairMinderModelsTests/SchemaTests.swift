@@ -16,7 +16,8 @@ import Testing
         CustomerVerifyCodeResponse.self, CustomerMeResponse.self, StaffUser.self, Company.self,
         DeviceTokenRegistration.self, RegisteredDeviceToken.self, DeviceTokenRemoval.self, PushPreferences.self,
         PushPreferencesUpdate.self, HealthResponse.self, AppConfig.self, JSONValue.self, Pagination.self,
-        [RegisteredDeviceToken].self,
+        [RegisteredDeviceToken].self, ForgotPasswordRequest.self, ResetPasswordRequest.self, ChangePasswordRequest.self,
+        SessionInfo.self, [SessionInfo].self, RevokedSessionsResponse.self,
     ]
 
     /// The example of `type`, encoded and read back as generic JSON.

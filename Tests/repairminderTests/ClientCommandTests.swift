@@ -57,8 +57,9 @@ import Testing
 
         /// Runs the client with this server's config home. Each `input` line is written to its
         /// standard input half a second after the previous one (time to act on it, e.g. email a
-        /// code); a line is computed when its turn comes, from the standard output so far.
-        func client(_ arguments: [String], input: [@Sendable (String) throws -> String] = []) throws
+        /// code); a line is computed when its turn comes, and may read the standard output so far
+        /// (as often as it needs: the client may still be writing it).
+        func client(_ arguments: [String], input: [@Sendable (_ output: () -> String) throws -> String] = []) throws
             -> (status: Int32, output: String, error: String)
         {
             let process = Process()
@@ -76,7 +77,7 @@ import Testing
             try process.run()
             for line in input {
                 Thread.sleep(forTimeInterval: 0.5)
-                stdin.fileHandleForWriting.write(Data((try line(collected.text) + "\n").utf8))
+                stdin.fileHandleForWriting.write(Data((try line { collected.text } + "\n").utf8))
             }
             try stdin.fileHandleForWriting.close()
             process.waitUntilExit()
@@ -214,9 +215,16 @@ import Testing
         #expect(try server.client(["totp", "status"]).output == "not enabled\n")
     }
 
-    /// The current TOTP code for the secret `totp setup` printed (in groups of four).
-    static func currentCode(fromSetupOutput output: String) throws -> String {
-        let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("Secret") })
+    /// The current TOTP code for the secret `totp setup` prints (in groups of four), waiting up
+    /// to 10 s for the line: on a loaded machine the setup request may not have answered yet.
+    static func currentCode(fromSetupOutput output: () -> String) throws -> String {
+        var secretLine: Substring?
+        for _ in 0..<100 {
+            secretLine = output().split(separator: "\n").first { $0.hasPrefix("Secret") }
+            if secretLine != nil { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let line = try #require(secretLine, "no Secret line in: \(output())")
         let grouped = try #require(line.split(separator: ":", maxSplits: 1).last)
         let secret = try #require(Base32.decode(String(grouped)))
         let generator = TOTPGenerator()

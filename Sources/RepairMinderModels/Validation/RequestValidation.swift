@@ -76,3 +76,25 @@ extension DeviceTokenRemoval: ValidatedRequest {
         DeviceTokenRemoval(deviceToken: try FieldRules.text(deviceToken, "deviceToken", maxLength: 512))
     }
 }
+
+extension ForgotPasswordRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> ForgotPasswordRequest {
+        ForgotPasswordRequest(email: try FieldRules.email(email))
+    }
+}
+
+extension ResetPasswordRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> ResetPasswordRequest {
+        ResetPasswordRequest(
+            email: try FieldRules.email(email), code: try FieldRules.sixDigitCode(code),
+            password: try FieldRules.secret(password, "password"))
+    }
+}
+
+extension ChangePasswordRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> ChangePasswordRequest {
+        var current: String?
+        if let currentPassword { current = try FieldRules.secret(currentPassword, "currentPassword") }
+        return ChangePasswordRequest(currentPassword: current, newPassword: try FieldRules.secret(newPassword, "newPassword"))
+    }
+}

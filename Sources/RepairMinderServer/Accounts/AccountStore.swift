@@ -39,4 +39,24 @@ struct AccountStore: Sendable {
             try await db.raw("UPDATE users SET last_login = \(bind: now) WHERE id = \(bind: userId)").run()
         }
     }
+
+    /// Sets the user's password hash, inside the caller's transaction (a reset: the emailed
+    /// code, consumed in the same transaction, is what admits one writer).
+    static func setPassword(userId: String, hash: String, now: Double, on db: any SQLDatabase) async throws {
+        try await db.raw("UPDATE users SET password_hash = \(bind: hash), updated_at = \(bind: now) WHERE id = \(bind: userId)").run()
+    }
+
+    /// Replaces the user's password hash if it is still `expected` (nil: the user had none),
+    /// inside the caller's transaction: of two concurrent changes from the same old password,
+    /// one wins. False when it changed meanwhile.
+    static func replacePassword(userId: String, expected: String?, with hash: String, now: Double, on db: any SQLDatabase) async throws -> Bool {
+        let unchanged: SQLQueryString = expected.map { "password_hash = \(bind: $0)" } ?? "password_hash IS NULL"
+        return try await db.raw(
+            """
+            UPDATE users SET password_hash = \(bind: hash), updated_at = \(bind: now)
+            WHERE id = \(bind: userId) AND \(unchanged)
+            RETURNING id
+            """
+        ).first() != nil
+    }
 }

@@ -66,14 +66,17 @@ struct EmailedCodeStore: Sendable {
 
     /// Uses the code up if it matches and is still live. Exactly one concurrent caller wins.
     func consume(id: String, codeHash: String, now: Double) async throws -> Bool {
-        try await database.withConnection { db in
-            try await db.raw(
-                """
-                UPDATE magic_codes SET used_at = \(bind: now)
-                WHERE id = \(bind: id) AND used_at IS NULL AND code_hash = \(bind: codeHash) AND expires_at > \(bind: now)
-                RETURNING id
-                """
-            ).first()
-        } != nil
+        try await database.withConnection { db in try await Self.consume(id: id, codeHash: codeHash, now: now, on: db) }
+    }
+
+    /// `consume` on a connection (a transaction) of the caller's.
+    static func consume(id: String, codeHash: String, now: Double, on db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            UPDATE magic_codes SET used_at = \(bind: now)
+            WHERE id = \(bind: id) AND used_at IS NULL AND code_hash = \(bind: codeHash) AND expires_at > \(bind: now)
+            RETURNING id
+            """
+        ).first() != nil
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import RepairMinderModels
+import SQLKit
 
 /// What an emailed code is for: keeps one purpose's codes from working for another.
 enum CodePurpose: String, Sendable {
     case staffMagicLink = "staff"
     case customerSignIn = "customer"
+    case passwordReset = "reset"
 }
 
 /// A code that matched, not yet used up.
@@ -70,6 +72,12 @@ struct EmailedCodes: Sendable {
         }
         try await limits.refund(guess)
         return matched
+    }
+
+    /// Uses the code up on `db`, inside the caller's transaction with what the code allows (a
+    /// new password, say): of concurrent callers exactly one gets true.
+    func consume(_ matched: MatchedCode, now: Double, on db: any SQLDatabase) async throws -> Bool {
+        try await EmailedCodeStore.consume(id: matched.code.id, codeHash: matched.submittedHash, now: now, on: db)
     }
 
     /// Uses the code up; of concurrent callers exactly one succeeds, the others get 401.

@@ -71,6 +71,10 @@ extension APIError {
         .badRequest, .totpSetupRequired, "Start authenticator setup first: no setup is pending")
     static let totpNotEnabled = APIError(.badRequest, .totpNotEnabled, "Authenticator app is not enabled")
 
+    // Account lifecycle (docs/API.md §9).
+    static func weakPassword(_ rule: String) -> APIError { APIError(.badRequest, .weakPassword, rule) }
+    static let emailTaken = APIError(.conflict, .emailTaken, "An account with this email already exists")
+
     // Refresh (docs/API.md §2.7).
     static let invalidRefreshToken = APIError(.unauthorized, .invalidRefreshToken, "Invalid refresh token")
     static let refreshTokenExpired = APIError(.unauthorized, .refreshTokenExpired, "Refresh token expired")

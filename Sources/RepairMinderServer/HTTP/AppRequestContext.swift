@@ -4,8 +4,9 @@ import NIOCore
 /// The per-request context: Hummingbird's core storage plus who is calling.
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The peer's IP address, when the request came over a socket (nil in router tests).
-    public let clientIP: String?
+    /// The client's IP address: the socket's peer, or the client behind a trusted proxy
+    /// (`ClientAddressMiddleware`); nil in router tests.
+    public var clientIP: String?
     /// The signed-in staff member, set by `StaffAuthenticator`.
     var staff: AuthenticatedStaff?
     /// The signed-in customer, set by `CustomerAuthenticator`.

@@ -26,6 +26,11 @@ struct RouteCall<Body: Sendable>: Sendable {
     /// Whether the caller is a mobile app (docs/API.md §1), by its User-Agent.
     var isMobile: Bool { ClientKind.isMobile(request) }
 
+    /// The calling device as a new session records it.
+    var device: ClientDevice {
+        ClientDevice(isMobile: isMobile, userAgent: request.headers[.userAgent], ipAddress: context.clientIP)
+    }
+
     /// The value of the path parameter `name` of the route's template.
     func parameter(_ name: String) throws -> String {
         guard let value = context.parameters.get(name) else { throw APIError.notFound }

@@ -37,7 +37,7 @@ struct RouteMounter {
         let credential = route.credential, isSignIn = route.countedByAuthLimit, pattern = route.path.description
         let staffIdentity = self.staffIdentity, customerIdentity = self.customerIdentity, metrics = self.metrics
         let respond: @Sendable (Request, AppRequestContext) async throws -> Response = { request, context in
-            if let limiter, let wait = try await limiter.admit(context.clientIP ?? "unknown") {
+            if let limiter, let wait = try await limiter.admit(ClientAddress.limitKey(context.clientIP ?? "unknown")) {
                 throw APIError.rateLimited(retryAfter: wait)
             }
             var context = context

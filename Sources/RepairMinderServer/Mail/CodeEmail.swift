@@ -23,4 +23,11 @@ enum CodeEmail {
             text: "Your login code is \(code). It expires in \(validMinutes) minutes.\n\nIf you did not ask for it, you can ignore this email.",
             sentAt: Timestamp.iso8601(now))
     }
+
+    static func passwordReset(to email: String, code: String, validMinutes: Int, now: Double) -> MailMessage {
+        MailMessage(
+            to: email, subject: "Reset your Repair Minder password",
+            text: "Your password reset code is \(code). It expires in \(validMinutes) minutes.\n\nIf you did not ask to reset your password, you can ignore this email: your password stays as it is.",
+            sentAt: Timestamp.iso8601(now))
+    }
 }

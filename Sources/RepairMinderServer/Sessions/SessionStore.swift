@@ -7,6 +7,17 @@ struct StaffSession: Decodable, Sendable {
     var userId: String
     var isMobile: Int
     var revokedAt: Double?
+    var userAgent: String?
+    var ipAddress: String?
+    var createdAt: Double
+    var lastUsedAt: Double?
+}
+
+/// The device a request comes from, as a session records it (docs/API.md §9.4).
+struct ClientDevice: Sendable {
+    var isMobile: Bool
+    var userAgent: String?
+    var ipAddress: String?
 }
 
 /// Staff sessions and their refresh tokens (stored only as SHA-256 hashes).
@@ -14,11 +25,17 @@ struct SessionStore: Sendable {
     let database: Database
 
     /// Starts a session with its first refresh token; returns the session id.
-    func create(userId: String, isMobile: Bool, refreshToken: String, now: Double, refreshTTL: Double) async throws -> String {
+    func create(userId: String, device: ClientDevice, refreshToken: String, now: Double, refreshTTL: Double) async throws -> String {
         let sessionId = UUID().uuidString.lowercased()
+        // A User-Agent is the client's to choose: kept, but not at any length.
+        let userAgent = device.userAgent.map { String($0.prefix(Self.userAgentLimit)) }
         try await database.transaction { db in
             try await db.raw(
-                "INSERT INTO sessions (id, user_id, is_mobile, created_at) VALUES (\(bind: sessionId), \(bind: userId), \(bind: isMobile ? 1 : 0), \(bind: now))"
+                """
+                INSERT INTO sessions (id, user_id, is_mobile, created_at, user_agent, ip_address, last_used_at)
+                VALUES (\(bind: sessionId), \(bind: userId), \(bind: device.isMobile ? 1 : 0), \(bind: now),
+                    \(bind: userAgent), \(bind: device.ipAddress), \(bind: now))
+                """
             ).run()
             try await db.raw(
                 """
@@ -30,10 +47,55 @@ struct SessionStore: Sendable {
         return sessionId
     }
 
+    static let userAgentLimit = 512
+    /// `last_used_at` moves at most this often per session, so a busy session does not write on every request.
+    static let lastUsedResolution: Double = 60
+
     func session(id: String) async throws -> StaffSession? {
         try await database.withConnection { db in
-            try await db.raw("SELECT id, user_id, is_mobile, revoked_at FROM sessions WHERE id = \(bind: id)")
-                .first(decoding: StaffSession.self, with: AccountStore.rowDecoder)
+            try await db.raw(
+                "SELECT id, user_id, is_mobile, revoked_at, user_agent, ip_address, created_at, last_used_at FROM sessions WHERE id = \(bind: id)"
+            ).first(decoding: StaffSession.self, with: AccountStore.rowDecoder)
+        }
+    }
+
+    /// Records that the session was used now, if it was last recorded a minute ago or more
+    /// (conditional, so concurrent requests write it once).
+    func touch(_ session: StaffSession, now: Double) async throws {
+        guard (session.lastUsedAt ?? 0) <= now - Self.lastUsedResolution else { return }
+        try await database.withConnection { db in
+            try await db.raw(
+                """
+                UPDATE sessions SET last_used_at = \(bind: now)
+                WHERE id = \(bind: session.id) AND (last_used_at IS NULL OR last_used_at <= \(bind: now - Self.lastUsedResolution))
+                """
+            ).run()
+        }
+    }
+
+    /// The user's live sessions (not revoked, with a refresh token that has not expired), newest first.
+    func live(userId: String, now: Double) async throws -> [StaffSession] {
+        try await database.withConnection { db in
+            try await db.raw(
+                """
+                SELECT id, user_id, is_mobile, revoked_at, user_agent, ip_address, created_at, last_used_at FROM sessions
+                WHERE user_id = \(bind: userId) AND revoked_at IS NULL
+                  AND EXISTS (SELECT 1 FROM refresh_tokens WHERE session_id = sessions.id AND expires_at > \(bind: now))
+                ORDER BY created_at DESC, id DESC
+                """
+            ).all(decoding: StaffSession.self, with: AccountStore.rowDecoder)
+        }
+    }
+
+    /// Revokes session `id` if it is a live session of `userId`; false for another user's or an unknown one.
+    func revoke(id: String, ofUser userId: String, reason: String, now: Double) async throws -> Bool {
+        try await database.transaction { db in
+            let owned = try await db.raw(
+                "SELECT id FROM sessions WHERE id = \(bind: id) AND user_id = \(bind: userId) AND revoked_at IS NULL"
+            ).first()
+            guard owned != nil else { return false }
+            try await Self.revoke(id: id, reason: reason, now: now, on: db)
+            return true
         }
     }
 
@@ -51,5 +113,16 @@ struct SessionStore: Sendable {
             "UPDATE sessions SET revoked_at = \(bind: now), revoked_reason = \(bind: reason) WHERE id = \(bind: id) AND revoked_at IS NULL"
         ).run()
         try await DeviceTokenStore.removeAll(ofSession: id, on: db)
+    }
+
+    /// Revokes every live session of `userId` but `keeping` (the caller's own, when it stays
+    /// signed in), inside the caller's transaction; how many were revoked.
+    @discardableResult
+    static func revokeAll(userId: String, keeping: String? = nil, reason: String, now: Double, on db: any SQLDatabase) async throws -> Int {
+        let ids = try await db.raw(
+            "SELECT id FROM sessions WHERE user_id = \(bind: userId) AND revoked_at IS NULL AND id <> \(bind: keeping ?? "")"
+        ).all(decodingColumn: "id", as: String.self)
+        for id in ids { try await revoke(id: id, reason: reason, now: now, on: db) }
+        return ids.count
     }
 }

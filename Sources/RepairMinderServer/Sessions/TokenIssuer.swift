@@ -23,7 +23,8 @@ struct TokenIssuer: Sendable {
     }
 
     /// Starts a session for a user who just proved who they are, and answers the token response.
-    func signIn(userId: String, isMobile: Bool, method: ServerMetrics.SignInMethod) async throws -> StaffTokenResponse {
+    func signIn(userId: String, device: ClientDevice, method: ServerMetrics.SignInMethod) async throws -> StaffTokenResponse {
+        let isMobile = device.isMobile
         let now = clock.now()
         guard let (user, company) = try await accounts.userWithCompany(id: userId) else {
             throw APIError.invalidCredentials
@@ -32,7 +33,7 @@ struct TokenIssuer: Sendable {
         guard user.archived == 0 else { throw APIError.accountArchived }
         let refreshToken = RandomToken.base64URL(byteCount: 32)
         let sessionId = try await sessions.create(
-            userId: user.id, isMobile: isMobile, refreshToken: refreshToken, now: now,
+            userId: user.id, device: device, refreshToken: refreshToken, now: now,
             refreshTTL: Double(isMobile ? settings.refreshTokenTTLMobile : settings.refreshTokenTTLWeb))
         try await accounts.recordLogin(userId: user.id, at: now)
         metrics?.signedIn(method)

@@ -53,6 +53,9 @@ public struct ServerSettings: Sendable {
     public var wrongCodeLimit = 10
     /// Login steps 2 and 3 must present step 1's `challengeToken` (docs/API.md §2.3).
     public var requireChallengeToken = false
+    /// CIDR ranges (`10.0.0.0/8`, `fd00::/8`) of the proxies whose `X-Forwarded-For` names the
+    /// client; empty: the socket's peer is the client.
+    public var trustedProxies: [String] = []
     /// Seconds a dead row (expired or revoked session, token, challenge or code) is kept before
     /// the hourly purge deletes it.
     public var purgeRetention = 7 * 24 * 3600
@@ -108,6 +111,16 @@ public struct ServerSettings: Sendable {
         try encryptionKey ?? GeneratedSecret.loadOrCreate(named: "encryption-key", in: dataDirectory)
     }
 
+    /// `trustedProxies`, parsed.
+    func trustedProxyRanges() throws -> [IPAddressRange] {
+        try trustedProxies.map { entry in
+            guard let range = IPAddressRange(entry) else {
+                throw SettingsError("--trusted-proxies: \"\(entry)\" is not an address or CIDR range (like 10.0.0.0/8 or fd00::/8)")
+            }
+            return range
+        }
+    }
+
     /// The transport these settings name.
     func makeMailTransport() throws -> any MailTransport {
         switch effectiveMailTransport {
@@ -158,6 +171,7 @@ public struct ServerSettings: Sendable {
                 throw SettingsError("--env production needs --encryption-key (REPAIRMINDER_ENCRYPTION_KEY) of at least 32 bytes")
             }
         }
+        _ = try trustedProxyRanges()
         try validateMail()
         guard (1...1000).contains(databasePoolSize) else { throw SettingsError("--database-pool-size must be between 1 and 1000") }
         _ = try databaseLocation()

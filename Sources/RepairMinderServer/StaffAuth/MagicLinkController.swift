@@ -30,6 +30,6 @@ struct MagicLinkController {
         guard let user = try await accounts.user(email: email), user.magicLinkEnabled != 0 else {
             throw APIError.invalidOrExpiredCode
         }
-        return try await issuer.signIn(userId: user.id, isMobile: call.isMobile, method: .magicLink)
+        return try await issuer.signIn(userId: user.id, device: call.device, method: .magicLink)
     }
 }

@@ -21,12 +21,14 @@ struct StaffIdentity: Sendable {
     /// The staff member behind `token`; 401 `TOKEN_EXPIRED` or `UNAUTHORIZED` otherwise.
     func resolve(_ token: String?) async throws -> AuthenticatedStaff {
         guard let token else { throw APIError.unauthorized }
-        let claims = try signer.verifyBearer(token, as: AccessTokenClaims.self, now: clock.now())
+        let now = clock.now()
+        let claims = try signer.verifyBearer(token, as: AccessTokenClaims.self, now: now)
         guard let session = try await sessions.session(id: claims.sid),
             session.revokedAt == nil, session.userId == claims.userId,
             let (user, company) = try await accounts.userWithCompany(id: claims.userId),
             user.canSignIn
         else { throw APIError.unauthorized }
+        try await sessions.touch(session, now: now)
         return AuthenticatedStaff(claims: claims, user: user, company: company)
     }
 }

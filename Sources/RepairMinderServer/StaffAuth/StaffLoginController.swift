@@ -123,7 +123,7 @@ struct StaffLoginController {
         switch outcome {
         case .signedIn:
             try await limits.refund(guess)
-            return try await issuer.signIn(userId: challenge.userId, isMobile: call.isMobile, method: .password)
+            return try await issuer.signIn(userId: challenge.userId, device: call.device, method: .password)
         case .lostTheRace:
             try await limits.refund(guess)
             throw APIError.loginChallengeExpired

@@ -236,6 +236,12 @@ enum Migrations {
             "ALTER TABLE login_challenges ADD COLUMN client_ip TEXT",
             "ALTER TABLE login_challenges ADD COLUMN user_agent TEXT",
         ]),
+        Step(version: 9, name: "session details", statements: [
+            // docs/API.md §9.4: where each session signed in from, and when it was last used.
+            "ALTER TABLE sessions ADD COLUMN user_agent TEXT",
+            "ALTER TABLE sessions ADD COLUMN ip_address TEXT",
+            "ALTER TABLE sessions ADD COLUMN last_used_at DOUBLE PRECISION",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

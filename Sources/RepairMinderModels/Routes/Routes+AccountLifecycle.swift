@@ -1,0 +1,32 @@
+/// Password reset and change, registration, sessions and activity (docs/API.md §9).
+extension Routes {
+    public enum AccountLifecycle {
+        public static let forgotPassword = Route<ForgotPasswordRequest, MessageResponse>(
+            .post, "/api/auth/password/forgot", .none, "Email a password reset code (the same answer for every address)",
+            countedByAuthLimit: true, failures: [.init(429, .rateLimited)])
+        public static let resetPassword = Route<ResetPasswordRequest, MessageResponse>(
+            .post, "/api/auth/password/reset", .none,
+            "Set a new password with the emailed code; every session of the user is revoked",
+            countedByAuthLimit: true,
+            failures: [.init(400, .weakPassword), .init(401, .invalidCode), .init(429, .rateLimited)])
+        public static let changePassword = Route<ChangePasswordRequest, MessageResponse>(
+            .put, "/api/users/me/password", .staff,
+            "Set or change the signed-in user's password; their other sessions are revoked",
+            quarantine: .allowed,
+            failures: [.init(400, .weakPassword), .init(401, .invalidCredentials), .init(429, .rateLimited)])
+
+        public static let sessions = Route<EmptyPayload, [SessionInfo]>(
+            .get, "/api/auth/sessions", .staff, "The caller's live sessions, newest first", quarantine: .allowed)
+        public static let revokeSession = Route<EmptyPayload, EmptyPayload>(
+            .delete, "/api/auth/sessions/{id}", .staff, "Sign out one of the caller's sessions",
+            quarantine: .allowed, failures: [.init(404, .notFound)])
+        public static let logoutOthers = Route<EmptyPayload, RevokedSessionsResponse>(
+            .post, "/api/auth/logout-others", .staff, "Sign out every session of the caller but this one",
+            quarantine: .allowed)
+
+        static let all: [AnyRoute] = [
+            forgotPassword.erased, resetPassword.erased, changePassword.erased, sessions.erased, revokeSession.erased,
+            logoutOthers.erased,
+        ]
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import RepairMinderModels
+
+/// The caller's signed-in devices: list them, sign one out, sign out all the others
+/// (docs/API.md §9.4). Revoking works as logout does (§2.9): refresh and access tokens stop.
+struct SessionListController {
+    let database: Database
+    let clock: ServerClock
+    let sessions: SessionStore
+
+    func mount(on routes: RouteMounter) {
+        routes.on(Routes.AccountLifecycle.sessions, use: list)
+        routes.on(Routes.AccountLifecycle.revokeSession, use: revoke)
+        routes.on(Routes.AccountLifecycle.logoutOthers, use: logoutOthers)
+    }
+
+    @Sendable func list(_ call: RouteCall<EmptyPayload>) async throws -> [SessionInfo] {
+        let staff = try call.staff
+        return try await sessions.live(userId: staff.user.id, now: clock.now()).map { session in
+            SessionInfo(
+                id: session.id, current: session.id == staff.claims.sid, isMobile: session.isMobile != 0,
+                userAgent: session.userAgent, ipAddress: session.ipAddress, createdAt: Timestamp.iso8601(session.createdAt),
+                lastUsedAt: session.lastUsedAt.map(Timestamp.iso8601))
+        }
+    }
+
+    /// Another user's session, or an unknown or already-ended one, is 404: ids are not probed.
+    @Sendable func revoke(_ call: RouteCall<EmptyPayload>) async throws -> EmptyPayload {
+        let staff = try call.staff
+        guard try await sessions.revoke(id: try call.parameter("id"), ofUser: staff.user.id, reason: "revoked_by_user", now: clock.now())
+        else { throw APIError.notFound }
+        return EmptyPayload()
+    }
+
+    @Sendable func logoutOthers(_ call: RouteCall<EmptyPayload>) async throws -> RevokedSessionsResponse {
+        let staff = try call.staff
+        let now = clock.now()
+        let revoked = try await database.transaction { db in
+            try await SessionStore.revokeAll(userId: staff.user.id, keeping: staff.claims.sid, reason: "signed_out_elsewhere", now: now, on: db)
+        }
+        return RevokedSessionsResponse(revoked: revoked)
+    }
+}
