@@ -7,12 +7,15 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
     public var data: Payload?
     public var error: String?
     public var code: ErrorCode?
+    /// The counts of a list's page, beside its items in `data`.
+    public var pagination: Pagination?
 
-    public init(success: Bool, data: Payload? = nil, error: String? = nil, code: ErrorCode? = nil) {
+    public init(success: Bool, data: Payload? = nil, error: String? = nil, code: ErrorCode? = nil, pagination: Pagination? = nil) {
         self.success = success
         self.data = data
         self.error = error
         self.code = code
+        self.pagination = pagination
     }
 
     /// A successful envelope carrying `data`.
@@ -24,6 +27,7 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
         try container.encodeIfPresent(data, forKey: .data)
         try container.encodeIfPresent(error, forKey: .error)
         try container.encodeIfPresent(code, forKey: .code)
+        try container.encodeIfPresent(pagination, forKey: .pagination)
     }
 }
 

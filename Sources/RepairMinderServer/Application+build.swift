@@ -105,6 +105,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     ).mount(on: routes)
     MagicLinkController(accounts: accounts, codes: codes, issuer: issuer).mount(on: routes)
     SessionListController(database: database, clock: clock, sessions: sessions).mount(on: routes)
+    ActivityController(database: database).mount(on: routes)
     PasswordController(
         database: database, clock: clock, accounts: accounts, hasher: parts.hasher, policy: try PasswordPolicy.bundled(),
         limits: limits, codes: codes

@@ -17,7 +17,7 @@ import Testing
         DeviceTokenRegistration.self, RegisteredDeviceToken.self, DeviceTokenRemoval.self, PushPreferences.self,
         PushPreferencesUpdate.self, HealthResponse.self, AppConfig.self, JSONValue.self, Pagination.self,
         [RegisteredDeviceToken].self, ForgotPasswordRequest.self, ResetPasswordRequest.self, ChangePasswordRequest.self,
-        SessionInfo.self, [SessionInfo].self, RevokedSessionsResponse.self,
+        SessionInfo.self, [SessionInfo].self, RevokedSessionsResponse.self, ActivityEvent.self, [ActivityEvent].self,
     ]
 
     /// The example of `type`, encoded and read back as generic JSON.

@@ -195,7 +195,7 @@ public actor APIClient {
             return file
         case .document:
             do { return try JSONDecoder().decode(Answer.self, from: data) } catch { throw APIError.decoding(String(describing: error)) }
-        case .envelope:
+        case .envelope, .paginatedEnvelope:
             return try decodeData(Answer.self, from: data)
         }
     }

@@ -25,6 +25,9 @@ public enum ResponseFormat: Sendable, Hashable {
     /// docs/API.md §1's envelope: `{"success": true, "data": ...}`, or `{"success": true}` when the
     /// response type is `EmptyPayload`.
     case envelope
+    /// The envelope of a list: the items as `data` and the counts as `pagination`
+    /// (`{"success": true, "data": [...], "pagination": {...}}`).
+    case paginatedEnvelope
     /// A plain JSON document (the OpenAPI document itself).
     case document
     /// Bytes of one of these media types (images, PDFs).

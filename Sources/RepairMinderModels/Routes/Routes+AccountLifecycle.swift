@@ -24,9 +24,13 @@ extension Routes {
             .post, "/api/auth/logout-others", .staff, "Sign out every session of the caller but this one",
             quarantine: .allowed)
 
+        public static let activity = Route<EmptyPayload, [ActivityEvent]>(
+            .get, "/api/auth/activity", .staff, "The caller's security events, newest first, paginated",
+            quarantine: .allowed, format: .paginatedEnvelope, query: [.page, .limit])
+
         static let all: [AnyRoute] = [
             forgotPassword.erased, resetPassword.erased, changePassword.erased, sessions.erased, revokeSession.erased,
-            logoutOthers.erased,
+            logoutOthers.erased, activity.erased,
         ]
     }
 }

@@ -31,6 +31,16 @@ struct RouteCall<Body: Sendable>: Sendable {
         ClientDevice(isMobile: isMobile, userAgent: request.headers[.userAgent], ipAddress: context.clientIP)
     }
 
+    /// The query parameter `name` as a whole number of 1 or more; nil when absent, 400
+    /// `VALIDATION_ERROR` naming it when it is anything else (`page=0`, `limit=abc`).
+    func positiveQuery(_ name: String) throws -> Int? {
+        guard let raw = request.uri.queryParameters.get(name) else { return nil }
+        guard let value = Int(raw), value >= 1, value <= 1_000_000 else {
+            throw APIError.validation("\(name) must be a whole number from 1")
+        }
+        return value
+    }
+
     /// The value of the path parameter `name` of the route's template.
     func parameter(_ name: String) throws -> String {
         guard let value = context.parameters.get(name) else { throw APIError.notFound }

@@ -28,6 +28,17 @@ struct RouteMounter {
         }
     }
 
+    /// Mounts a list `route` whose handler answers one page: its items and the counts.
+    func on<Body, Item>(
+        _ route: Route<Body, [Item]>, page handler: @escaping @Sendable (RouteCall<Body>) async throws -> ([Item], Pagination)
+    ) {
+        precondition(route.format == .paginatedEnvelope, "\(route.erased) is not a paginated route in the table")
+        on(route) { call in
+            let (items, pagination) = try await handler(call)
+            return .json(Envelope(success: true, data: items, pagination: pagination))
+        }
+    }
+
     /// Mounts `route` with a handler that builds the whole response (files, caching headers, 503).
     func on<Body, Answer>(
         _ route: Route<Body, Answer>, respond handler: @escaping @Sendable (RouteCall<Body>) async throws -> Response

@@ -110,6 +110,18 @@ public enum OpenAPIDocument {
                     ]
                 ]
             ]
+        case .paginatedEnvelope:
+            content = [
+                "application/json": [
+                    "schema": [
+                        "type": "object", "required": ["success", "data", "pagination"],
+                        "properties": [
+                            "success": ["type": "boolean", "enum": [true]], "data": schemas.reference(route.responseType),
+                            "pagination": schemas.reference(Pagination.self),
+                        ],
+                    ]
+                ]
+            ]
         case .document:
             content = ["application/json": ["schema": ["type": "object"]]]
         case .binary(let types):

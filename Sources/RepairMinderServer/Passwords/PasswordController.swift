@@ -38,11 +38,12 @@ struct PasswordController {
         guard let user = try await accounts.user(email: body.email), user.canSignIn else { throw APIError.invalidOrExpiredCode }
         try policy.check(body.password, email: user.email)
         let hash = try await hasher.hash(body.password)
-        let now = clock.now(), codes = self.codes
+        let now = clock.now(), codes = self.codes, device = call.device
         try await database.transaction { db in
             guard try await codes.consume(matched, now: now, on: db) else { throw APIError.invalidOrExpiredCode }
             try await AccountStore.setPassword(userId: user.id, hash: hash, now: now, on: db)
-            try await SessionStore.revokeAll(userId: user.id, reason: "password_reset", now: now, on: db)
+            try await ActivityLog.record(.passwordReset, userId: user.id, device: device, at: now, on: db)
+            try await SessionStore.revokeAll(userId: user.id, reason: "password_reset", device: device, now: now, on: db)
         }
         return MessageResponse(message: "Your password has been reset. Please sign in.")
     }
@@ -62,12 +63,14 @@ struct PasswordController {
         }
         try policy.check(call.body.newPassword, email: user.email)
         let hash = try await hasher.hash(call.body.newPassword)
-        let now = clock.now(), session = staff.claims.sid
+        let now = clock.now(), session = staff.claims.sid, device = call.device
         try await database.transaction { db in
             // Conditional on the password checked above: of two changes from it, one wins.
             guard try await AccountStore.replacePassword(userId: user.id, expected: user.passwordHash, with: hash, now: now, on: db)
             else { throw APIError.invalidCredentials }
-            try await SessionStore.revokeAll(userId: user.id, keeping: session, reason: "password_changed", now: now, on: db)
+            try await ActivityLog.record(.passwordChanged, userId: user.id, sessionId: session, device: device, at: now, on: db)
+            try await SessionStore.revokeAll(
+                userId: user.id, keeping: session, reason: "password_changed", device: device, now: now, on: db)
         }
         return MessageResponse(message: "Password updated")
     }

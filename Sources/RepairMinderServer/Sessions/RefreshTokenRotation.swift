@@ -55,7 +55,8 @@ struct RefreshTokenRotation: Sendable {
         return nil
     }
 
-    func rotate(_ presented: String, now: Double) async throws -> Rotated {
+    /// `device` is the caller's, for the activity log of a detected reuse.
+    func rotate(_ presented: String, device: ClientDevice? = nil, now: Double) async throws -> Rotated {
         let presentedHash = SecretHashing.tokenHash(presented)
         let successor = hashing.successor(of: presented)
         let successorHash = SecretHashing.tokenHash(successor)
@@ -114,7 +115,8 @@ struct RefreshTokenRotation: Sendable {
                 "SELECT token_hash FROM refresh_tokens WHERE token_hash = \(bind: successorHash) AND rotated_at IS NULL"
             ).first() != nil
             if now - rotatedAt <= grace && successorUnused { return .rotated(rotated, retried: true) }
-            try await SessionStore.revoke(id: row.sessionId, reason: "refresh_token_reuse", now: now, on: db)
+            try await ActivityLog.record(.tokenReuseDetected, userId: user.id, sessionId: row.sessionId, device: device, at: now, on: db)
+            try await SessionStore.revoke(id: row.sessionId, reason: "refresh_token_reuse", device: device, now: now, on: db)
             return .rejected(.tokenReuseDetected)
         }
         return try finish(outcome)

@@ -27,16 +27,17 @@ struct SessionListController {
     /// Another user's session, or an unknown or already-ended one, is 404: ids are not probed.
     @Sendable func revoke(_ call: RouteCall<EmptyPayload>) async throws -> EmptyPayload {
         let staff = try call.staff
-        guard try await sessions.revoke(id: try call.parameter("id"), ofUser: staff.user.id, reason: "revoked_by_user", now: clock.now())
+        guard try await sessions.revoke(id: try call.parameter("id"), ofUser: staff.user.id, reason: "revoked_by_user", device: call.device, now: clock.now())
         else { throw APIError.notFound }
         return EmptyPayload()
     }
 
     @Sendable func logoutOthers(_ call: RouteCall<EmptyPayload>) async throws -> RevokedSessionsResponse {
         let staff = try call.staff
-        let now = clock.now()
+        let now = clock.now(), device = call.device
         let revoked = try await database.transaction { db in
-            try await SessionStore.revokeAll(userId: staff.user.id, keeping: staff.claims.sid, reason: "signed_out_elsewhere", now: now, on: db)
+            try await SessionStore.revokeAll(
+                userId: staff.user.id, keeping: staff.claims.sid, reason: "signed_out_elsewhere", device: device, now: now, on: db)
         }
         return RevokedSessionsResponse(revoked: revoked)
     }

@@ -43,6 +43,7 @@ struct SessionStore: Sendable {
                 VALUES (\(bind: SecretHashing.tokenHash(refreshToken)), \(bind: sessionId), \(bind: now), \(bind: now + refreshTTL))
                 """
             ).run()
+            try await ActivityLog.record(.loginSucceeded, userId: userId, sessionId: sessionId, device: device, at: now, on: db)
         }
         return sessionId
     }
@@ -88,41 +89,50 @@ struct SessionStore: Sendable {
     }
 
     /// Revokes session `id` if it is a live session of `userId`; false for another user's or an unknown one.
-    func revoke(id: String, ofUser userId: String, reason: String, now: Double) async throws -> Bool {
+    func revoke(id: String, ofUser userId: String, reason: String, device: ClientDevice?, now: Double) async throws -> Bool {
         try await database.transaction { db in
             let owned = try await db.raw(
                 "SELECT id FROM sessions WHERE id = \(bind: id) AND user_id = \(bind: userId) AND revoked_at IS NULL"
             ).first()
             guard owned != nil else { return false }
-            try await Self.revoke(id: id, reason: reason, now: now, on: db)
+            try await Self.revoke(id: id, reason: reason, device: device, now: now, on: db)
             return true
         }
     }
 
     /// Ends a session: its refresh tokens and access tokens stop working, and the device tokens
     /// it registered are forgotten.
-    func revoke(id: String, reason: String, now: Double) async throws {
+    func revoke(id: String, reason: String, device: ClientDevice? = nil, now: Double) async throws {
         try await database.transaction { db in
-            try await Self.revoke(id: id, reason: reason, now: now, on: db)
+            try await Self.revoke(id: id, reason: reason, device: device, now: now, on: db)
         }
     }
 
-    /// `revoke` inside a transaction the caller already holds.
-    static func revoke(id: String, reason: String, now: Double, on db: any SQLDatabase) async throws {
-        try await db.raw(
-            "UPDATE sessions SET revoked_at = \(bind: now), revoked_reason = \(bind: reason) WHERE id = \(bind: id) AND revoked_at IS NULL"
-        ).run()
+    /// `revoke` inside a transaction the caller already holds; the activity log records it for
+    /// the session's user, from `device` (the request that caused it, if any).
+    static func revoke(id: String, reason: String, device: ClientDevice? = nil, now: Double, on db: any SQLDatabase) async throws {
+        let revoked = try await db.raw(
+            """
+            UPDATE sessions SET revoked_at = \(bind: now), revoked_reason = \(bind: reason)
+            WHERE id = \(bind: id) AND revoked_at IS NULL RETURNING user_id
+            """
+        ).first(decodingColumn: "user_id", as: String.self)
         try await DeviceTokenStore.removeAll(ofSession: id, on: db)
+        if let userId = revoked {
+            try await ActivityLog.record(.sessionRevoked, userId: userId, sessionId: id, device: device, at: now, on: db)
+        }
     }
 
     /// Revokes every live session of `userId` but `keeping` (the caller's own, when it stays
     /// signed in), inside the caller's transaction; how many were revoked.
     @discardableResult
-    static func revokeAll(userId: String, keeping: String? = nil, reason: String, now: Double, on db: any SQLDatabase) async throws -> Int {
+    static func revokeAll(
+        userId: String, keeping: String? = nil, reason: String, device: ClientDevice?, now: Double, on db: any SQLDatabase
+    ) async throws -> Int {
         let ids = try await db.raw(
             "SELECT id FROM sessions WHERE user_id = \(bind: userId) AND revoked_at IS NULL AND id <> \(bind: keeping ?? "")"
         ).all(decodingColumn: "id", as: String.self)
-        for id in ids { try await revoke(id: id, reason: reason, now: now, on: db) }
+        for id in ids { try await revoke(id: id, reason: reason, device: device, now: now, on: db) }
         return ids.count
     }
 }

@@ -19,7 +19,7 @@ struct StaffSessionController {
         let presented = call.body.refreshToken
         guard presented.utf8.count <= 512 else { throw APIError.invalidRefreshToken }
         let now = clock.now()
-        let rotated = try await rotation.rotate(presented, now: now)
+        let rotated = try await rotation.rotate(presented, device: call.device, now: now)
         let token = try issuer.accessToken(for: rotated.user, sessionId: rotated.sessionId, isMobile: rotated.isMobile, now: now)
         return RefreshResponse(token: token, refreshToken: rotated.refreshToken, expiresIn: settings.accessTokenTTL)
     }
@@ -32,7 +32,7 @@ struct StaffSessionController {
     }
 
     @Sendable func logout(_ call: RouteCall<EmptyPayload>) async throws -> EmptyPayload {
-        try await sessions.revoke(id: try call.staff.claims.sid, reason: "logout", now: clock.now())
+        try await sessions.revoke(id: try call.staff.claims.sid, reason: "logout", device: call.device, now: clock.now())
         return EmptyPayload()
     }
 }

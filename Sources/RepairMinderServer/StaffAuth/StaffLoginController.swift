@@ -34,7 +34,10 @@ struct StaffLoginController {
         let passwordMatches = try await hasher.verify(call.body.password, against: user?.passwordHash)
         guard let user else { throw APIError.invalidCredentials }
         guard user.passwordHash != nil else { throw APIError.noPasswordSet }
-        guard passwordMatches else { throw APIError.invalidCredentials }
+        guard passwordMatches else {
+            try await ActivityLog.record(.loginFailed, userId: user.id, device: call.device, at: clock.now(), in: accounts.database)
+            throw APIError.invalidCredentials
+        }
         try await limits.clearLoginFailures(for: email)
         guard user.isActive != 0 else { throw APIError.accountDeactivated }
         guard user.archived == 0 else { throw APIError.accountArchived }
@@ -115,7 +118,7 @@ struct StaffLoginController {
         }
         let outcome: SecondFactorOutcome
         do {
-            outcome = try await complete(challenge, code: call.body.code, now: now)
+            outcome = try await complete(challenge, code: call.body.code, device: call.device, now: now)
         } catch {
             if tries >= settings.maxCodeAttempts { try? await challenges.close(challengeId: challenge.id, now: now) }
             throw error
@@ -128,6 +131,8 @@ struct StaffLoginController {
             try await limits.refund(guess)
             throw APIError.loginChallengeExpired
         case .expiredCode, .wrongCode:
+            try await ActivityLog.record(
+                .twoFactorFailed, userId: challenge.userId, device: call.device, at: now, in: accounts.database)
             if tries >= settings.maxCodeAttempts {
                 try await challenges.close(challengeId: challenge.id, now: now)
                 throw APIError.tooManyAttempts
@@ -146,7 +151,9 @@ struct StaffLoginController {
     /// (a TOTP or recovery code), and if it is right closes the challenge and spends the factor
     /// in one transaction: of concurrent requests only the one that closes the challenge signs
     /// in, and a request that loses leaves its factor unused.
-    private func complete(_ challenge: LoginChallenge, code: String, now: Double) async throws -> SecondFactorOutcome {
+    private func complete(_ challenge: LoginChallenge, code: String, device: ClientDevice, now: Double) async throws
+        -> SecondFactorOutcome
+    {
         let emailed = hashing.codeHash(code, scope: Self.challengeCodeScope)
         if let current = challenge.codeHash, SecretHashing.constantTimeEquals(current, emailed) {
             if let expiry = challenge.codeExpiresAt, expiry <= now { return .expiredCode }
@@ -157,7 +164,11 @@ struct StaffLoginController {
         guard let factor = try await authenticatorApp.check(code, userId: challenge.userId, now: now) else { return .wrongCode }
         let userId = challenge.userId, app = authenticatorApp
         switch try await challenges.complete(challengeId: challenge.id, emailedCodeHash: nil, now: now, spend: { db in
-            try await app.use(factor, userId: userId, now: now, on: db)
+            guard try await app.use(factor, userId: userId, now: now, on: db) else { return false }
+            if case .recoveryCode = factor {
+                try await ActivityLog.record(.recoveryCodeUsed, userId: userId, device: device, at: now, on: db)
+            }
+            return true
         }) {
         case .completed: return .signedIn
         case .notOpen: return .lostTheRace

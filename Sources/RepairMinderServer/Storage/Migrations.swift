@@ -242,6 +242,22 @@ enum Migrations {
             "ALTER TABLE sessions ADD COLUMN ip_address TEXT",
             "ALTER TABLE sessions ADD COLUMN last_used_at DOUBLE PRECISION",
         ]),
+        Step(version: 10, name: "activity log", statements: [
+            // docs/API.md §9.4: the security events of each staff user (`ActivityLog`).
+            """
+            CREATE TABLE activity_log (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                type TEXT NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                ip_address TEXT,
+                user_agent TEXT,
+                session_id TEXT
+            )
+            """,
+            "CREATE INDEX activity_log_user ON activity_log(user_id, at)",
+            "CREATE INDEX activity_log_at ON activity_log(at)",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

@@ -39,7 +39,7 @@ struct TOTPController {
         try await limits.clearLoginFailures(for: Self.guessKey(staff))
         let codes = RecoveryCodes.generate()
         let hashes = codes.map { app.recoveryHash($0, userId: staff.user.id) }
-        guard try await app.store.enable(userId: staff.user.id, sealed: sealed, step: step, recoveryHashes: hashes, now: now)
+        guard try await app.store.enable(userId: staff.user.id, sealed: sealed, step: step, recoveryHashes: hashes, device: call.device, now: now)
         else { throw APIError.totpSetupRequired }
         return TOTPEnabledResponse(recoveryCodes: codes)
     }
@@ -51,7 +51,7 @@ struct TOTPController {
         try await limits.admitLoginAttempt(for: Self.guessKey(staff))
         guard try await app.accept(code, userId: staff.user.id, now: clock.now()) else { throw APIError.invalidTOTPCode }
         try await limits.clearLoginFailures(for: Self.guessKey(staff))
-        try await app.store.disable(userId: staff.user.id)
+        try await app.store.disable(userId: staff.user.id, device: call.device, now: clock.now())
         return TOTPDisabledResponse()
     }
 

@@ -40,7 +40,9 @@ struct TOTPStore: Sendable {
 
     /// Turns the pending secret `sealed` into the enabled one and replaces the recovery codes.
     /// False if the pending secret changed meanwhile (a concurrent setup) or TOTP got enabled.
-    func enable(userId: String, sealed: String, step: UInt64, recoveryHashes: [String], now: Double) async throws -> Bool {
+    func enable(
+        userId: String, sealed: String, step: UInt64, recoveryHashes: [String], device: ClientDevice?, now: Double
+    ) async throws -> Bool {
         try await database.transaction { db in
             let updated = try await db.raw(
                 """
@@ -58,6 +60,7 @@ struct TOTPStore: Sendable {
                     "INSERT INTO recovery_codes (id, user_id, code_hash) VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: userId), \(bind: hash))"
                 ).run()
             }
+            try await ActivityLog.record(.totpEnabled, userId: userId, device: device, at: now, on: db)
             return true
         }
     }
@@ -102,10 +105,11 @@ struct TOTPStore: Sendable {
         }
     }
 
-    func disable(userId: String) async throws {
+    func disable(userId: String, device: ClientDevice?, now: Double) async throws {
         try await database.transaction { db in
             try await db.raw("DELETE FROM totp_credentials WHERE user_id = \(bind: userId)").run()
             try await db.raw("DELETE FROM recovery_codes WHERE user_id = \(bind: userId)").run()
+            try await ActivityLog.record(.totpDisabled, userId: userId, device: device, at: now, on: db)
         }
     }
 }

@@ -1,0 +1,22 @@
+import Foundation
+import RepairMinderModels
+
+/// `GET /api/auth/activity`: the caller's own security events, newest first (docs/API.md §9.4).
+struct ActivityController {
+    let database: Database
+
+    static let defaultLimit = 20
+    static let maximumLimit = 100
+
+    func mount(on routes: RouteMounter) {
+        routes.on(Routes.AccountLifecycle.activity, page: activity)
+    }
+
+    @Sendable func activity(_ call: RouteCall<EmptyPayload>) async throws -> ([ActivityEvent], Pagination) {
+        let staff = try call.staff
+        let page = try call.positiveQuery("page") ?? 1
+        let limit = min(try call.positiveQuery("limit") ?? Self.defaultLimit, Self.maximumLimit)
+        let (rows, total) = try await ActivityLog.page(userId: staff.user.id, page: page, limit: limit, in: database)
+        return (rows.map(\.wire), Pagination(page: page, limit: limit, total: total, totalPages: (total + limit - 1) / limit))
+    }
+}

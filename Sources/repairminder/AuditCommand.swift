@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RepairMinderModels
+import RepairMinderServer
+
+struct AuditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Print the security events of staff accounts (the activity log), oldest first.",
+        discussion: """
+            Sign-ins and failed attempts, revoked sessions, token reuse, password and authenticator \
+            changes, recovery codes used and registrations, each with its time, address and device. \
+            Reads the server's database directly; no secret is ever stored in the log.
+            """)
+
+    @Option(help: "Only this staff member's events.")
+    var email: String?
+
+    @Option(help: "Only events this recent: 30m, 24h, 7d (default: all).")
+    var since: String?
+
+    @Flag(help: "One JSON object per line instead of text.")
+    var json = false
+
+    @Option(help: "The server's data directory. [env: REPAIRMINDER_DATA_DIR] (default: ./.repairminder)")
+    var dataDir: String?
+
+    @Option(help: "The server's database. [env: REPAIRMINDER_DATABASE_URL] (default: <data-dir>/repairminder.sqlite)")
+    var databaseUrl: String?
+
+    func validate() throws {
+        if let since, Self.seconds(in: since) == nil {
+            throw ValidationError("--since must be a number followed by s, m, h or d (like 24h), got \"\(since)\"")
+        }
+    }
+
+    /// `90s`, `30m`, `24h`, `7d` in seconds.
+    static func seconds(in duration: String) -> Double? {
+        guard let unit = duration.last, let value = Double(duration.dropLast()), value >= 0 else { return nil }
+        switch unit {
+        case "s": return value
+        case "m": return value * 60
+        case "h": return value * 3600
+        case "d": return value * 86400
+        default: return nil
+        }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var settings = ServerSettings()
+        settings.dataDirectory = dataDir ?? environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
+        settings.databaseURL = databaseUrl ?? environment["REPAIRMINDER_DATABASE_URL"]
+        var logger = Logger(label: "repairminder")
+        logger.logLevel = .warning
+        let start = since.flatMap(Self.seconds(in:)).map { Date().timeIntervalSince1970 - $0 } ?? 0
+        let database = try await Database.openMigrated(settings: settings, logger: logger)
+        let entries: [AuditEntry]
+        do {
+            entries = try await database.activity(email: email?.lowercased(), since: start)
+            await database.close()
+        } catch {
+            await database.close()
+            throw error
+        }
+        if entries.isEmpty && !json {
+            print("No events.")
+            return
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for entry in entries {
+            if json {
+                print(String(decoding: try encoder.encode(entry), as: UTF8.self))
+            } else {
+                let event = entry.event
+                let place = [event.ipAddress, event.userAgent].compactMap { $0 }.joined(separator: "  ")
+                print("\(event.at)  \(entry.email)  \(event.type)\(place.isEmpty ? "" : "  \(place)")")
+            }
+        }
+    }
+}
