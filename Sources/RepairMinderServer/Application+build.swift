@@ -96,6 +96,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
         database: database, accounts: accounts, serverURL: settings.serverURL, logoDirectory: settings.dataDirectory,
         metrics: parts.metrics)
         .mount(on: routes)
+    let passwordPolicy = try PasswordPolicy.bundled()
     let issuer = TokenIssuer(
         signer: signer, accounts: accounts, sessions: sessions, settings: settings, clock: clock, metrics: parts.metrics)
     StaffLoginController(
@@ -105,9 +106,13 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     ).mount(on: routes)
     MagicLinkController(accounts: accounts, codes: codes, issuer: issuer).mount(on: routes)
     SessionListController(database: database, clock: clock, sessions: sessions).mount(on: routes)
+    RegistrationController(
+        database: database, clock: clock, accounts: accounts, store: RegistrationStore(database: database),
+        hasher: parts.hasher, policy: passwordPolicy, codes: codes, mail: parts.mail, issuer: issuer
+    ).mount(on: routes)
     ActivityController(database: database).mount(on: routes)
     PasswordController(
-        database: database, clock: clock, accounts: accounts, hasher: parts.hasher, policy: try PasswordPolicy.bundled(),
+        database: database, clock: clock, accounts: accounts, hasher: parts.hasher, policy: passwordPolicy,
         limits: limits, codes: codes
     ).mount(on: routes)
     StaffSessionController(

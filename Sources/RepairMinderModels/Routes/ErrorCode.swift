@@ -52,6 +52,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     // Account lifecycle (§9).
     public static let weakPassword = ErrorCode(rawValue: "WEAK_PASSWORD")
     public static let emailTaken = ErrorCode(rawValue: "EMAIL_TAKEN")
+    public static let companyNameTaken = ErrorCode(rawValue: "COMPANY_NAME_TAKEN")
 
     /// Every code of docs/API.md.
     public static let all: [ErrorCode] = [
@@ -60,6 +61,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         .noPasswordSet, .loginChallengeExpired, .invalidCode, .codeExpired, .tooManyAttempts, .invalidRefreshToken,
         .refreshTokenExpired, .userInactive, .tokenReuseDetected, .totpAlreadyEnabled, .totpSetupRequired,
         .totpNotEnabled, .accountPendingApproval, .accountSuspended, .weakPassword, .emailTaken,
+        .companyNameTaken,
     ]
 
     /// The codes after which a refresh token can never work again (§2.7).

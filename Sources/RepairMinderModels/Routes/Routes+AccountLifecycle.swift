@@ -1,6 +1,16 @@
 /// Password reset and change, registration, sessions and activity (docs/API.md §9).
 extension Routes {
     public enum AccountLifecycle {
+        public static let register = Route<RegisterRequest, MessageResponse>(
+            .post, "/api/auth/register", .none,
+            "Register a new shop: emails a code (the same answer whether or not the email has an account)",
+            countedByAuthLimit: true, successStatus: 201,
+            failures: [.init(400, .weakPassword), .init(409, .companyNameTaken), .init(429, .rateLimited)])
+        public static let verifyRegistration = Route<RegisterVerifyRequest, StaffTokenResponse>(
+            .post, "/api/auth/register/verify", .none,
+            "Finish registration with the code: creates the shop (pending approval) and its admin, and signs in",
+            countedByAuthLimit: true,
+            failures: [.init(401, .invalidCode), .init(409, .emailTaken), .init(409, .companyNameTaken), .init(429, .rateLimited)])
         public static let forgotPassword = Route<ForgotPasswordRequest, MessageResponse>(
             .post, "/api/auth/password/forgot", .none, "Email a password reset code (the same answer for every address)",
             countedByAuthLimit: true, failures: [.init(429, .rateLimited)])
@@ -29,7 +39,7 @@ extension Routes {
             quarantine: .allowed, format: .paginatedEnvelope, query: [.page, .limit])
 
         static let all: [AnyRoute] = [
-            forgotPassword.erased, resetPassword.erased, changePassword.erased, sessions.erased, revokeSession.erased,
+            register.erased, verifyRegistration.erased, forgotPassword.erased, resetPassword.erased, changePassword.erased, sessions.erased, revokeSession.erased,
             logoutOthers.erased, activity.erased,
         ]
     }

@@ -37,3 +37,30 @@ extension ChangePasswordRequest: WireType {
         ChangePasswordRequest(currentPassword: "correct horse battery", newPassword: "violet kettle 1987 drum")
     }
 }
+
+extension RegisterRequest: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("companyName", .nonEmptyText(maxLength: 200, description: "The shop's name")),
+            .init("firstName", .nonEmptyText(maxLength: 100)),
+            .init("lastName", .nonEmptyText(maxLength: 100)),
+            .init("email", .email),
+            .init("password", .newPassword),
+        ])
+    }
+    public static var example: RegisterRequest {
+        RegisterRequest(
+            companyName: "Fixit Phones", firstName: "Ada", lastName: "Lovelace", email: "ada@fixit.test",
+            password: "violet kettle 1987 drum")
+    }
+}
+
+extension RegisterVerifyRequest: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("email", .email),
+            .init("code", .sixDigitCode),
+        ])
+    }
+    public static var example: RegisterVerifyRequest { RegisterVerifyRequest(email: "ada@fixit.test", code: WireExample.code) }
+}

@@ -98,3 +98,19 @@ extension ChangePasswordRequest: ValidatedRequest {
         return ChangePasswordRequest(currentPassword: current, newPassword: try FieldRules.secret(newPassword, "newPassword"))
     }
 }
+
+extension RegisterRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> RegisterRequest {
+        RegisterRequest(
+            companyName: try FieldRules.text(companyName, "companyName", maxLength: 200),
+            firstName: try FieldRules.text(firstName, "firstName", maxLength: 100),
+            lastName: try FieldRules.text(lastName, "lastName", maxLength: 100), email: try FieldRules.email(email),
+            password: try FieldRules.secret(password, "password"))
+    }
+}
+
+extension RegisterVerifyRequest: ValidatedRequest {
+    public func validated() throws(FieldProblem) -> RegisterVerifyRequest {
+        RegisterVerifyRequest(email: try FieldRules.email(email), code: try FieldRules.sixDigitCode(code))
+    }
+}

@@ -20,7 +20,8 @@ struct EmailedCodeStore: Sendable {
     /// Stores a new code for `email` and queues `mail`, its email, in the same transaction;
     /// earlier unused codes of the same purpose stop working.
     func issue(
-        purpose: String, email: String, companyId: String? = nil, codeHash: String, now: Double, ttl: Double, mail: OutgoingMail
+        purpose: String, email: String, companyId: String? = nil, codeHash: String, now: Double, ttl: Double, mail: OutgoingMail,
+        alongside: @Sendable @escaping (any SQLDatabase) async throws -> Void = { _ in }
     ) async throws {
         try await database.transaction(serializedOn: "codes:\(purpose):\(email)") { db in
             try await db.raw(
@@ -34,6 +35,7 @@ struct EmailedCodeStore: Sendable {
                 """
             ).run()
             try await mail.enqueue(on: db)
+            try await alongside(db)
         }
     }
 

@@ -7,6 +7,7 @@ enum CodePurpose: String, Sendable {
     case staffMagicLink = "staff"
     case customerSignIn = "customer"
     case passwordReset = "reset"
+    case registration
 }
 
 /// A code that matched, not yet used up.
@@ -35,9 +36,11 @@ struct EmailedCodes: Sendable {
 
     /// Counts a code email to `email` against its send limits — for every address, known or
     /// not, so the answer never tells them apart — then, if `compose` writes a message (the
-    /// address has an account), issues a fresh code, replacing the previous one, and queues its email.
+    /// address has an account), issues a fresh code, replacing the previous one, and queues its
+    /// email, in one transaction with whatever `alongside` stores for the code (a pending registration).
     func send(
         _ purpose: CodePurpose, to email: String, companyId: String? = nil,
+        alongside: @Sendable @escaping (_ now: Double, _ db: any SQLDatabase) async throws -> Void = { _, _ in },
         compose: @Sendable (_ code: String, _ validMinutes: Int, _ now: Double) async throws -> MailMessage?
     ) async throws {
         try await limits.admitCodeEmail(to: email)
@@ -47,7 +50,7 @@ struct EmailedCodes: Sendable {
         try await store.issue(
             purpose: purpose.rawValue, email: email, companyId: companyId,
             codeHash: hashing.codeHash(code, scope: purpose.rawValue), now: now, ttl: Double(lifetime),
-            mail: try mail.seal(message, now: now))
+            mail: try mail.seal(message, now: now), alongside: { try await alongside(now, $0) })
         mail.deliverSoon()
     }
 

@@ -74,6 +74,8 @@ extension APIError {
     // Account lifecycle (docs/API.md §9).
     static func weakPassword(_ rule: String) -> APIError { APIError(.badRequest, .weakPassword, rule) }
     static let emailTaken = APIError(.conflict, .emailTaken, "An account with this email already exists")
+    static let companyNameTaken = APIError(
+        .conflict, .companyNameTaken, "A shop with this name is already registered. Choose another name.")
 
     // Refresh (docs/API.md §2.7).
     static let invalidRefreshToken = APIError(.unauthorized, .invalidRefreshToken, "Invalid refresh token")

@@ -10,6 +10,7 @@ public final class ServerMetrics: Sendable {
         case password
         case magicLink = "magic_link"
         case customerCode = "customer_code"
+        case registration
     }
 
     private let registry = PrometheusCollectorRegistry()

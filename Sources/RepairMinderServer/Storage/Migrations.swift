@@ -258,6 +258,20 @@ enum Migrations {
             "CREATE INDEX activity_log_user ON activity_log(user_id, at)",
             "CREATE INDEX activity_log_at ON activity_log(at)",
         ]),
+        Step(version: 11, name: "pending registrations", statements: [
+            // docs/API.md §9.1: what a registration asked for, until its emailed code is verified.
+            """
+            CREATE TABLE pending_registrations (
+                email TEXT PRIMARY KEY,
+                company_name TEXT NOT NULL,
+                first_name TEXT NOT NULL,
+                last_name TEXT NOT NULL,
+                password_hash TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX pending_registrations_created ON pending_registrations(created_at)",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

@@ -33,6 +33,9 @@ struct Purge: Sendable {
         count("emailed codes", try await batches { db in
             try await deleteBatch(db, "magic_codes", "id", where: "expires_at < \(bind: cutoff)")
         })
+        count("pending registrations", try await batches { db in
+            try await deleteBatch(db, "pending_registrations", "email", where: "created_at < \(bind: cutoff)")
+        })
         // Counters count nothing after their longest window; no retention needed beyond it.
         count("idle limit counters", try await batches { db in
             try await deleteBatch(db, "request_windows", "key", where: "last_at <= \(bind: now - WindowCounters.longestWindow)")

@@ -43,6 +43,13 @@ public struct MailQueue: Sendable {
             sealedBody: try box.seal(Array(body), owner: Self.owner(id)), createdAt: now)
     }
 
+    /// Queues `message` on its own (a mail that goes with no code) and wakes the worker.
+    func send(_ message: MailMessage, now: Double) async throws {
+        let sealed = try seal(message, now: now)
+        try await database.transaction { db in try await sealed.enqueue(on: db) }
+        deliverSoon()
+    }
+
     /// Tells this instance's worker that mail was committed (other instances find it by polling).
     func deliverSoon() {
         wakeup.signal()
