@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import RepairMinderModels
 import RepairMinderServer
 
@@ -23,11 +22,7 @@ struct AuditCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per line instead of text.")
     var json = false
 
-    @Option(help: "The server's data directory. [env: REPAIRMINDER_DATA_DIR] (default: ./.repairminder)")
-    var dataDir: String?
-
-    @Option(help: "The server's database. [env: REPAIRMINDER_DATABASE_URL] (default: <data-dir>/repairminder.sqlite)")
-    var databaseUrl: String?
+    @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
         if let since, Self.seconds(in: since) == nil {
@@ -48,22 +43,9 @@ struct AuditCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        var settings = ServerSettings()
-        settings.dataDirectory = dataDir ?? environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
-        settings.databaseURL = databaseUrl ?? environment["REPAIRMINDER_DATABASE_URL"]
-        var logger = Logger(label: "repairminder")
-        logger.logLevel = .warning
         let start = since.flatMap(Self.seconds(in:)).map { Date().timeIntervalSince1970 - $0 } ?? 0
-        let database = try await Database.openMigrated(settings: settings, logger: logger)
-        let entries: [AuditEntry]
-        do {
-            entries = try await database.activity(email: email?.lowercased(), since: start)
-            await database.close()
-        } catch {
-            await database.close()
-            throw error
-        }
+        let email = self.email?.lowercased()
+        let entries = try await database.withDatabase { try await $0.activity(email: email, since: start) }
         if entries.isEmpty && !json {
             print("No events.")
             return

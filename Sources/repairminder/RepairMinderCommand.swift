@@ -17,7 +17,7 @@ struct RepairMinderCommand: AsyncParsableCommand {
             """,
         subcommands: [
             ServeCommand.self, MigrateCommand.self, SeedCommand.self, OutboxCommand.self,
-            OpenAPICommand.self, MailCommand.self, AuditCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self,
+            OpenAPICommand.self, MailCommand.self, AuditCommand.self, CompanyCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self,
         ]
     )
 

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import RepairMinderModels
+import RepairMinderServer
+
+/// `repairminder company list|approve|suspend|activate`: the operator's side of registration
+/// (docs/API.md §9.1). A registered shop waits in `pending_approval` until approved.
+struct CompanyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "company",
+        abstract: "List shops and change their status: approve a registration, suspend or reactivate a shop.",
+        discussion: """
+            A shop registered through the API starts as pending_approval: its staff can sign in but \
+            see only their account until it is approved. Staff see a status change on their next request.
+            """,
+        subcommands: [List.self, Approve.self, Suspend.self, Activate.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every shop with its id, status and staff count.")
+        @Flag(help: "One JSON object per line instead of text.")
+        var json = false
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let companies = try await database.withDatabase { try await $0.companies() }
+            if companies.isEmpty && !json { print("No shops yet.") }
+            for company in companies {
+                if json {
+                    print(String(decoding: try JSONEncoder().encode(company), as: UTF8.self))
+                } else {
+                    print("\(company.id)  \(company.status.padding(toLength: 16, withPad: " ", startingAt: 0))  \(company.name) (\(company.staff) staff, since \(company.createdAt))")
+                }
+            }
+        }
+    }
+
+    struct Approve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Approve a pending shop: its staff get the whole API.")
+        @Argument(help: "The shop's id or exact name.") var company: String
+        @OptionGroup var database: DatabaseOptions
+        func run() async throws { try await CompanyCommand.set(company, to: .active, in: database) }
+    }
+
+    struct Suspend: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Suspend a shop: its staff see only their account.")
+        @Argument(help: "The shop's id or exact name.") var company: String
+        @OptionGroup var database: DatabaseOptions
+        func run() async throws { try await CompanyCommand.set(company, to: .suspended, in: database) }
+    }
+
+    struct Activate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Reactivate a suspended shop.")
+        @Argument(help: "The shop's id or exact name.") var company: String
+        @OptionGroup var database: DatabaseOptions
+        func run() async throws { try await CompanyCommand.set(company, to: .active, in: database) }
+    }
+
+    static func set(_ company: String, to status: CompanyStatus, in database: DatabaseOptions) async throws {
+        do {
+            let (before, after) = try await database.withDatabase { try await $0.setCompanyStatus(company, to: status) }
+            print(before == after.status ? "\(after.name) is already \(after.status)." : "\(after.name): \(before) → \(after.status)")
+        } catch let error as CompanyAdministrationError {
+            throw ValidationError(error.description)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RepairMinderServer
+
+/// Where an operator command finds the server's database: the same flags and environment as
+/// `serve` (`--data-dir`, `--database-url`).
+struct DatabaseOptions: ParsableArguments {
+    @Option(help: "The server's data directory. [env: REPAIRMINDER_DATA_DIR] (default: ./.repairminder)")
+    var dataDir: String?
+
+    @Option(help: "The server's database. [env: REPAIRMINDER_DATABASE_URL] (default: <data-dir>/repairminder.sqlite)")
+    var databaseUrl: String?
+
+    /// Opens the database (migrating it if needed), runs `body` and closes it, whatever happens.
+    func withDatabase<T: Sendable>(_ body: (Database) async throws -> T) async throws -> T {
+        let environment = ProcessInfo.processInfo.environment
+        var settings = ServerSettings()
+        settings.dataDirectory = dataDir ?? environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
+        settings.databaseURL = databaseUrl ?? environment["REPAIRMINDER_DATABASE_URL"]
+        var logger = Logger(label: "repairminder")
+        logger.logLevel = .warning
+        let database = try await Database.openMigrated(settings: settings, logger: logger)
+        do {
+            let result = try await body(database)
+            await database.close()
+            return result
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+}
