@@ -23,7 +23,7 @@ run_timeout=${OPENAPI_CHECK_TIMEOUT:-300}
 # behind each route instead of piling up 429s (schemathesis sends hundreds of sign-in attempts).
 # bcrypt cost 4 (the minimum): every generated sign-in hashes a password, and at the default 12
 # that alone triples the run (about 140 s instead of 45 s here); the check is about the contract.
-SERVE_FLAGS=${SERVE_FLAGS-"--ip-rate-limit 0 --login-failure-limit 0 --code-resend-interval 0 --code-emails-per-hour 0 --bcrypt-cost 4"}
+SERVE_FLAGS=${SERVE_FLAGS-"--ip-rate-limit 0 --login-failure-limit 0 --second-factor-failure-limit 0 --wrong-code-limit 0 --code-resend-interval 0 --code-emails-per-hour 0 --bcrypt-cost 4"}
 read -r -a serve_flags <<< "$SERVE_FLAGS"
 
 # ---- Tools, pinned: schemathesis 4.x changes its CLI and config between minor versions.
@@ -146,9 +146,12 @@ if secured:
 PY
 
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance
-# Operations that end the session they are called with; they run last, with tokens of their own.
+# Operations that can end the session they are called with run after the others, each group with
+# tokens of its own: revoking a session (alone, so no sessions list hands it the current id),
+# then logout.
+session_revokers=(--include-path-regex '/api/auth/sessions/')
 session_enders=(--include-path-regex '/logout$')
-others=(--exclude-path-regex '/logout$')
+others=(--exclude-path-regex '/logout$|/api/auth/sessions/')
 
 run_schemathesis() {  # label, then filter arguments
     local label=$1 started=$SECONDS status=0
@@ -173,7 +176,8 @@ run_schemathesis() {  # label, then filter arguments
 
 summary=()
 failed=0
-run_schemathesis "every operation but logout" "${others[@]}"
+run_schemathesis "every operation but the session enders" "${others[@]}"
+run_schemathesis "revoking a session" "${session_revokers[@]}"
 run_schemathesis "logout, last" "${session_enders[@]}"
 
 echo "-- OpenAPI check summary"

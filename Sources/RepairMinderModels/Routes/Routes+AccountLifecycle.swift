@@ -36,7 +36,8 @@ extension Routes {
 
         public static let activity = Route<EmptyPayload, [ActivityEvent]>(
             .get, "/api/auth/activity", .staff, "The caller's security events, newest first, paginated",
-            quarantine: .allowed, format: .paginatedEnvelope, query: [.page, .limit])
+            quarantine: .allowed, format: .paginatedEnvelope, query: [.page, .limit],
+            failures: [.init(400, .validationError)])
 
         static let all: [AnyRoute] = [
             register.erased, verifyRegistration.erased, forgotPassword.erased, resetPassword.erased, changePassword.erased, sessions.erased, revokeSession.erased,
