@@ -99,6 +99,77 @@ public final class StaffAuth {
         state = .signedOut
     }
 
+    // MARK: Account lifecycle (docs/API.md §9)
+
+    /// Registers a new shop and its first admin: a code is emailed to `email` (the answer is the
+    /// same when the address already has an account: its owner gets a mail without a code).
+    /// `verifyRegistration` finishes. Returns the trimmed email the code was sent to.
+    @discardableResult
+    public func register(companyName: String, firstName: String, lastName: String, email: String, password: String) async throws
+        -> String
+    {
+        let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try await api.send(
+            Routes.AccountLifecycle.register,
+            RegisterRequest(
+                companyName: companyName.trimmingCharacters(in: .whitespacesAndNewlines),
+                firstName: firstName.trimmingCharacters(in: .whitespacesAndNewlines),
+                lastName: lastName.trimmingCharacters(in: .whitespacesAndNewlines), email: trimmed, password: password))
+        return trimmed
+    }
+
+    /// The emailed registration code creates the shop (pending approval) and signs in: the app
+    /// then shows the quarantine screen until an operator approves the shop.
+    public func verifyRegistration(email: String, code: String) async throws {
+        let tokens = try await api.send(
+            Routes.AccountLifecycle.verifyRegistration,
+            RegisterVerifyRequest(email: email.trimmingCharacters(in: .whitespacesAndNewlines), code: code.trimmingCharacters(in: .whitespaces)))
+        try await finishSignIn(tokens)
+    }
+
+    /// Emails a password reset code, if the address has an account (the answer never says).
+    public func requestPasswordReset(email: String) async throws {
+        _ = try await api.send(
+            Routes.AccountLifecycle.forgotPassword, ForgotPasswordRequest(email: email.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    /// Sets a new password with the emailed code. Every session of the account is signed out,
+    /// this device's included: sign in again with the new password.
+    public func resetPassword(email: String, code: String, newPassword: String) async throws {
+        _ = try await api.send(
+            Routes.AccountLifecycle.resetPassword,
+            ResetPasswordRequest(
+                email: email.trimmingCharacters(in: .whitespacesAndNewlines), code: code.trimmingCharacters(in: .whitespaces),
+                password: newPassword))
+        if case .signedIn = state {
+            try? await api.signedOut(.staff, reason: .userInitiated)
+            state = .signedOut
+        }
+    }
+
+    /// Sets (no `current` needed when the account has no password) or changes the password.
+    /// The other sessions of the account are signed out; this one stays.
+    public func changePassword(current: String?, new: String) async throws {
+        _ = try await api.send(Routes.AccountLifecycle.changePassword, ChangePasswordRequest(currentPassword: current, newPassword: new))
+        if let me = try? await api.send(Routes.StaffAuth.me) { state = .signedIn(me) }
+    }
+
+    /// The account's signed-in devices, newest first; `current` marks this one.
+    public func sessions() async throws -> [SessionInfo] {
+        try await api.send(Routes.AccountLifecycle.sessions)
+    }
+
+    /// Signs out one of the account's other devices.
+    public func revokeSession(_ id: String) async throws {
+        _ = try await api.send(Routes.AccountLifecycle.revokeSession, path: [id])
+    }
+
+    /// Signs out every other device of the account; how many were signed out.
+    @discardableResult
+    public func signOutOtherDevices() async throws -> Int {
+        try await api.send(Routes.AccountLifecycle.logoutOthers).revoked
+    }
+
     private func finishSignIn(_ tokens: StaffTokenResponse) async throws {
         try await api.signedIn(staff: tokens)
         state = .signedIn(StaffMeResponse(user: tokens.user, company: tokens.company, hasPassword: true))

@@ -1,0 +1,81 @@
+import Foundation
+import RepairMinderKit
+import RepairMinderModels
+import RepairMinderServer
+import Testing
+
+/// `StaffAuth`'s account lifecycle (docs/API.md §9) against the real server.
+@MainActor
+@Suite struct AccountLifecycleTests {
+    @Test func registerVerifyChangePasswordAndDevices() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let auth = await StaffAuth(api: server.client(url))
+            let email = try await auth.register(
+                companyName: " Fixit Phones ", firstName: "Ada", lastName: "Lovelace", email: " ada@fixit.test ",
+                password: "violet kettle 1987 drum")
+            #expect(email == "ada@fixit.test")
+            #expect(await auth.state == .signedOut)
+            try await auth.verifyRegistration(email: email, code: try await server.latestCode(to: email))
+            guard case .signedIn(let me) = await auth.state else { Issue.record("not signed in"); return }
+            #expect(me.company.status == .pendingApproval)
+            #expect(me.user.role == .admin)
+
+            // A second device, then this one changes the password: the other is signed out.
+            let phone = await StaffAuth(api: server.client(url))
+            try await phone.login(email: email, password: "violet kettle 1987 drum")
+            try await phone.requestEmailCode()
+            try await phone.verifySecondFactor(code: try await server.latestCode(to: email))
+            #expect(try await auth.sessions().count == 2)
+            #expect(try await auth.sessions().filter(\.current).count == 1)
+            try await auth.changePassword(current: "violet kettle 1987 drum", new: "amber lantern 2044 oak")
+            #expect(try await auth.sessions().count == 1)
+            await #expect(throws: APIError.self) { _ = try await phone.sessions() }
+
+            // Wrong current password and a weak new one are refused with the server's words.
+            do {
+                try await auth.changePassword(current: "wrong", new: "quiet harbour 1999 fern")
+                Issue.record("a wrong current password was accepted")
+            } catch APIError.unauthorized(_, let code) {
+                #expect(code == .invalidCredentials)
+            }
+            do {
+                try await auth.changePassword(current: "amber lantern 2044 oak", new: "password1")
+                Issue.record("a common password was accepted")
+            } catch let error as APIError {
+                #expect(error.message == "This password is too common. Choose another.")
+            }
+
+            // Sign in elsewhere twice, revoke one, then all the others.
+            for _ in 1...2 {
+                let other = await StaffAuth(api: server.client(url))
+                try await other.login(email: email, password: "amber lantern 2044 oak")
+                try await other.requestEmailCode()
+                try await other.verifySecondFactor(code: try await server.latestCode(to: email))
+            }
+            let others = try await auth.sessions().filter { !$0.current }
+            #expect(others.count == 2)
+            try await auth.revokeSession(others[0].id)
+            #expect(try await auth.sessions().count == 2)
+            #expect(try await auth.signOutOtherDevices() == 1)
+            #expect(try await auth.sessions().map(\.current) == [true])
+        }
+    }
+
+    @Test func aResetSignsOutAndTheNewPasswordSignsIn() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let auth = await StaffAuth(api: server.client(url))
+            try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
+            try await auth.requestEmailCode()
+            try await auth.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
+            try await auth.requestPasswordReset(email: DemoFixtures.adminEmail)
+            try await auth.resetPassword(
+                email: DemoFixtures.adminEmail, code: try await server.latestCode(to: DemoFixtures.adminEmail),
+                newPassword: "quiet harbour 1999 fern")
+            #expect(await auth.state == .signedOut)
+            try await auth.login(email: DemoFixtures.adminEmail, password: "quiet harbour 1999 fern")
+            guard case .awaitingSecondFactor = await auth.state else { Issue.record("the new password did not work"); return }
+        }
+    }
+}
