@@ -17,7 +17,8 @@ struct RepairMinderCommand: AsyncParsableCommand {
             """,
         subcommands: [
             ServeCommand.self, MigrateCommand.self, SeedCommand.self, OutboxCommand.self,
-            OpenAPICommand.self, MailCommand.self, AuditCommand.self, CompanyCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self,
+            OpenAPICommand.self, MailCommand.self, AuditCommand.self, CompanyCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self, RegisterCommand.self,
+            PasswordCommand.self, SessionsCommand.self,
         ]
     )
 

@@ -215,6 +215,43 @@ import Testing
         #expect(try server.client(["totp", "status"]).output == "not enabled\n")
     }
 
+    /// `register`, `sessions`, `password change` and `password reset`, scripted.
+    @Test func registerSessionsAndPasswords() async throws {
+        let server = try Server()
+        let email = "ada@fixit.test"
+        let register = try server.client(
+            ["register", "--company", "Fixit Phones", "--first-name", "Ada", "--last-name", "Lovelace", "--email", email, "--server", server.url],
+            input: [{ _ in "violet kettle 1987 drum" }, { _ in try server.latestCode(to: email) }])
+        #expect(register.status == 0, "\(register.error)")
+        #expect(register.error.contains("Registered and signed in as Ada Lovelace <ada@fixit.test>, admin at Fixit Phones (pending_approval)"))
+        let sessions = try server.client(["sessions"])
+        #expect(sessions.status == 0, "\(sessions.error)")
+        #expect(sessions.output.split(separator: "\n").count == 1)
+        #expect(sessions.output.hasPrefix("* "))
+
+        let weak = try server.client(["password", "change"], input: [{ _ in "violet kettle 1987 drum" }, { _ in "password1" }])
+        #expect(weak.status == 1)
+        #expect(weak.error.contains("This password is too common. Choose another."))
+        let change = try server.client(["password", "change"], input: [{ _ in "violet kettle 1987 drum" }, { _ in "amber lantern 2044 oak" }])
+        #expect(change.status == 0, "\(change.error)")
+        #expect(change.error.contains("Password changed."))
+        let others = try server.client(["sessions", "--others"])
+        #expect(others.error.contains("Signed out 0 other devices."))
+
+        let reset = try server.client(
+            ["password", "reset", "--email", email], input: [{ _ in "quiet harbour 1999 fern" }, { _ in try server.latestCode(to: email) }])
+        #expect(reset.status == 0, "\(reset.error)")
+        // Every device was signed out, this one too.
+        #expect(try server.client(["whoami"]).status == 1)
+        let login = try server.client(
+            ["login", "--staff", "--email", email, "--password-stdin"],
+            input: [{ _ in "quiet harbour 1999 fern" }, { _ in try server.latestCode(to: email) }])
+        #expect(login.status == 0, "\(login.error)")
+        let revokeUnknown = try server.client(["sessions", "--revoke", "no-such-session"])
+        #expect(revokeUnknown.status == 1)
+        #expect(revokeUnknown.error.contains("Not found"))
+    }
+
     /// The current TOTP code for the secret `totp setup` prints (in groups of four), waiting up
     /// to 10 s for the line: on a loaded machine the setup request may not have answered yet.
     static func currentCode(fromSetupOutput output: () -> String) throws -> String {
