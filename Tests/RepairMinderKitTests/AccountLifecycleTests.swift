@@ -78,4 +78,64 @@ import Testing
             guard case .awaitingSecondFactor = await auth.state else { Issue.record("the new password did not work"); return }
         }
     }
+
+    /// The screens' view models, driven as a person would.
+    @Test func theAccountScreensViewModels() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.driveTheScreens(server, url) }
+    }
+
+    private static func driveTheScreens(_ server: LiveServer, _ url: URL) async throws {
+        let auth = StaffAuth(api: server.client(url))
+        let registration = RegistrationViewModel(auth: auth)
+        registration.companyName = "Fixit Phones"
+        registration.firstName = "Ada"
+        registration.lastName = "Lovelace"
+        registration.email = "ada@fixit.test"
+        registration.password = "short"
+        #expect(registration.passwordHint == "Password must be at least 8 characters")
+        #expect(!registration.canSubmit)
+        registration.password = "violet kettle 1987 drum"
+        #expect(registration.canSubmit)
+        await registration.submit()
+        #expect(registration.codeSentTo == "ada@fixit.test")
+        await registration.codeChanged("000000")
+        #expect(registration.errorMessage == "Invalid or expired code")
+        #expect(registration.code.isEmpty)
+        await registration.codeChanged(try await server.latestCode(to: "ada@fixit.test"))
+        guard case .signedIn = auth.state else { Issue.record("registration did not sign in"); return }
+
+        let change = ChangePasswordViewModel(auth: auth)
+        #expect(change.hasPassword)
+        change.newPassword = "amber lantern 2044 oak"
+        change.confirmation = "amber lantern 2044 ok"
+        #expect(change.passwordHint == "The two passwords differ")
+        change.confirmation = change.newPassword
+        #expect(!change.canSubmit)  // the current password is missing
+        change.currentPassword = "violet kettle 1987 drum"
+        await change.submit()
+        #expect(change.confirmationMessage == "Password changed. Your other devices were signed out.", "\(change.errorMessage ?? "")")
+
+        let devices = SignedInDevicesViewModel(auth: auth)
+        await devices.load()
+        #expect(devices.sessions.count == 1)
+        #expect(!devices.hasOtherDevices)
+
+        let forgot = ForgotPasswordViewModel(auth: StaffAuth(api: server.client(url)))
+        forgot.email = "ada@fixit.test"
+        await forgot.requestCode()
+        #expect(forgot.codeRequested)
+        forgot.code = try await server.latestCode(to: "ada@fixit.test")
+        forgot.newPassword = "ada@fixit.test"
+        #expect(forgot.passwordHint == "Password must not be your email address")
+        forgot.newPassword = "password1"
+        await forgot.reset()
+        #expect(forgot.errorMessage == "This password is too common. Choose another.")
+        forgot.newPassword = "quiet harbour 1999 fern"
+        await forgot.reset()
+        #expect(forgot.isDone, "\(forgot.errorMessage ?? "")")
+        // The reset signed out every device, the registering one too.
+        await devices.load()
+        #expect(devices.errorMessage != nil)
+    }
 }

@@ -78,6 +78,49 @@ import Testing
         for settings in [SettingsViewModel(staff: app.staff), SettingsViewModel(customer: app.customer)] {
             let _: String? = settings.signedInAs, _: Bool = settings.isSigningOut
             let _: () async -> Void = settings.signOut
+            let _: StaffAuth? = settings.staffAuth
         }
+
+        // StaffLoginView's links: ForgotPasswordView and RegistrationView
+        let _: StaffAuth = login.auth
+        let registration = RegistrationViewModel(auth: app.staff)
+        registration.companyName = ""
+        registration.firstName = ""
+        registration.lastName = ""
+        registration.email = ""
+        registration.password = ""
+        let _: String? = registration.codeSentTo, _: String = registration.code, _: String? = registration.passwordHint
+        let _: Bool = registration.canSubmit, _: Bool = registration.isLoading, _: String? = registration.errorMessage
+        let _: () async -> Void = registration.submit
+        let registrationCode: @MainActor (String) async -> Void = registration.codeChanged
+        _ = registrationCode
+        let editDetails: () -> Void = registration.editDetails
+        _ = editDetails
+        let forgot = ForgotPasswordViewModel(auth: app.staff)
+        forgot.email = ""
+        forgot.code = ""
+        forgot.newPassword = ""
+        let _: Bool = forgot.isDone, _: Bool = forgot.codeRequested, _: String? = forgot.passwordHint
+        let _: Bool = forgot.canRequest, _: Bool = forgot.canReset, _: Bool = forgot.isLoading, _: String? = forgot.errorMessage
+        let _: () async -> Void = forgot.requestCode, _: () async -> Void = forgot.reset
+
+        // ChangePasswordView and SignedInDevicesView (Settings)
+        let change = ChangePasswordViewModel(auth: app.staff)
+        change.currentPassword = ""
+        change.newPassword = ""
+        change.confirmation = ""
+        let _: Bool = change.hasPassword, _: String? = change.passwordHint, _: String? = change.confirmationMessage
+        let _: Bool = change.canSubmit, _: Bool = change.isLoading, _: String? = change.errorMessage
+        let _: () async -> Void = change.submit
+        let devices = SignedInDevicesViewModel(auth: app.staff)
+        let sessions: [SessionInfo] = devices.sessions
+        if let session = sessions.first {
+            let _: String = session.id, _: Bool = session.current, _: Bool = session.isMobile, _: String? = session.userAgent
+            let _: String? = session.ipAddress, _: String = session.createdAt, _: String? = session.lastUsedAt
+        }
+        let _: Bool = devices.hasOtherDevices, _: Bool = devices.isLoading, _: String? = devices.errorMessage
+        let _: () async -> Void = devices.load, _: () async -> Void = devices.signOutOtherDevices
+        let signOutOne: (SessionInfo) async -> Void = devices.signOut
+        _ = signOutOne
     }
 }

@@ -62,6 +62,9 @@ public final class SettingsViewModel {
         staff = nil
     }
 
+    /// The staff sign-in this screen belongs to (for the password and devices screens); nil for a customer.
+    public var staffAuth: StaffAuth? { staff }
+
     /// "Name (email)" of who is signed in, for the settings header.
     public var signedInAs: String? {
         if case .signedIn(let me) = staff?.state {

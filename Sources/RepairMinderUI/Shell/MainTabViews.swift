@@ -73,6 +73,12 @@ struct SettingsView: View {
             if let who = model.signedInAs {
                 Section("Signed in as") { Text(who) }
             }
+            if let staff = model.staffAuth {
+                Section("Security") {
+                    NavigationLink("Password") { ChangePasswordView(auth: staff) }
+                    NavigationLink("Signed-in devices") { SignedInDevicesView(auth: staff) }
+                }
+            }
             Section {
                 Button(role: .destructive) {
                     Task { await model.signOut() }

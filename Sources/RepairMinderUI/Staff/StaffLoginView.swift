@@ -35,6 +35,8 @@ public struct StaffLoginView: View {
                     title: model.mode == .password ? "Sign In" : "Email Me a Code", isLoading: model.isLoading, isEnabled: model.canSubmit,
                     errorMessage: model.errorMessage, action: model.submit)
                 Section {
+                    NavigationLink("Forgot password?") { ForgotPasswordView(auth: model.auth) }
+                    NavigationLink("Register a new shop") { RegistrationView(auth: model.auth) }
                     Button("I'm a customer", action: onSwitchRole)
                 }
             }
