@@ -74,7 +74,8 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     let limits = AbuseLimits(counters: counters, settings: settings, clock: clock)
     let codes = EmailedCodes(
         store: EmailedCodeStore(database: database), hashing: hashing, limits: limits, mail: parts.mail, clock: clock,
-        lifetime: settings.codeTTL, maxAttempts: settings.maxCodeAttempts)
+        lifetime: settings.codeTTL, maxAttempts: settings.maxCodeAttempts,
+        minimumDuration: .milliseconds(settings.codeRequestMinimumMilliseconds))
     let authenticatorApp = AuthenticatorApp(
         store: TOTPStore(database: database), secretBox: SecretBox(key: parts.encryptionKey), hashing: hashing)
     let staffIdentity = StaffIdentity(signer: signer, sessions: sessions, accounts: accounts, clock: clock)

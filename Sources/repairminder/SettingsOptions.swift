@@ -57,6 +57,8 @@ struct SettingsOptions: ParsableArguments {
     var secondFactorFailureLimit: Int?
     @Option(help: "Wrong emailed codes per address per hour, across every code sent to it; 0 = off. [env: REPAIRMINDER_WRONG_CODE_LIMIT] (default: 10)")
     var wrongCodeLimit: Int?
+    @Option(help: "The least time in milliseconds a request that emails a code takes, so addresses with and without an account answer alike. [env: REPAIRMINDER_CODE_REQUEST_MIN_MS] (default: 150)")
+    var codeRequestMinMs: Int?
     @Option(help: "Login steps 2 and 3 must send step 1's challengeToken: true or false (seed clients do not send it). [env: REPAIRMINDER_REQUIRE_CHALLENGE_TOKEN] (default: false)")
     var requireChallengeToken: Bool?
     @Option(help: "Comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client (for per-IP limits, challenge binding, session addresses). [env: REPAIRMINDER_TRUSTED_PROXIES] (default: none: the socket's peer is the client)")
@@ -134,6 +136,7 @@ struct SettingsOptions: ParsableArguments {
         if let v = try int(loginFailureLimit, "LOGIN_FAILURE_LIMIT") { s.loginFailureLimit = v }
         if let v = try int(secondFactorFailureLimit, "SECOND_FACTOR_FAILURE_LIMIT") { s.secondFactorFailureLimit = v }
         if let v = try int(wrongCodeLimit, "WRONG_CODE_LIMIT") { s.wrongCodeLimit = v }
+        if let v = try int(codeRequestMinMs, "CODE_REQUEST_MIN_MS") { s.codeRequestMinimumMilliseconds = v }
         if let v = try bool(requireChallengeToken, "REQUIRE_CHALLENGE_TOKEN") { s.requireChallengeToken = v }
         if let v = try int(purgeRetention, "PURGE_RETENTION") { s.purgeRetention = v }
         if let v = string(trustedProxies, "TRUSTED_PROXIES") {

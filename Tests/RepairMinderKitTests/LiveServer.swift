@@ -77,6 +77,7 @@ struct LiveServer {
         settings.loginFailureLimit = 0
         settings.codeResendInterval = 0
         settings.codeEmailsPerHour = 0
+        settings.codeRequestMinimumMilliseconds = 0
         settings.jwtSecret = "kit-test-secret-kit-test-secret-kit-test"
         configure(&settings)
         self.settings = settings

@@ -35,6 +35,19 @@ import Testing
         }
     }
 
+    /// Reset codes follow the send limits of every emailed code (§7), for every address alike.
+    @Test(arguments: ["admin@acme.test", "nobody@acme.test"])
+    func resetCodesFollowTheSendLimits(email: String) async throws {
+        let server = try await TestServer { $0.codeResendInterval = 30 }
+        try await server.run { client in
+            #expect(try await client.post("/api/auth/password/forgot", ["email": email]).status == .ok)
+            let limited = try await client.post("/api/auth/password/forgot", ["email": email])
+            limited.expectFailure(.tooManyRequests, "RATE_LIMITED")
+            #expect(limited.headers[.retryAfter].flatMap(Int.init).map { (1...30).contains($0) } == true)
+            #expect(try await client.mail(to: email).count == (email == admin ? 1 : 0))
+        }
+    }
+
     @Test func aResetSetsThePasswordRevokesEverySessionAndDoesNotSignIn() async throws {
         let server = try await TestServer()
         try await server.run { client in

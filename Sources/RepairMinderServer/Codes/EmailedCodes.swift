@@ -33,6 +33,10 @@ struct EmailedCodes: Sendable {
     let lifetime: Int
     /// Wrong tries that close a code.
     let maxAttempts: Int
+    /// The least time a send takes, whether or not the address has an account: issuing a code
+    /// and queueing its mail costs a few milliseconds more than finding no account, which would
+    /// otherwise tell the two apart (docs/API.md §2.4, §9.1, §9.2).
+    var minimumDuration: Duration = .zero
 
     /// Counts a code email to `email` against its send limits — for every address, known or
     /// not, so the answer never tells them apart — then, if `compose` writes a message (the
@@ -44,14 +48,19 @@ struct EmailedCodes: Sendable {
         compose: @Sendable (_ code: String, _ validMinutes: Int, _ now: Double) async throws -> MailMessage?
     ) async throws {
         try await limits.admitCodeEmail(to: email)
+        let started = ContinuousClock.now
         let now = clock.now()
         let code = RandomToken.digits(6)
-        guard let message = try await compose(code, lifetime / 60, now) else { return }
+        guard let message = try await compose(code, lifetime / 60, now) else {
+            try? await Task.sleep(until: started + minimumDuration)
+            return
+        }
         try await store.issue(
             purpose: purpose.rawValue, email: email, companyId: companyId,
             codeHash: hashing.codeHash(code, scope: purpose.rawValue), now: now, ttl: Double(lifetime),
             mail: try mail.seal(message, now: now), alongside: { try await alongside(now, $0) })
         mail.deliverSoon()
+        try? await Task.sleep(until: started + minimumDuration)
     }
 
     /// The live code of `email` if `code` is it and `accept` agrees (a customer's company

@@ -51,6 +51,9 @@ public struct ServerSettings: Sendable {
     public var secondFactorFailureLimit = 10
     /// Wrong emailed codes per address per hour, across every code sent to it; 0 turns it off.
     public var wrongCodeLimit = 10
+    /// The least time, in milliseconds, a request that emails a code takes (magic link, customer
+    /// code, reset, registration), so an address with an account answers as fast as one without.
+    public var codeRequestMinimumMilliseconds = 150
     /// Login steps 2 and 3 must present step 1's `challengeToken` (docs/API.md §2.3).
     public var requireChallengeToken = false
     /// CIDR ranges (`10.0.0.0/8`, `fd00::/8`) of the proxies whose `X-Forwarded-For` names the
@@ -153,7 +156,7 @@ public struct ServerSettings: Sendable {
             ("--refresh-reuse-grace", refreshReuseGrace), ("--code-resend-interval", codeResendInterval),
             ("--code-emails-per-hour", codeEmailsPerHour), ("--ip-rate-limit", ipRateLimit),
             ("--login-failure-limit", loginFailureLimit), ("--second-factor-failure-limit", secondFactorFailureLimit),
-            ("--wrong-code-limit", wrongCodeLimit),
+            ("--wrong-code-limit", wrongCodeLimit), ("--code-request-min-ms", codeRequestMinimumMilliseconds),
         ] where value < 0 {
             throw SettingsError("\(name) must not be negative")
         }

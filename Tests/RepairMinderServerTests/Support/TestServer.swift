@@ -44,6 +44,8 @@ struct TestServer {
         settings.loginFailureLimit = 0
         settings.secondFactorFailureLimit = 0
         settings.wrongCodeLimit = 0
+        // Sends answer as soon as they are done (EnumerationTimingTests turns the floor back on).
+        settings.codeRequestMinimumMilliseconds = 0
         settings.codeResendInterval = 0
         settings.codeEmailsPerHour = 0
         settings.jwtSecret = "test-secret-that-is-at-least-32-bytes-long"
