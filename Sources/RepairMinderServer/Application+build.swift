@@ -43,7 +43,7 @@ public func buildApplication(
     app.addServices(
         ShutdownService(database: database, hasher: hasher),
         MailDeliveryService(queue: mail, transport: transport, settings: settings, clock: clock, logger: logger, metrics: metrics),
-        PurgeService(purge: Purge(database: database, retention: Double(settings.purgeRetention)), clock: clock, logger: logger))
+        PurgeService(purge: Purge(database: database, settings: settings), clock: clock, logger: logger))
     return app
 }
 

@@ -12,7 +12,10 @@ import Testing
     let admin = DemoFixtures.adminEmail
 
     @Test func aPassDeletesWhatIsDeadAndKeepsEverythingLive() async throws {
-        let server = try await TestServer { $0.secondFactorFailureLimit = 10 }
+        let server = try await TestServer {
+            $0.secondFactorFailureLimit = 10
+            $0.purgeRetention = Int(Self.week)
+        }
         try await server.run { client in
             // Live for 90 days (mobile): a staff session with a rotated token, a customer session.
             let live = try await client.signIn(userAgent: TestClient.iPhone)
@@ -41,9 +44,7 @@ import Testing
             let fresh = try await client.login(admin, DemoFixtures.adminPassword)
             try await client.post("/api/auth/2fa/verify", ["userId": fresh, "code": "000000"]).expectFailure(.unauthorized, "INVALID_CODE")
 
-            let removed = try await server.withDatabase { db in
-                try await Purge(database: db, retention: Self.week, batchSize: 2).run(now: server.clock.now)
-            }
+            let removed = try await purge(server, batchSize: 2)
             #expect(removed["revoked sessions"] == 3)
             #expect(removed["expired refresh tokens"] == 3)
             #expect(removed["customer sessions"] == 2)
@@ -75,10 +76,50 @@ import Testing
             let userId = try await client.login(admin, DemoFixtures.adminPassword)
             _ = try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": "000000"])
             server.clock.advance(by: WindowCounters.longestWindow + 1)
-            let removed = try await server.withDatabase { db in
-                try await Purge(database: db, retention: Self.week).run(now: server.clock.now)
-            }
+            let removed = try await purge(server)
             #expect(removed == ["idle limit counters": 1])
+        }
+    }
+
+    /// A pending registration can be verified for as long as its code lives (`--code-ttl`), even
+    /// when the retention is shorter; after both it goes.
+    @Test func aPendingRegistrationStaysWhileItsCodeIsValid() async throws {
+        let server = try await TestServer {
+            $0.purgeRetention = 60
+            $0.codeTTL = 600
+        }
+        try await server.run { client in
+            #expect(try await client.post("/api/auth/register", RegistrationTests.body()).status == .created)
+            let code = try await client.latestCode(to: RegistrationTests.email)
+            #expect(try await client.post("/api/auth/register", RegistrationTests.body(email: "bo@fixit.test", company: "Bo's")).status == .created)
+            server.clock.advance(by: 300)
+            #expect(try await purge(server)["pending registrations"] == nil)
+            #expect(try await client.post("/api/auth/register/verify", ["email": RegistrationTests.email, "code": code]).status == .ok)
+            server.clock.advance(by: 300 + 60 + 1)
+            #expect(try await purge(server)["pending registrations"] == 1)
+        }
+    }
+
+    /// The code-email counter also spaces emails (`--code-resend-interval`), which may be longer
+    /// than any window: the purge keeps it until that spacing is over too.
+    @Test func aCodeEmailCounterStaysForItsResendInterval() async throws {
+        let server = try await TestServer { $0.codeResendInterval = 7200 }
+        try await server.run { client in
+            let email = DemoFixtures.engineerEmail
+            #expect(try await client.post("/api/auth/magic-link/request", ["email": email]).status == .ok)
+            server.clock.advance(by: WindowCounters.longestWindow + 60)
+            #expect(try await purge(server)["idle limit counters"] == nil)
+            try await client.post("/api/auth/magic-link/request", ["email": email]).expectFailure(.tooManyRequests, "RATE_LIMITED")
+            server.clock.advance(by: 7200)
+            #expect(try await purge(server)["idle limit counters"] == 1)
+            #expect(try await client.post("/api/auth/magic-link/request", ["email": email]).status == .ok)
+        }
+    }
+
+    /// One pass with the server's settings, at the server's time.
+    private func purge(_ server: TestServer, batchSize: Int = 500) async throws -> [String: Int] {
+        try await server.withDatabase { db in
+            try await Purge(database: db, settings: server.settings, batchSize: batchSize).run(now: server.clock.now)
         }
     }
 }

@@ -15,8 +15,23 @@ import SQLKit
 /// lock for long and never blocks sign-ins.
 struct Purge: Sendable {
     let database: Database
+    /// Seconds a dead row is kept (`--purge-retention`).
     let retention: Double
+    /// Seconds a pending registration can still be verified: its code's lifetime (`--code-ttl`).
+    let registrationLifetime: Double
+    /// Seconds a limit counter is still read after its last event: its longest window, or the
+    /// spacing between code emails (`--code-resend-interval`) when that is longer.
+    let counterLifetime: Double
     var batchSize = 500
+
+    /// The purge of a server with `settings`.
+    init(database: Database, settings: ServerSettings, batchSize: Int = 500) {
+        self.database = database
+        retention = Double(settings.purgeRetention)
+        registrationLifetime = Double(settings.codeTTL)
+        counterLifetime = max(WindowCounters.longestWindow, Double(settings.codeResendInterval))
+        self.batchSize = batchSize
+    }
 
     /// One pass over every table; how many rows of each kind it deleted (only non-zero counts).
     func run(now: Double) async throws -> [String: Int] {
@@ -33,12 +48,13 @@ struct Purge: Sendable {
         count("emailed codes", try await batches { db in
             try await deleteBatch(db, "magic_codes", "id", where: "expires_at < \(bind: cutoff)")
         })
+        // A registration has no expiry of its own: it dies with its code.
         count("pending registrations", try await batches { db in
-            try await deleteBatch(db, "pending_registrations", "email", where: "created_at < \(bind: cutoff)")
+            try await deleteBatch(db, "pending_registrations", "email", where: "created_at < \(bind: cutoff - registrationLifetime)")
         })
-        // Counters count nothing after their longest window; no retention needed beyond it.
+        // An idle counter counts nothing any more; no retention needed beyond its lifetime.
         count("idle limit counters", try await batches { db in
-            try await deleteBatch(db, "request_windows", "key", where: "last_at <= \(bind: now - WindowCounters.longestWindow)")
+            try await deleteBatch(db, "request_windows", "key", where: "last_at <= \(bind: now - counterLifetime)")
         })
         return removed
     }
