@@ -70,6 +70,27 @@ import Testing
         }
     }
 
+    /// Dead for less than the retention: kept. A rotated token that expired a day ago, of a
+    /// session still refreshing, still gives its theft away.
+    @Test func theRecentlyDeadStayForTheRetention() async throws {
+        let server = try await TestServer { $0.purgeRetention = Int(Self.week) }
+        try await server.run { client in
+            let first = try #require(try await client.signIn().string("refreshToken"))
+            let second = try #require(try await client.post("/api/auth/refresh", ["refreshToken": first]).string("refreshToken"))
+            server.clock.advance(by: 6 * 24 * 3600)
+            #expect(try await client.post("/api/auth/refresh", ["refreshToken": second]).status == .ok)
+            let token = try #require(try await client.signIn().string("token"))
+            #expect(try await client.send(.post, "/api/auth/logout", bearer: token).status == .ok)
+            server.clock.advance(by: 2 * 24 * 3600)
+
+            let removed = try await purge(server)
+            #expect(removed["expired refresh tokens"] == nil)
+            #expect(removed["revoked sessions"] == nil)
+            #expect(try await server.withDatabase { try await $0.count("sessions") } == 2)
+            try await client.post("/api/auth/refresh", ["refreshToken": first]).expectFailure(.unauthorized, "TOKEN_REUSE_DETECTED")
+        }
+    }
+
     @Test func idleLimitCountersGoAfterTheirWindow() async throws {
         let server = try await TestServer { $0.secondFactorFailureLimit = 10 }
         try await server.run { client in
