@@ -3,12 +3,15 @@ import SQLKit
 /// Deletes rows that can no longer mean anything, once they have been dead for `retention`
 /// seconds: expired refresh tokens, revoked or run-out staff sessions, expired or revoked
 /// customer sessions (with the device tokens their sessions registered), expired login
-/// challenges and emailed codes, and idle limit counters.
+/// challenges, emailed codes and pending registrations, and idle limit counters.
 ///
 /// Dead rows are kept for `retention` (default 7 days) rather than deleted at once so that an
 /// operator can still see what happened lately (a reuse revocation, a burst of failed codes).
-/// A live row is never touched: a rotated refresh token stays while its session is live and it
-/// has not expired, because presenting it again is how reuse is detected.
+/// A live row is never touched. A rotated refresh token is kept until it expires and for
+/// `retention` beyond, because presenting it again is how reuse is detected; after that it is
+/// refused as unknown (`INVALID_REFRESH_TOKEN`) rather than revoking its session: the price of
+/// not keeping every token a long-lived session ever had. The activity log (the audit trail)
+/// is kept for good, and the mail queue is left to its worker, which erases it.
 ///
 /// Every statement deletes at most `batchSize` rows found through an index on a time column,
 /// each batch its own short transaction, so a large backlog never holds SQLite's single write
