@@ -25,6 +25,7 @@ import Testing
         #expect(settings.loginFailureLimit == 10)
         #expect(settings.environment == .development)
         #expect(settings.sqliteSynchronous == .full)
+        #expect(settings.purgeRetention == 604_800)
     }
 
     @Test func everyFlagHasAnEnvironmentTwinAndFlagsWin() throws {
@@ -44,6 +45,7 @@ import Testing
             ("--smtp-url", "SMTP_URL", "smtp://mailer:pw@mail.example:587"), ("--smtp-ca-file", "SMTP_CA_FILE", "/tmp/ca.pem"),
             ("--mail-from", "MAIL_FROM", "Repair Minder <no-reply@rm.example>"), ("--mail-retry-limit", "MAIL_RETRY_LIMIT", "3600"),
             ("--mail-retention", "MAIL_RETENTION", "120"), ("--sqlite-synchronous", "SQLITE_SYNCHRONOUS", "normal"),
+            ("--purge-retention", "PURGE_RETENTION", "66"),
         ]
         let environment = Dictionary(uniqueKeysWithValues: names.map { ("REPAIRMINDER_\($0.1)", $0.2) })
         let fromEnvironment = try SettingsOptions.parse([]).settings(environment: environment)
@@ -74,6 +76,7 @@ import Testing
             #expect(settings.mailRetryLimit == 3600)
             #expect(settings.mailRetention == 120)
             #expect(settings.sqliteSynchronous == .normal)
+            #expect(settings.purgeRetention == 66)
         }
         let both = try SettingsOptions.parse(["--port", "9100"]).settings(environment: ["REPAIRMINDER_PORT": "9000"])
         #expect(both.port == 9100)
@@ -131,6 +134,7 @@ import Testing
         (["--smtp-url", "smtp://u:p@mail.example?tls=none", "--mail-from", "a@b.example"], [:]),
         (["--smtp-url", "smtps://mail.example", "--mail-from", "not an address"], [:]),
         (["--mail-retry-limit", "0"], [:]),
+        (["--purge-retention", "0"], [:]),
         (["--sqlite-synchronous", "off"], [:]),
     ])
     func badValuesAreRefused(arguments: [String], environment: [String: String]) throws {
