@@ -12,12 +12,16 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "The server's database. [env: REPAIRMINDER_DATABASE_URL] (default: <data-dir>/repairminder.sqlite)")
     var databaseUrl: String?
 
+    /// The data directory: the flag, its environment twin, or the default.
+    var dataDirectory: String {
+        dataDir ?? ProcessInfo.processInfo.environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
+    }
+
     /// Opens the database (migrating it if needed), runs `body` and closes it, whatever happens.
     func withDatabase<T: Sendable>(_ body: (Database) async throws -> T) async throws -> T {
-        let environment = ProcessInfo.processInfo.environment
         var settings = ServerSettings()
-        settings.dataDirectory = dataDir ?? environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
-        settings.databaseURL = databaseUrl ?? environment["REPAIRMINDER_DATABASE_URL"]
+        settings.dataDirectory = dataDirectory
+        settings.databaseURL = databaseUrl ?? ProcessInfo.processInfo.environment["REPAIRMINDER_DATABASE_URL"]
         var logger = Logger(label: "repairminder")
         logger.logLevel = .warning
         let database = try await Database.openMigrated(settings: settings, logger: logger)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import RepairMinderServer
 
 struct OutboxCommand: AsyncParsableCommand {
@@ -27,22 +26,13 @@ struct OutboxCommand: AsyncParsableCommand {
     @Flag(help: "Show the mail queue's delivery state instead of the outbox file.")
     var status = false
 
-    @Option(help: "The server's data directory. [env: REPAIRMINDER_DATA_DIR] (default: ./.repairminder)")
-    var dataDir: String?
-
-    @Option(help: "The server's database, for --status. [env: REPAIRMINDER_DATABASE_URL] (default: <data-dir>/repairminder.sqlite)")
-    var databaseUrl: String?
+    @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        let directory = dataDir ?? environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
         if status {
-            var settings = ServerSettings()
-            settings.dataDirectory = directory
-            settings.databaseURL = databaseUrl ?? environment["REPAIRMINDER_DATABASE_URL"]
-            try await printStatus(settings: settings)
+            try await printStatus()
         } else {
-            try printOutbox(path: OutboxTransport.path(dataDirectory: directory))
+            try printOutbox(path: OutboxTransport.path(dataDirectory: database.dataDirectory))
         }
     }
 
@@ -63,17 +53,10 @@ struct OutboxCommand: AsyncParsableCommand {
         }
     }
 
-    private func printStatus(settings: ServerSettings) async throws {
-        var logger = Logger(label: "repairminder")
-        logger.logLevel = .warning
-        let database = try await Database.openMigrated(settings: settings, logger: logger)
-        let entries: [MailQueueEntry]
-        do {
-            entries = try await MailQueue.entries(in: database, to: to, limit: max(1, last ?? 1000))
-            await database.close()
-        } catch {
-            await database.close()
-            throw error
+    private func printStatus() async throws {
+        let (to, limit) = (self.to, max(1, last ?? 1000))
+        let (entries, queue) = try await database.withDatabase { database in
+            (try await MailQueue.entries(in: database, to: to, limit: limit), "\(database.engine.rawValue) \(database.location)")
         }
         let now = Date().timeIntervalSince1970
         let lines = entries.map { StatusLine($0, now: now) }
@@ -82,7 +65,7 @@ struct OutboxCommand: AsyncParsableCommand {
             return
         }
         guard !lines.isEmpty else {
-            print("The mail queue of \(database.engine.rawValue) \(database.location) is empty\(to.map { " for \($0)" } ?? "").")
+            print("The mail queue of \(queue) is empty\(to.map { " for \($0)" } ?? "").")
             return
         }
         for line in lines {

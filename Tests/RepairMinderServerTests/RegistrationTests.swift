@@ -112,20 +112,29 @@ import Testing
         }
     }
 
-    /// The address got an account between register and verify (another shop's admin added it).
-    @Test func anAddressTakenMeanwhileIs409AndCreatesNothing() async throws {
+    /// Between register and verify, the address got an account (another shop's admin added it)
+    /// or the shop's name was registered by someone else: 409, and nothing is created.
+    @Test(arguments: [
+        ("EMAIL_TAKEN", "An account with this email already exists"),
+        ("COMPANY_NAME_TAKEN", "A shop with this name is already registered. Choose another name."),
+    ])
+    func whatWasTakenMeanwhileIs409AndCreatesNothing(code errorCode: String, message: String) async throws {
         let server = try await TestServer()
         try await server.run { client in
             #expect(try await client.post("/api/auth/register", Self.body()).status == .created)
             let code = try await client.latestCode(to: Self.email)
             try await server.withDatabase { db in
                 var file = FixtureFile()
-                file.users = [.init(email: Self.email, firstName: "Ada", lastName: "Elsewhere", company: "Acme Repairs", role: "office")]
+                if errorCode == "EMAIL_TAKEN" {
+                    file.users = [.init(email: Self.email, firstName: "Ada", lastName: "Elsewhere", company: "Acme Repairs", role: "office")]
+                } else {
+                    file.companies = [.init(name: "Fixit Phones")]
+                }
                 _ = try await FixtureLoader(database: db, bcryptCost: 4).load(file)
             }
             let before = try await counts(server)
             try await client.post("/api/auth/register/verify", ["email": Self.email, "code": code])
-                .expectFailure(.conflict, "EMAIL_TAKEN", "An account with this email already exists")
+                .expectFailure(.conflict, errorCode, message)
             #expect(try await counts(server) == before)
         }
     }

@@ -4,32 +4,35 @@ import Foundation
 /// answers a registration for an address that already has an account.
 enum CodeEmail {
     static func twoFactor(to email: String, code: String, validMinutes: Int, now: Double) -> MailMessage {
-        MailMessage(
-            to: email, subject: "Your Repair Minder verification code",
-            text: "Your verification code is \(code). It expires in \(validMinutes) minutes.\n\nIf you did not try to sign in, change your password.",
-            sentAt: Timestamp.iso8601(now))
+        coded(
+            to: email, subject: "Your Repair Minder verification code", kind: "verification", code: code, validMinutes: validMinutes,
+            footer: "If you did not try to sign in, change your password.", now: now)
     }
 
     static func magicLink(to email: String, code: String, validMinutes: Int, now: Double) -> MailMessage {
-        MailMessage(
-            to: email, subject: "Your Repair Minder sign-in code",
-            text: "Your sign-in code is \(code). It expires in \(validMinutes) minutes.\n\nIf you did not ask for it, you can ignore this email.",
-            sentAt: Timestamp.iso8601(now))
+        coded(
+            to: email, subject: "Your Repair Minder sign-in code", kind: "sign-in", code: code, validMinutes: validMinutes,
+            footer: "If you did not ask for it, you can ignore this email.", now: now)
     }
 
     static func customerLogin(to email: String, code: String, companies: [String], validMinutes: Int, now: Double) -> MailMessage {
         let shops = companies.count == 1 ? companies[0] : "your repair shops"
-        return MailMessage(
-            to: email, subject: "Your login code for \(shops)",
-            text: "Your login code is \(code). It expires in \(validMinutes) minutes.\n\nIf you did not ask for it, you can ignore this email.",
-            sentAt: Timestamp.iso8601(now))
+        return coded(
+            to: email, subject: "Your login code for \(shops)", kind: "login", code: code, validMinutes: validMinutes,
+            footer: "If you did not ask for it, you can ignore this email.", now: now)
     }
 
     static func registration(to email: String, code: String, companyName: String, validMinutes: Int, now: Double) -> MailMessage {
-        MailMessage(
-            to: email, subject: "Finish registering \(companyName) with Repair Minder",
-            text: "Your registration code is \(code). It expires in \(validMinutes) minutes.\n\nIf you did not register a shop, you can ignore this email: nothing is created without the code.",
-            sentAt: Timestamp.iso8601(now))
+        coded(
+            to: email, subject: "Finish registering \(companyName) with Repair Minder", kind: "registration", code: code,
+            validMinutes: validMinutes,
+            footer: "If you did not register a shop, you can ignore this email: nothing is created without the code.", now: now)
+    }
+
+    static func passwordReset(to email: String, code: String, validMinutes: Int, now: Double) -> MailMessage {
+        coded(
+            to: email, subject: "Reset your Repair Minder password", kind: "password reset", code: code, validMinutes: validMinutes,
+            footer: "If you did not ask to reset your password, you can ignore this email: your password stays as it is.", now: now)
     }
 
     /// Sent instead of a registration code when the address already has an account: no code,
@@ -41,10 +44,12 @@ enum CodeEmail {
             sentAt: Timestamp.iso8601(now))
     }
 
-    static func passwordReset(to email: String, code: String, validMinutes: Int, now: Double) -> MailMessage {
+    /// "Your <kind> code is <code>. It expires in <n> minutes." and a line on what to do if unasked.
+    private static func coded(
+        to email: String, subject: String, kind: String, code: String, validMinutes: Int, footer: String, now: Double
+    ) -> MailMessage {
         MailMessage(
-            to: email, subject: "Reset your Repair Minder password",
-            text: "Your password reset code is \(code). It expires in \(validMinutes) minutes.\n\nIf you did not ask to reset your password, you can ignore this email: your password stays as it is.",
+            to: email, subject: subject, text: "Your \(kind) code is \(code). It expires in \(validMinutes) minutes.\n\n\(footer)",
             sentAt: Timestamp.iso8601(now))
     }
 }

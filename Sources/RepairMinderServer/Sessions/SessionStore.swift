@@ -49,13 +49,15 @@ struct SessionStore: Sendable {
     }
 
     static let userAgentLimit = 512
+    /// The columns a `StaffSession` decodes from.
+    private static let columns = SQLQueryString("id, user_id, is_mobile, revoked_at, user_agent, ip_address, created_at, last_used_at")
     /// `last_used_at` moves at most this often per session, so a busy session does not write on every request.
     static let lastUsedResolution: Double = 60
 
     func session(id: String) async throws -> StaffSession? {
         try await database.withConnection { db in
             try await db.raw(
-                "SELECT id, user_id, is_mobile, revoked_at, user_agent, ip_address, created_at, last_used_at FROM sessions WHERE id = \(bind: id)"
+                "SELECT \(Self.columns) FROM sessions WHERE id = \(bind: id)"
             ).first(decoding: StaffSession.self, with: AccountStore.rowDecoder)
         }
     }
@@ -79,7 +81,7 @@ struct SessionStore: Sendable {
         try await database.withConnection { db in
             try await db.raw(
                 """
-                SELECT id, user_id, is_mobile, revoked_at, user_agent, ip_address, created_at, last_used_at FROM sessions
+                SELECT \(Self.columns) FROM sessions
                 WHERE user_id = \(bind: userId) AND revoked_at IS NULL
                   AND EXISTS (SELECT 1 FROM refresh_tokens WHERE session_id = sessions.id AND expires_at > \(bind: now))
                 ORDER BY created_at DESC, id DESC

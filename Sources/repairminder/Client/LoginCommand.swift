@@ -44,7 +44,7 @@ struct LoginCommand: AsyncParsableCommand {
         let context = try ClientContext(server: server)
         try await ClientContext.run {
             let role = try chooseRole()
-            let email = try value(email, prompt: "Email: ", name: "--email")
+            let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
             switch role {
             case .staff: try await signInStaff(email: email, context: context)
             case .customer: try await signInCustomer(email: email, context: context)
@@ -64,14 +64,6 @@ struct LoginCommand: AsyncParsableCommand {
             default: Terminal.note("Type 1 or 2.")
             }
         }
-    }
-
-    private func value(_ given: String?, prompt: String, name: String) throws -> String {
-        if let given, !given.isEmpty { return given }
-        guard let answer = Terminal.ask(prompt)?.trimmingCharacters(in: .whitespaces), !answer.isEmpty else {
-            throw ClientInputError("\(name) is required")
-        }
-        return answer
     }
 
     @MainActor
