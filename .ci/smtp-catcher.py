@@ -14,7 +14,7 @@ N messages and then drops the connection instead of answering (the client cannot
 arrived). It stops when its standard input closes (or on Ctrl-C).
 As a mail catcher for a developer: python3 .ci/smtp-catcher.py --record /tmp/mail.jsonl
 """
-import argparse, base64, json, os, socket, ssl, subprocess, sys
+import argparse, base64, json, os, socket, ssl, subprocess, sys, threading
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
@@ -108,7 +108,10 @@ def main():
     except KeyboardInterrupt:
         pass
     finally:
+        # Stopping waits for open sessions; whatever they are doing, exit within 5 s.
+        threading.Timer(5, lambda: os._exit(0)).start()
         controller.stop()
+        os._exit(0)
 
 
 if __name__ == "__main__":

@@ -79,11 +79,15 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     let authenticatorApp = AuthenticatorApp(
         store: TOTPStore(database: database), secretBox: SecretBox(key: parts.encryptionKey), hashing: hashing)
     let staffIdentity = StaffIdentity(signer: signer, sessions: sessions, accounts: accounts, clock: clock)
+    // REKI's tokens have keys of their own (derived): neither kind verifies as the other.
+    let rekiSigner = signer.derived(for: "reki")
+    let rekiSessions = SessionStore(database: database, realm: .reki)
+    let rekiUsers = REKIUserStore(database: database)
 
     let router = Router(context: AppRequestContext.self)
     if let metrics = parts.metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
     router.add(middleware: ClientAddressMiddleware(trustedProxies: try settings.trustedProxyRanges()))
-    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: ErrorMiddleware(rekiServed: settings.rekiEnabled))
     router.add(middleware: QuarantineMiddleware(identity: staffIdentity))
     let routes = RouteMounter(
         router: router, decoder: RequestDecoder(limit: settings.maxBodySize),
@@ -91,11 +95,13 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
         ipLimiter: settings.ipRateLimit > 0 ? IPRateLimiter(counters: counters, limit: settings.ipRateLimit, clock: clock) : nil,
         staffIdentity: staffIdentity,
         customerIdentity: CustomerIdentity(signer: signer, customers: customers, accounts: accounts, clock: clock),
+        rekiIdentity: settings.rekiEnabled
+            ? REKIIdentity(signer: rekiSigner, sessions: rekiSessions, users: rekiUsers, clock: clock) : nil,
         metrics: parts.metrics)
 
     try PublicController(
         database: database, accounts: accounts, serverURL: settings.serverURL, logoDirectory: settings.dataDirectory,
-        metrics: parts.metrics)
+        metrics: parts.metrics, rekiServed: settings.rekiEnabled)
         .mount(on: routes)
     let passwordPolicy = try PasswordPolicy.bundled()
     let issuer = TokenIssuer(
@@ -118,7 +124,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     ).mount(on: routes)
     StaffSessionController(
         settings: settings, clock: clock, sessions: sessions,
-        rotation: RefreshTokenRotation(database: database, hashing: hashing, settings: settings, metrics: parts.metrics),
+        rotation: RefreshTokenRotation<UserRecord>(database: database, hashing: hashing, settings: settings, metrics: parts.metrics),
         issuer: issuer
     ).mount(on: routes)
     TOTPController(app: authenticatorApp, limits: limits, clock: clock).mount(on: routes)
@@ -126,6 +132,14 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
         settings: settings, clock: clock, customers: customers, codes: codes, signer: signer, metrics: parts.metrics
     ).mount(on: routes)
     AccountController(serverURL: settings.serverURL).mount(on: routes)
+    if settings.rekiEnabled {
+        REKIController(
+            database: database, settings: settings, clock: clock, users: rekiUsers, sessions: rekiSessions,
+            rotation: RefreshTokenRotation(database: database, hashing: hashing, settings: settings, metrics: parts.metrics),
+            resets: REKIPasswordResets(database: database, mail: parts.mail), signer: rekiSigner, hasher: parts.hasher,
+            policy: passwordPolicy, limits: limits
+        ).mount(on: routes)
+    }
     PushController(
         tokens: DeviceTokenStore(database: database), preferences: PushPreferencesStore(database: database), clock: clock
     ).mount(on: routes)

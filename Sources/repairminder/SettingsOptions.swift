@@ -67,6 +67,8 @@ struct SettingsOptions: ParsableArguments {
     var purgeRetention: Int?
     @Option(help: "Serve Prometheus metrics at GET /metrics: true or false. [env: REPAIRMINDER_METRICS] (default: true)")
     var metrics: Bool?
+    @Option(help: "Serve the REKI app's contract under /auth/* (docs/API.md §10): true or false. [env: REPAIRMINDER_REKI] (default: true)")
+    var reki: Bool?
     @Option(help: "How mail leaves: smtp or outbox (<data-dir>/outbox.jsonl, development). [env: REPAIRMINDER_MAIL_TRANSPORT] (default: smtp with --smtp-url, else outbox; production requires naming outbox)")
     var mailTransport: String?
     @Option(help: "smtp://user:password@host:587 (STARTTLS), smtps://user:password@host:465, or smtp://127.0.0.1:25?tls=none for a relay on this machine. [env: REPAIRMINDER_SMTP_URL]")
@@ -143,6 +145,7 @@ struct SettingsOptions: ParsableArguments {
             s.trustedProxies = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         if let v = try bool(metrics, "METRICS") { s.metricsEnabled = v }
+        if let v = try bool(reki, "REKI") { s.rekiEnabled = v }
         s.mailTransport = try choice(mailTransport, "MAIL_TRANSPORT", "--mail-transport")
         s.smtpURL = string(smtpUrl, "SMTP_URL")
         s.smtpCAFile = string(smtpCaFile, "SMTP_CA_FILE")

@@ -18,6 +18,7 @@ import Testing
         PushPreferencesUpdate.self, HealthResponse.self, AppConfig.self, JSONValue.self, Pagination.self,
         [RegisteredDeviceToken].self, ForgotPasswordRequest.self, ResetPasswordRequest.self, ChangePasswordRequest.self,
         SessionInfo.self, [SessionInfo].self, RevokedSessionsResponse.self, ActivityEvent.self, [ActivityEvent].self,
+        REKIUser.self, REKIAuthResponse.self, REKITokenPair.self, REKIResetPasswordRequest.self, REKIErrorBody.self,
         RegisterRequest.self, RegisterVerifyRequest.self,
     ]
 

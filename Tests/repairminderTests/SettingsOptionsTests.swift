@@ -45,7 +45,7 @@ import Testing
             ("--smtp-url", "SMTP_URL", "smtp://mailer:pw@mail.example:587"), ("--smtp-ca-file", "SMTP_CA_FILE", "/tmp/ca.pem"),
             ("--mail-from", "MAIL_FROM", "Repair Minder <no-reply@rm.example>"), ("--mail-retry-limit", "MAIL_RETRY_LIMIT", "3600"),
             ("--mail-retention", "MAIL_RETENTION", "120"), ("--sqlite-synchronous", "SQLITE_SYNCHRONOUS", "normal"),
-            ("--purge-retention", "PURGE_RETENTION", "66"),
+            ("--purge-retention", "PURGE_RETENTION", "66"), ("--reki", "REKI", "false"),
         ]
         let environment = Dictionary(uniqueKeysWithValues: names.map { ("REPAIRMINDER_\($0.1)", $0.2) })
         let fromEnvironment = try SettingsOptions.parse([]).settings(environment: environment)
@@ -77,6 +77,7 @@ import Testing
             #expect(settings.mailRetention == 120)
             #expect(settings.sqliteSynchronous == .normal)
             #expect(settings.purgeRetention == 66)
+            #expect(settings.rekiEnabled == false)
         }
         let both = try SettingsOptions.parse(["--port", "9100"]).settings(environment: ["REPAIRMINDER_PORT": "9000"])
         #expect(both.port == 9100)

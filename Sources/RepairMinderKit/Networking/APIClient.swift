@@ -193,7 +193,7 @@ public actor APIClient {
             guard let file = BinaryFile(data: data, contentType: response.value(forHTTPHeaderField: "Content-Type")) as? Answer
             else { throw APIError.decoding("\(route.erased) answers a file") }
             return file
-        case .document:
+        case .plain:
             do { return try JSONDecoder().decode(Answer.self, from: data) } catch { throw APIError.decoding(String(describing: error)) }
         case .envelope, .paginatedEnvelope:
             return try decodeData(Answer.self, from: data)

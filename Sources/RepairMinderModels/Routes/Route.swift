@@ -28,8 +28,9 @@ public enum ResponseFormat: Sendable, Hashable {
     /// The envelope of a list: the items as `data` and the counts as `pagination`
     /// (`{"success": true, "data": [...], "pagination": {...}}`).
     case paginatedEnvelope
-    /// A plain JSON document (the OpenAPI document itself).
-    case document
+    /// The response type's JSON as it is, without an envelope: the OpenAPI document, and every
+    /// REKI answer (docs/API.md §10, whose failures take seed 002's shape).
+    case plain
     /// Bytes of one of these media types (images, PDFs).
     case binary([String])
 }

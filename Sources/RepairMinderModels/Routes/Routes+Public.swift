@@ -11,7 +11,7 @@ extension Routes {
             format: .binary(["image/png", "image/jpeg", "image/svg+xml", "image/webp", "image/gif"]),
             failures: [.init(404, .notFound)])
         public static let openAPI = Route<EmptyPayload, JSONValue>(
-            .get, "/api/openapi.json", .none, "This document: the API as OpenAPI 3.1", format: .document)
+            .get, "/api/openapi.json", .none, "This document: the API as OpenAPI 3.1", format: .plain)
         /// Outside `/api`, where Prometheus scrapers look; not counted by the sign-in limit.
         public static let metrics = Route<EmptyPayload, BinaryFile>(
             .get, "/metrics", .none, "Request, sign-in, refresh, rate-limit and database-pool metrics (Prometheus text format)",

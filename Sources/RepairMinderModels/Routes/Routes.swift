@@ -7,7 +7,7 @@ public enum Routes {
         ("Account lifecycle", AccountLifecycle.all),
         ("Push", Push.all), ("Public", Public.all), ("Dashboard", Dashboard.all), ("Devices", Devices.all),
         ("Orders", Orders.all), ("Clients", Clients.all), ("Tickets", Tickets.all),
-        ("Customer portal", CustomerPortal.all),
+        ("Customer portal", CustomerPortal.all), ("REKI", REKI.all),
     ]
 
     /// Every route, served and client-only.

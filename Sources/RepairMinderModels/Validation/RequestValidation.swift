@@ -114,3 +114,12 @@ extension RegisterVerifyRequest: ValidatedRequest {
         RegisterVerifyRequest(email: try FieldRules.email(email), code: try FieldRules.sixDigitCode(code))
     }
 }
+
+extension REKIResetPasswordRequest: ValidatedRequest {
+    /// Any token up to 1 KiB is looked up (a wrong one is "Invalid or expired reset token",
+    /// not bad input); the new password is kept exactly as sent.
+    public func validated() throws(FieldProblem) -> REKIResetPasswordRequest {
+        REKIResetPasswordRequest(
+            token: try FieldRules.text(token, "token"), newPassword: try FieldRules.secret(newPassword, "newPassword"))
+    }
+}

@@ -82,6 +82,11 @@ enum Timestamp {
         Date(timeIntervalSince1970: seconds).formatted(.iso8601)
     }
 
+    /// With milliseconds (`2026-02-15T10:00:00.000Z`), as REKI's answers spell times (seed 002).
+    static func iso8601Milliseconds(_ seconds: Double) -> String {
+        Date(timeIntervalSince1970: seconds).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
     /// The instant an `iso8601` string names, if it is one.
     static func date(iso8601 text: String) -> Date? {
         try? Date(text, strategy: .iso8601)

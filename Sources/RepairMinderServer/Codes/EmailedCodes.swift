@@ -48,19 +48,16 @@ struct EmailedCodes: Sendable {
         compose: @Sendable (_ code: String, _ validMinutes: Int, _ now: Double) async throws -> MailMessage?
     ) async throws {
         try await limits.admitCodeEmail(to: email)
-        let started = ContinuousClock.now
-        let now = clock.now()
-        let code = RandomToken.digits(6)
-        guard let message = try await compose(code, lifetime / 60, now) else {
-            try? await Task.sleep(until: started + minimumDuration)
-            return
+        try await takingAtLeast(minimumDuration) {
+            let now = clock.now()
+            let code = RandomToken.digits(6)
+            guard let message = try await compose(code, lifetime / 60, now) else { return }
+            try await store.issue(
+                purpose: purpose.rawValue, email: email, companyId: companyId,
+                codeHash: hashing.codeHash(code, scope: purpose.rawValue), now: now, ttl: Double(lifetime),
+                mail: try mail.seal(message, now: now), alongside: { try await alongside(now, $0) })
+            mail.deliverSoon()
         }
-        try await store.issue(
-            purpose: purpose.rawValue, email: email, companyId: companyId,
-            codeHash: hashing.codeHash(code, scope: purpose.rawValue), now: now, ttl: Double(lifetime),
-            mail: try mail.seal(message, now: now), alongside: { try await alongside(now, $0) })
-        mail.deliverSoon()
-        try? await Task.sleep(until: started + minimumDuration)
     }
 
     /// The live code of `email` if `code` is it and `accept` agrees (a customer's company

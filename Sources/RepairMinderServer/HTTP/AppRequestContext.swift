@@ -7,16 +7,19 @@ public struct AppRequestContext: RequestContext {
     /// The client's IP address: the socket's peer, or the client behind a trusted proxy
     /// (`ClientAddressMiddleware`); nil in router tests.
     public var clientIP: String?
-    /// The signed-in staff member, set by `StaffAuthenticator`.
+    /// The signed-in staff member, set by `RouteMounter` (or `QuarantineMiddleware`) for staff routes.
     var staff: AuthenticatedStaff?
-    /// The signed-in customer, set by `CustomerAuthenticator`.
+    /// The signed-in customer, set by `RouteMounter` for customer routes.
     var customer: AuthenticatedCustomer?
+    /// The signed-in REKI user, set by `RouteMounter` for REKI's bearer routes.
+    var rekiUser: AuthenticatedREKIUser?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         clientIP = source.channel.remoteAddress?.ipAddress
         staff = nil
         customer = nil
+        rekiUser = nil
     }
 
     /// Bodies are read explicitly with a smaller limit (`JSONBody`); this only bounds other uses.

@@ -16,12 +16,15 @@ struct PublicController {
     /// Logo files are served only from inside this directory (the data directory).
     let logoDirectory: String
 
-    init(database: Database, accounts: AccountStore, serverURL: String, logoDirectory: String, metrics: ServerMetrics?) throws {
+    init(
+        database: Database, accounts: AccountStore, serverURL: String, logoDirectory: String, metrics: ServerMetrics?,
+        rekiServed: Bool = true
+    ) throws {
         self.database = database
         self.accounts = accounts
         self.metrics = metrics
         self.logoDirectory = logoDirectory
-        openAPI = ByteBuffer(bytes: try OpenAPIDocument.json(serverURL: serverURL))
+        openAPI = ByteBuffer(bytes: try OpenAPIDocument.json(serverURL: serverURL, includingREKI: rekiServed))
         let json = try AppConfig.bundledJSON()
         // Refuse to start with a config file the SDK could not decode.
         _ = try JSONDecoder().decode(AppConfig.self, from: json)

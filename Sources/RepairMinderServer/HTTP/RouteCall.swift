@@ -23,6 +23,14 @@ struct RouteCall<Body: Sendable>: Sendable {
         }
     }
 
+    /// The signed-in REKI user; set for every route whose credential is `.reki`.
+    var rekiUser: AuthenticatedREKIUser {
+        get throws {
+            guard let user = context.rekiUser else { throw APIError.unauthorized }
+            return user
+        }
+    }
+
     /// Whether the caller is a mobile app (docs/API.md §1), by its User-Agent.
     var isMobile: Bool { ClientKind.isMobile(request) }
 

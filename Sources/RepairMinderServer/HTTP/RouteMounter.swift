@@ -12,17 +12,20 @@ struct RouteMounter {
     let ipLimiter: IPRateLimiter?
     let staffIdentity: StaffIdentity
     let customerIdentity: CustomerIdentity
+    /// nil when REKI's routes are off (`--reki false`).
+    var rekiIdentity: REKIIdentity?
     /// nil when metrics are off.
     let metrics: ServerMetrics?
 
     /// Mounts `route` with a handler that answers its typed response, encoded in the route's
-    /// format (the envelope; `{"success": true}` for `EmptyPayload`).
+    /// format (the envelope, `{"success": true}` for `EmptyPayload`; or the plain JSON of REKI).
     func on<Body, Answer>(
         _ route: Route<Body, Answer>, use handler: @escaping @Sendable (RouteCall<Body>) async throws -> Answer
     ) {
-        let status = HTTPResponse.Status(code: route.successStatus)
+        let status = HTTPResponse.Status(code: route.successStatus), plain = route.format == .plain
         on(route) { call in
             let answer = try await handler(call)
+            if plain { return .json(answer, status: status) }
             if answer is EmptyPayload { return .bareSuccess }
             return .envelope(answer, status: status)
         }
@@ -47,6 +50,7 @@ struct RouteMounter {
         let decoder = self.decoder, limiter = route.countedByAuthLimit ? ipLimiter : nil
         let credential = route.credential, isSignIn = route.countedByAuthLimit, pattern = route.path.description
         let staffIdentity = self.staffIdentity, customerIdentity = self.customerIdentity, metrics = self.metrics
+        let rekiIdentity = self.rekiIdentity
         let respond: @Sendable (Request, AppRequestContext) async throws -> Response = { request, context in
             if let limiter, let wait = try await limiter.admit(ClientAddress.limitKey(context.clientIP ?? "unknown")) {
                 throw APIError.rateLimited(retryAfter: wait)
@@ -60,9 +64,8 @@ struct RouteMounter {
             case .customer:
                 context.customer = try await customerIdentity.resolve(BearerToken.from(request))
             case .reki:
-                // No REKI route is in the table yet (docs/API.md §10 is its own issue): refuse
-                // rather than serve one unauthenticated.
-                throw APIError.unauthorized
+                guard let rekiIdentity else { throw APIError.notFound }
+                context.rekiUser = try await rekiIdentity.resolve(BearerToken.from(request))
             }
             let body = try await decoder.decode(Body.self, from: request)
             return try await handler(RouteCall(body: body, request: request, context: context))

@@ -5,18 +5,19 @@ import RepairMinderModels
 /// (`RepairMinderModels.Routes`) and the wire types' schemas: what `GET /api/openapi.json` and
 /// `repairminder openapi` print.
 public enum OpenAPIDocument {
-    /// The document as JSON bytes (sorted keys, so the output is stable).
-    public static func json(serverURL: String) throws -> Data {
+    /// The document as JSON bytes (sorted keys, so the output is stable); without REKI's
+    /// routes when the server does not serve them (`--reki false`).
+    public static func json(serverURL: String, includingREKI: Bool = true) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return try encoder.encode(document(serverURL: serverURL))
+        return try encoder.encode(document(serverURL: serverURL, includingREKI: includingREKI))
     }
 
     /// The document as a JSON value.
-    public static func document(serverURL: String) -> JSONValue {
+    public static func document(serverURL: String, includingREKI: Bool = true) -> JSONValue {
         var schemas = SchemaRendering()
         var paths: [String: JSONValue] = [:]
-        for route in Routes.served {
+        for route in Routes.served where includingREKI || !Routes.REKI.contains(path: route.path.description) {
             let operation = operation(for: route, schemas: &schemas)
             var item = paths[route.path.description]?.objectMembers ?? [:]
             item[route.method.rawValue.lowercased()] = operation
@@ -35,9 +36,10 @@ public enum OpenAPIDocument {
                 "version": .string(repairMinderVersion),
                 "description": """
                     Authentication and networking for Repair Minder: staff and customer sign-in, sessions, \
-                    quarantine, push device tokens and app configuration. Every JSON answer is an envelope: \
-                    `{"success": true, "data": ...}` or `{"success": false, "error": "...", "code": "..."}`. \
-                    The contract in prose is docs/API.md.
+                    quarantine, push device tokens and app configuration. Every JSON answer under `/api/` is an \
+                    envelope: `{"success": true, "data": ...}` or `{"success": false, "error": "...", "code": "..."}`. \
+                    REKI's routes under `/auth/` answer plain JSON, and fail with \
+                    `{"statusCode": ..., "message": "...", "timestamp": "..."}`. The contract in prose is docs/API.md.
                     """,
             ],
             "servers": [["url": .string(serverURL)]],
@@ -54,6 +56,11 @@ public enum OpenAPIDocument {
                     "customerBearer": [
                         "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
                         "description": .string("A customer token from \(Routes.CustomerAuth.verifyCode.path)"),
+                    ],
+                    "rekiBearer": [
+                        "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
+                        "description": .string(
+                            "A REKI access token from \(Routes.REKI.register.path), \(Routes.REKI.login.path) or \(Routes.REKI.refresh.path)"),
                     ],
                 ],
             ],
@@ -87,7 +94,7 @@ public enum OpenAPIDocument {
         case .customer: operation["security"] = [["customerBearer": []]]
         case .reki: operation["security"] = [["rekiBearer": []]]
         }
-        var responses = failureResponses(for: route)
+        var responses = failureResponses(for: route, schemas: &schemas)
         responses[String(route.successStatus)] = successResponse(for: route, schemas: &schemas)
         if route.path == Routes.Public.config.path {
             responses["304"] = ["description": "Not modified: the `If-None-Match` ETag is current", "headers": cacheHeaders]
@@ -122,8 +129,8 @@ public enum OpenAPIDocument {
                     ]
                 ]
             ]
-        case .document:
-            content = ["application/json": ["schema": ["type": "object"]]]
+        case .plain:
+            content = ["application/json": ["schema": schemas.reference(route.responseType)]]
         case .binary(let types):
             content = .object(
                 Dictionary(uniqueKeysWithValues: types.map { ($0, ["schema": ["type": "string", "format": "binary"]]) }))
@@ -135,7 +142,7 @@ public enum OpenAPIDocument {
 
     /// Every failure the route can answer, by status: bad input for routes with a body, the
     /// credential's refusals, quarantine, the sign-in limit, and the route's own.
-    private static func failureResponses(for route: AnyRoute) -> [String: JSONValue] {
+    private static func failureResponses(for route: AnyRoute, schemas: inout SchemaRendering) -> [String: JSONValue] {
         var failures = route.failures
         if route.requestType != nil {
             failures += [.init(400, .invalidJSON), .init(400, .validationError), .init(413, .payloadTooLarge)]
@@ -147,12 +154,14 @@ public enum OpenAPIDocument {
         if route.countedByAuthLimit { failures.append(.init(429, .rateLimited)) }
         failures.append(.init(500, .internalError))
         let byStatus = Dictionary(grouping: failures, by: \.status)
+        // REKI's failures carry no code: one shape for all of them (seed 002).
+        let rekiError: JSONValue? = Routes.REKI.contains(path: route.path.description) ? schemas.reference(REKIErrorBody.self) : nil
         return Dictionary(
             uniqueKeysWithValues: byStatus.map { status, failures in
                 let codes = Array(Set(failures.map(\.code))).sorted { $0.rawValue < $1.rawValue }
                 var response: [String: JSONValue] = [
                     "description": .string(codes.map(\.rawValue).joined(separator: ", ")),
-                    "content": ["application/json": ["schema": errorEnvelopeSchema(codes: codes, data: status == 503)]],
+                    "content": ["application/json": ["schema": rekiError ?? errorEnvelopeSchema(codes: codes, data: status == 503)]],
                 ]
                 if status == 429 {
                     response["headers"] = [

@@ -12,9 +12,20 @@ struct JWTSigner: Sendable {
         var key: SymmetricKey { SymmetricKey(data: bytes) }
 
         init(secret: String) {
-            bytes = Array(secret.utf8)
+            self.init(bytes: Array(secret.utf8))
+        }
+
+        private init(bytes: [UInt8]) {
+            self.bytes = bytes
             // A public, stable name for the key that reveals nothing usable about it.
-            id = String(SHA256.hash(data: Data("repairminder.kid|\(secret)".utf8)).hexString.prefix(16))
+            id = String(SHA256.hash(data: Data("repairminder.kid|".utf8) + bytes).hexString.prefix(16))
+        }
+
+        /// A key of its own for `purpose`, derived from this one (HKDF-SHA256).
+        func derived(for purpose: String) -> Key {
+            let derived = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: key, info: Data("repairminder.jwt|\(purpose)".utf8), outputByteCount: 32)
+            return Key(bytes: derived.withUnsafeBytes { Array($0) })
         }
     }
 
@@ -30,6 +41,18 @@ struct JWTSigner: Sendable {
     init(secret: String, previousSecret: String? = nil) {
         current = Key(secret: secret)
         previous = previousSecret.map(Key.init(secret:))
+    }
+
+    private init(current: Key, previous: Key?) {
+        self.current = current
+        self.previous = previous
+    }
+
+    /// The signer of another kind of token (REKI's, docs/API.md §10): its keys are derived from
+    /// these under `purpose`, so a token of one kind never verifies as the other (not even
+    /// with matching claims), and a rotation of the JWT secret rotates both.
+    func derived(for purpose: String) -> JWTSigner {
+        JWTSigner(current: current.derived(for: purpose), previous: previous?.derived(for: purpose))
     }
 
     func sign(_ claims: some Encodable) throws -> String {

@@ -10,6 +10,15 @@ enum RandomToken {
         return Data(bytes).base64URLEncoded()
     }
 
+    /// `byteCount` random bytes as lowercase hex (REKI's reset tokens: 32 bytes, 64 characters).
+    static func hex(byteCount: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<byteCount).map { _ in
+            let byte = UInt8.random(in: .min ... .max, using: &generator)
+            return String(byte >> 4, radix: 16) + String(byte & 0x0f, radix: 16)
+        }.joined()
+    }
+
     /// A uniformly random string of `length` decimal digits.
     static func digits(_ length: Int) -> String {
         var generator = SystemRandomNumberGenerator()

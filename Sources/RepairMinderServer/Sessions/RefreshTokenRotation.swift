@@ -8,7 +8,10 @@ import SQLKit
 /// grace window, and 20 concurrent refreshes of one token all get that one successor, never
 /// two live siblings. Presenting a rotated token outside that allowance is treated as theft:
 /// the whole session is revoked.
-struct RefreshTokenRotation: Sendable {
+///
+/// One implementation for every realm (`Account.realm`: staff, REKI): the same statements on
+/// that realm's tables.
+struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
     let database: Database
     let hashing: SecretHashing
     let settings: ServerSettings
@@ -18,7 +21,7 @@ struct RefreshTokenRotation: Sendable {
         let refreshToken: String
         let sessionId: String
         /// The session's user as the rotation read them, for the new access token.
-        let user: UserRecord
+        let user: Account
         let isMobile: Bool
     }
 
@@ -40,16 +43,16 @@ struct RefreshTokenRotation: Sendable {
     }
 
     /// Both row types spell out their column names.
-    private static let rowDecoder = SQLRowDecoder()
+    private static var rowDecoder: SQLRowDecoder { SQLRowDecoder() }
 
     /// The token's session and its user, from one row of either path's query.
-    private static func decode(_ row: any SQLRow) throws -> (TokenRow, UserRecord) {
-        (try row.decode(model: TokenRow.self, with: rowDecoder), try row.decode(model: UserRecord.self, with: rowDecoder))
+    private static func decode(_ row: any SQLRow) throws -> (TokenRow, Account) {
+        (try row.decode(model: TokenRow.self, with: rowDecoder), try row.decode(model: Account.self, with: rowDecoder))
     }
 
     /// Why a token of this session may not be exchanged, claimed or not: a dead session stays
     /// dead (`INVALID_REFRESH_TOKEN`); an inactive user's session is ended (`USER_INACTIVE`).
-    private static func refusal(_ row: TokenRow, _ user: UserRecord) -> APIError? {
+    private static func refusal(_ row: TokenRow, _ user: Account) -> APIError? {
         if row.revokedAt != nil { return .invalidRefreshToken }
         if !user.canSignIn { return .userInactive }
         return nil
@@ -61,7 +64,7 @@ struct RefreshTokenRotation: Sendable {
         let successor = hashing.successor(of: presented)
         let successorHash = SecretHashing.tokenHash(successor)
         let grace = Double(settings.refreshReuseGrace)
-        let settings = self.settings
+        let settings = self.settings, realm = Account.realm
         if database.engine == .postgres,
             let outcome = try await claimInOneStatement(presentedHash, successorHash: successorHash, successor: successor, now: now)
         {
@@ -73,7 +76,7 @@ struct RefreshTokenRotation: Sendable {
         let outcome: Outcome = try await database.transaction { db in
             let claimed = try await db.raw(
                 """
-                UPDATE refresh_tokens SET rotated_at = \(bind: now), successor_hash = \(bind: successorHash)
+                UPDATE \(ident: realm.refreshTokens) SET rotated_at = \(bind: now), successor_hash = \(bind: successorHash)
                 WHERE token_hash = \(bind: presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
                 RETURNING token_hash
                 """
@@ -82,9 +85,9 @@ struct RefreshTokenRotation: Sendable {
                 let found = try await db.raw(
                     """
                     SELECT u.*, rt.session_id, rt.rotated_at, s.is_mobile, s.revoked_at
-                    FROM refresh_tokens rt
-                    JOIN sessions s ON s.id = rt.session_id
-                    JOIN users u ON u.id = s.user_id
+                    FROM \(ident: realm.refreshTokens) rt
+                    JOIN \(ident: realm.sessions) s ON s.id = rt.session_id
+                    JOIN \(ident: realm.accounts) u ON u.id = s.user_id
                     WHERE rt.token_hash = \(bind: presentedHash)
                     """
                 ).first()
@@ -92,17 +95,17 @@ struct RefreshTokenRotation: Sendable {
             let (row, user) = try Self.decode(found)
             if let refusal = Self.refusal(row, user) {
                 if refusal.code == .userInactive {
-                    try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: now, on: db)
+                    try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: now, realm: realm, on: db)
                 }
                 return .rejected(refusal)
             }
             let rotated = Rotated(
                 refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0)
             if claimed {
-                let ttl = Double(row.isMobile != 0 ? settings.refreshTokenTTLMobile : settings.refreshTokenTTLWeb)
+                let ttl = Account.refreshLifetime(isMobile: row.isMobile != 0, settings: settings)
                 try await db.raw(
                     """
-                    INSERT INTO refresh_tokens (token_hash, session_id, issued_at, expires_at)
+                    INSERT INTO \(ident: realm.refreshTokens) (token_hash, session_id, issued_at, expires_at)
                     VALUES (\(bind: successorHash), \(bind: row.sessionId), \(bind: now), \(bind: now + ttl))
                     """
                 ).run()
@@ -112,11 +115,15 @@ struct RefreshTokenRotation: Sendable {
             // Rotated before: a retry within the grace window gets the same successor, as long
             // as that successor was not used yet; anything else is a stolen token being replayed.
             let successorUnused = try await db.raw(
-                "SELECT token_hash FROM refresh_tokens WHERE token_hash = \(bind: successorHash) AND rotated_at IS NULL"
+                "SELECT token_hash FROM \(ident: realm.refreshTokens) WHERE token_hash = \(bind: successorHash) AND rotated_at IS NULL"
             ).first() != nil
             if now - rotatedAt <= grace && successorUnused { return .rotated(rotated, retried: true) }
-            try await ActivityLog.record(.tokenReuseDetected, userId: user.id, sessionId: row.sessionId, device: device, at: now, on: db)
-            try await SessionStore.revoke(id: row.sessionId, reason: "refresh_token_reuse", device: device, now: now, on: db)
+            if realm.isStaff {
+                try await ActivityLog.record(
+                    .tokenReuseDetected, userId: user.id, sessionId: row.sessionId, device: device, at: now, on: db)
+            }
+            try await SessionStore.revoke(
+                id: row.sessionId, reason: "refresh_token_reuse", device: device, now: now, realm: realm, on: db)
             return .rejected(.tokenReuseDetected)
         }
         return try finish(outcome)
@@ -140,24 +147,27 @@ struct RefreshTokenRotation: Sendable {
     private func claimInOneStatement(
         _ presentedHash: String, successorHash: String, successor: String, now: Double
     ) async throws -> Outcome? {
-        let web = Double(settings.refreshTokenTTLWeb), mobile = Double(settings.refreshTokenTTLMobile)
+        let web = Account.refreshLifetime(isMobile: false, settings: settings)
+        let mobile = Account.refreshLifetime(isMobile: true, settings: settings)
+        let realm = Account.realm
         guard
             let found = try await database.withConnection({ db in
                 try await db.raw(
                     """
                     WITH claimed AS (
-                        UPDATE refresh_tokens SET rotated_at = \(bind: now), successor_hash = \(bind: successorHash)
+                        UPDATE \(ident: realm.refreshTokens) SET rotated_at = \(bind: now), successor_hash = \(bind: successorHash)
                         WHERE token_hash = \(bind: presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
                         RETURNING session_id
                     ), successor AS (
-                        INSERT INTO refresh_tokens (token_hash, session_id, issued_at, expires_at)
+                        INSERT INTO \(ident: realm.refreshTokens) (token_hash, session_id, issued_at, expires_at)
                         SELECT \(bind: successorHash), s.id, \(bind: now),
                             \(bind: now) + CASE WHEN s.is_mobile <> 0 THEN \(bind: mobile) ELSE \(bind: web) END
-                        FROM claimed c JOIN sessions s ON s.id = c.session_id
+                        FROM claimed c JOIN \(ident: realm.sessions) s ON s.id = c.session_id
                         RETURNING session_id
                     )
                     SELECT u.*, s.id AS session_id, s.is_mobile, s.revoked_at
-                    FROM successor n JOIN sessions s ON s.id = n.session_id JOIN users u ON u.id = s.user_id
+                    FROM successor n JOIN \(ident: realm.sessions) s ON s.id = n.session_id
+                    JOIN \(ident: realm.accounts) u ON u.id = s.user_id
                     """
                 ).first()
             })
@@ -165,7 +175,7 @@ struct RefreshTokenRotation: Sendable {
         let (row, user) = try Self.decode(found)
         if let refusal = Self.refusal(row, user) {
             if refusal.code == .userInactive {
-                try await SessionStore(database: database).revoke(id: row.sessionId, reason: "user_inactive", now: now)
+                try await SessionStore(database: database, realm: realm).revoke(id: row.sessionId, reason: "user_inactive", now: now)
             }
             return .rejected(refusal)
         }

@@ -6,7 +6,7 @@ struct StaffSessionController {
     let settings: ServerSettings
     let clock: ServerClock
     let sessions: SessionStore
-    let rotation: RefreshTokenRotation
+    let rotation: RefreshTokenRotation<UserRecord>
     let issuer: TokenIssuer
 
     func mount(on routes: RouteMounter) {

@@ -64,6 +64,8 @@ public struct ServerSettings: Sendable {
     public var purgeRetention = 7 * 24 * 3600
     /// Serve Prometheus metrics at `GET /metrics`.
     public var metricsEnabled = true
+    /// Serve REKI's contract under `/auth/*` (docs/API.md §10); off, those paths answer 404.
+    public var rekiEnabled = true
     /// Largest accepted request body, in bytes.
     public var maxBodySize = 64 * 1024
 

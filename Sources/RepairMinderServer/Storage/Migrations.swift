@@ -272,6 +272,59 @@ enum Migrations {
             """,
             "CREATE INDEX pending_registrations_created ON pending_registrations(created_at)",
         ]),
+        Step(version: 12, name: "REKI users, sessions and reset tokens", statements: [
+            // docs/API.md §10: REKI's own accounts; their sessions and refresh tokens have the
+            // shape of the staff ones (`SessionRealm`), so one implementation serves both.
+            """
+            CREATE TABLE reki_users (
+                id TEXT PRIMARY KEY,
+                email TEXT NOT NULL UNIQUE,
+                password_hash TEXT NOT NULL,
+                is_active INTEGER NOT NULL DEFAULT 1,
+                created_at DOUBLE PRECISION NOT NULL,
+                updated_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE reki_sessions (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES reki_users(id),
+                is_mobile INTEGER NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                revoked_at DOUBLE PRECISION,
+                revoked_reason TEXT,
+                user_agent TEXT,
+                ip_address TEXT,
+                last_used_at DOUBLE PRECISION
+            )
+            """,
+            "CREATE INDEX reki_sessions_user ON reki_sessions(user_id)",
+            "CREATE INDEX reki_sessions_revoked ON reki_sessions(revoked_at)",
+            """
+            CREATE TABLE reki_refresh_tokens (
+                token_hash TEXT PRIMARY KEY,
+                session_id TEXT NOT NULL REFERENCES reki_sessions(id),
+                issued_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                rotated_at DOUBLE PRECISION,
+                successor_hash TEXT
+            )
+            """,
+            "CREATE INDEX reki_refresh_tokens_session ON reki_refresh_tokens(session_id)",
+            "CREATE INDEX reki_refresh_tokens_expiry ON reki_refresh_tokens(expires_at)",
+            // The emailed reset links' tokens, by SHA-256 hash (256 random bits: no salt needed).
+            """
+            CREATE TABLE reki_password_resets (
+                token_hash TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES reki_users(id),
+                created_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                used_at DOUBLE PRECISION
+            )
+            """,
+            "CREATE INDEX reki_password_resets_user ON reki_password_resets(user_id)",
+            "CREATE INDEX reki_password_resets_expiry ON reki_password_resets(expires_at)",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

@@ -1,9 +1,9 @@
 import SQLKit
 
 /// Deletes rows that can no longer mean anything, once they have been dead for `retention`
-/// seconds: expired refresh tokens, revoked or run-out staff sessions, expired or revoked
-/// customer sessions (with the device tokens their sessions registered), expired login
-/// challenges, emailed codes and pending registrations, and idle limit counters.
+/// seconds: expired refresh tokens, revoked or run-out staff and REKI sessions, expired or
+/// revoked customer sessions (with the device tokens their sessions registered), expired login
+/// challenges, emailed codes, REKI reset links and pending registrations, and idle limit counters.
 ///
 /// Dead rows are kept for `retention` (default 7 days) rather than deleted at once so that an
 /// operator can still see what happened lately (a reuse revocation, a burst of failed codes).
@@ -42,14 +42,19 @@ struct Purge: Sendable {
         var removed: [String: Int] = [:]
         func count(_ kind: String, _ n: Int) { if n > 0 { removed[kind, default: 0] += n } }
 
-        count("revoked sessions", try await batches { try await revokedStaffSessions(before: cutoff, on: $0) })
-        count("expired refresh tokens", try await batches { try await expiredRefreshTokens(before: cutoff, on: $0) })
+        for realm in SessionRealm.all {
+            count("revoked sessions", try await batches { try await revokedSessions(of: realm, before: cutoff, on: $0) })
+            count("expired refresh tokens", try await batches { try await expiredRefreshTokens(of: realm, before: cutoff, on: $0) })
+        }
         count("customer sessions", try await batches { try await deadCustomerSessions(before: cutoff, on: $0) })
         count("login challenges", try await batches { db in
             try await deleteBatch(db, "login_challenges", "id", where: "expires_at < \(bind: cutoff)")
         })
         count("emailed codes", try await batches { db in
             try await deleteBatch(db, "magic_codes", "id", where: "expires_at < \(bind: cutoff)")
+        })
+        count("reset links", try await batches { db in
+            try await deleteBatch(db, "reki_password_resets", "token_hash", where: "expires_at < \(bind: cutoff)")
         })
         // A registration has no expiry of its own: it dies with its code.
         count("pending registrations", try await batches { db in
@@ -84,30 +89,34 @@ struct Purge: Sendable {
         ).all().count
     }
 
-    /// Staff sessions revoked before `cutoff`, with their refresh and device tokens.
-    private func revokedStaffSessions(before cutoff: Double, on db: any SQLDatabase) async throws -> Int {
-        let ids = try await db.raw("SELECT id FROM sessions WHERE revoked_at < \(bind: cutoff) LIMIT \(literal: batchSize)")
-            .all(decodingColumn: "id", as: String.self)
-        try await deleteSessions(ids, table: "sessions", on: db)
+    /// Sessions of `realm` revoked before `cutoff`, with their refresh and device tokens.
+    private func revokedSessions(of realm: SessionRealm, before cutoff: Double, on db: any SQLDatabase) async throws -> Int {
+        let ids = try await db.raw(
+            "SELECT id FROM \(ident: realm.sessions) WHERE revoked_at < \(bind: cutoff) LIMIT \(literal: batchSize)"
+        ).all(decodingColumn: "id", as: String.self)
+        try await deleteSessions(ids, of: realm, on: db)
         return ids.count
     }
 
     /// Refresh tokens that expired before `cutoff`; a session left without any token (every
     /// one expired: it can never refresh again) goes with its last one.
-    private func expiredRefreshTokens(before cutoff: Double, on db: any SQLDatabase) async throws -> Int {
+    private func expiredRefreshTokens(of realm: SessionRealm, before cutoff: Double, on db: any SQLDatabase) async throws -> Int {
+        let tokens = realm.refreshTokens
         let rows = try await db.raw(
             """
-            DELETE FROM refresh_tokens WHERE token_hash IN (
-                SELECT token_hash FROM refresh_tokens WHERE expires_at < \(bind: cutoff) LIMIT \(literal: batchSize))
+            DELETE FROM \(ident: tokens) WHERE token_hash IN (
+                SELECT token_hash FROM \(ident: tokens) WHERE expires_at < \(bind: cutoff) LIMIT \(literal: batchSize))
             RETURNING session_id
             """
         ).all(decodingColumn: "session_id", as: String.self)
         var emptied: [String] = []
         for session in Set(rows) {
-            let left = try await db.raw("SELECT token_hash FROM refresh_tokens WHERE session_id = \(bind: session) LIMIT 1").first()
+            let left = try await db.raw(
+                "SELECT token_hash FROM \(ident: tokens) WHERE session_id = \(bind: session) LIMIT 1"
+            ).first()
             if left == nil { emptied.append(session) }
         }
-        try await deleteSessions(emptied, table: "sessions", on: db)
+        try await deleteSessions(emptied, of: realm, on: db)
         return rows.count
     }
 
@@ -120,16 +129,18 @@ struct Purge: Sendable {
             LIMIT \(literal: batchSize)
             """
         ).all(decodingColumn: "id", as: String.self)
-        try await deleteSessions(ids, table: "customer_sessions", on: db)
+        guard !ids.isEmpty else { return 0 }
+        try await db.raw("DELETE FROM device_tokens WHERE session_id IN (\(binds: ids))").run()
+        try await db.raw("DELETE FROM customer_sessions WHERE id IN (\(binds: ids))").run()
         return ids.count
     }
 
-    /// Deletes these sessions of `table` and what hangs off them: device tokens (both kinds)
-    /// and, for staff sessions, any refresh tokens left.
-    private func deleteSessions(_ ids: [String], table: String, on db: any SQLDatabase) async throws {
+    /// Deletes these sessions of `realm` and what hangs off them: any refresh tokens left and,
+    /// for staff, device tokens.
+    private func deleteSessions(_ ids: [String], of realm: SessionRealm, on db: any SQLDatabase) async throws {
         guard !ids.isEmpty else { return }
-        try await db.raw("DELETE FROM device_tokens WHERE session_id IN (\(binds: ids))").run()
-        if table == "sessions" { try await db.raw("DELETE FROM refresh_tokens WHERE session_id IN (\(binds: ids))").run() }
-        try await db.raw("DELETE FROM \(ident: table) WHERE id IN (\(binds: ids))").run()
+        if realm.isStaff { try await db.raw("DELETE FROM device_tokens WHERE session_id IN (\(binds: ids))").run() }
+        try await db.raw("DELETE FROM \(ident: realm.refreshTokens) WHERE session_id IN (\(binds: ids))").run()
+        try await db.raw("DELETE FROM \(ident: realm.sessions) WHERE id IN (\(binds: ids))").run()
     }
 }

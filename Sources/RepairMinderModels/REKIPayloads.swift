@@ -1,0 +1,91 @@
+/// The wire types of REKI's contract (docs/API.md §10, seed 002). Its answers are not enveloped,
+/// and its token fields are snake_case because seed 002's client declares them so
+/// (`access_token`); its requests reuse `LoginRequest`, `RefreshRequest`,
+/// `ForgotPasswordRequest` and `MessageResponse`, whose shapes are the same.
+
+/// A REKI user as every REKI answer shows it.
+public struct REKIUser: Codable, Sendable, Equatable {
+    public var id: String
+    public var email: String
+    /// ISO 8601, with milliseconds.
+    public var createdAt: String
+    public init(id: String, email: String, createdAt: String) {
+        self.id = id
+        self.email = email
+        self.createdAt = createdAt
+    }
+}
+
+/// `POST /auth/register` (201) and `POST /auth/login` (200): the user and a new session's tokens.
+public struct REKIAuthResponse: Codable, Sendable, Equatable {
+    public var user: REKIUser
+    public var accessToken: String
+    public var refreshToken: String
+    public init(user: REKIUser, accessToken: String, refreshToken: String) {
+        self.user = user
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case user, accessToken = "access_token", refreshToken = "refresh_token"
+    }
+
+    /// The two tokens without the user.
+    public var tokens: REKITokenPair { REKITokenPair(accessToken: accessToken, refreshToken: refreshToken) }
+}
+
+/// `POST /auth/refresh`: the rotated pair.
+public struct REKITokenPair: Codable, Sendable, Equatable {
+    public var accessToken: String
+    public var refreshToken: String
+    public init(accessToken: String, refreshToken: String) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token", refreshToken = "refresh_token"
+    }
+}
+
+/// `POST /auth/reset-password` body: the token from the emailed link and the new password.
+public struct REKIResetPasswordRequest: Codable, Sendable, Equatable {
+    public var token: String
+    public var newPassword: String
+    public init(token: String, newPassword: String) {
+        self.token = token
+        self.newPassword = newPassword
+    }
+}
+
+/// Every REKI failure: `{"statusCode": 401, "message": "Invalid credentials", "timestamp": "..."}`.
+public struct REKIErrorBody: Codable, Sendable, Equatable {
+    public var statusCode: Int
+    public var message: String
+    /// ISO 8601 with milliseconds, UTC.
+    public var timestamp: String
+    public init(statusCode: Int, message: String, timestamp: String) {
+        self.statusCode = statusCode
+        self.message = message
+        self.timestamp = timestamp
+    }
+}
+
+/// The claims of a REKI access token (docs/API.md §10): seed 002's `{email, sub, iat, exp}`
+/// and the session (`sid`) that logout ends.
+public struct REKITokenClaims: Codable, Sendable, Equatable {
+    public var email: String
+    /// The REKI user's id.
+    public var sub: String
+    public var sid: String
+    public var iat: Int
+    public var exp: Int
+    public init(email: String, userId: String, sessionId: String, issuedAt: Int, expiresAt: Int) {
+        self.email = email
+        sub = userId
+        sid = sessionId
+        iat = issuedAt
+        exp = expiresAt
+    }
+}

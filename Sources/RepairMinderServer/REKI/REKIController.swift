@@ -1,0 +1,142 @@
+import Foundation
+import RepairMinderModels
+
+/// REKI's contract, `/auth/*` (docs/API.md §10, seed 002), on the machinery of the staff API:
+/// the password policy and hasher, the sign-in limits, the session store and the refresh
+/// rotation (on REKI's own tables), the mail queue. Failures are rendered in seed 002's shape
+/// by `ErrorMiddleware`; the messages are REKI's (`APIError.reki...`).
+struct REKIController {
+    let database: Database
+    let settings: ServerSettings
+    let clock: ServerClock
+    let users: REKIUserStore
+    let sessions: SessionStore
+    let rotation: RefreshTokenRotation<REKIUserRecord>
+    let resets: REKIPasswordResets
+    let signer: JWTSigner
+    let hasher: PasswordHasher
+    let policy: PasswordPolicy
+    let limits: AbuseLimits
+
+    func mount(on routes: RouteMounter) {
+        routes.on(Routes.REKI.register, use: register)
+        routes.on(Routes.REKI.login, use: login)
+        routes.on(Routes.REKI.refresh, use: refresh)
+        routes.on(Routes.REKI.me, use: me)
+        routes.on(Routes.REKI.logout, use: logout)
+        routes.on(Routes.REKI.forgotPassword, use: forgotPassword)
+        routes.on(Routes.REKI.resetPassword, use: resetPassword)
+    }
+
+    /// The account and its first session in one transaction: of two registrations of one
+    /// address, one gets 201 and the other 409.
+    @Sendable func register(_ call: RouteCall<LoginRequest>) async throws -> REKIAuthResponse {
+        let email = call.body.email
+        try policy.check(call.body.password, email: email)
+        let hash = try await hasher.hash(call.body.password)
+        let now = clock.now(), device = call.device, refreshToken = RandomToken.base64URL(byteCount: 32)
+        let sessionId = UUID().uuidString.lowercased()
+        let lifetime = REKIUserRecord.refreshLifetime(isMobile: device.isMobile, settings: settings)
+        let user = try await database.transaction { db in
+            guard let user = try await REKIUserStore.create(email: email, passwordHash: hash, now: now, on: db) else {
+                throw APIError.rekiEmailExists
+            }
+            try await SessionStore.create(
+                id: sessionId, userId: user.id, device: device, refreshToken: refreshToken, now: now, refreshTTL: lifetime,
+                realm: .reki, on: db)
+            return user
+        }
+        return REKIAuthResponse(
+            user: user.wire, accessToken: try accessToken(for: user, sessionId: sessionId, now: now), refreshToken: refreshToken)
+    }
+
+    /// bcrypt runs for unknown addresses too (against a dummy hash), so both failures take as
+    /// long; failures count against the address's budget (docs/API.md §7), apart from staff's.
+    @Sendable func login(_ call: RouteCall<LoginRequest>) async throws -> REKIAuthResponse {
+        let email = call.body.email, budget = "reki:\(email)"
+        try await limits.admitLoginAttempt(for: budget)
+        let user = try await users.user(email: email)
+        let matches = try await hasher.verify(call.body.password, against: user?.passwordHash)
+        guard let user, matches, user.canSignIn else { throw APIError.invalidCredentials }
+        try await limits.clearLoginFailures(for: budget)
+        let now = clock.now(), refreshToken = RandomToken.base64URL(byteCount: 32)
+        let sessionId = try await sessions.create(
+            userId: user.id, device: call.device, refreshToken: refreshToken, now: now,
+            refreshTTL: REKIUserRecord.refreshLifetime(isMobile: call.isMobile, settings: settings))
+        return REKIAuthResponse(
+            user: user.wire, accessToken: try accessToken(for: user, sessionId: sessionId, now: now), refreshToken: refreshToken)
+    }
+
+    /// The staff rotation on REKI's tables; every refusal (unknown, expired, reused, revoked)
+    /// is REKI's one 401.
+    @Sendable func refresh(_ call: RouteCall<RefreshRequest>) async throws -> REKITokenPair {
+        let presented = call.body.refreshToken
+        guard presented.utf8.count <= 512 else { throw APIError.unauthorized }
+        let now = clock.now()
+        let rotated: RefreshTokenRotation<REKIUserRecord>.Rotated
+        do {
+            rotated = try await rotation.rotate(presented, device: call.device, now: now)
+        } catch let error as APIError where error.status == .unauthorized {
+            throw APIError.unauthorized
+        }
+        return REKITokenPair(
+            accessToken: try accessToken(for: rotated.user, sessionId: rotated.sessionId, now: now),
+            refreshToken: rotated.refreshToken)
+    }
+
+    @Sendable func me(_ call: RouteCall<EmptyPayload>) async throws -> REKIUser {
+        try call.rekiUser.user.wire
+    }
+
+    @Sendable func logout(_ call: RouteCall<EmptyPayload>) async throws -> MessageResponse {
+        try await sessions.revoke(id: try call.rekiUser.claims.sid, reason: "logout", device: call.device, now: clock.now())
+        return MessageResponse(message: "success")
+    }
+
+    /// The same answer, in about the same time, for every address; the address's mail budget
+    /// (docs/API.md §7) is counted either way.
+    @Sendable func forgotPassword(_ call: RouteCall<ForgotPasswordRequest>) async throws -> MessageResponse {
+        let email = call.body.email
+        try await limits.admitCodeEmail(to: email)
+        try await takingAtLeast(.milliseconds(settings.codeRequestMinimumMilliseconds)) {
+            guard let user = try await users.user(email: email), user.canSignIn else { return }
+            try await resets.issue(for: user, publicURL: settings.serverURL, now: clock.now())
+        }
+        return MessageResponse(message: "If the email exists, a password reset link has been sent")
+    }
+
+    /// A weak password leaves the token unused; otherwise, in one transaction, the token is
+    /// used up (with the user's other links), the password set and every session revoked.
+    @Sendable func resetPassword(_ call: RouteCall<REKIResetPasswordRequest>) async throws -> MessageResponse {
+        let token = call.body.token
+        let now = clock.now()
+        guard let userId = try await resets.liveToken(token, now: now), let user = try await users.user(id: userId) else {
+            throw APIError.rekiInvalidResetToken
+        }
+        try policy.check(call.body.newPassword, email: user.email)
+        let hash = try await hasher.hash(call.body.newPassword)
+        try await database.transaction { db in
+            guard try await REKIPasswordResets.consume(token, now: now, on: db) == user.id else {
+                throw APIError.rekiInvalidResetToken
+            }
+            try await REKIUserStore.setPassword(userId: user.id, hash: hash, now: now, on: db)
+            try await SessionStore.revokeAll(userId: user.id, reason: "password_reset", device: nil, now: now, realm: .reki, on: db)
+        }
+        return MessageResponse(message: "success")
+    }
+
+    /// A 15-minute HS256 token (`--access-token-ttl`) with seed 002's claims and the session.
+    private func accessToken(for user: REKIUserRecord, sessionId: String, now: Double) throws -> String {
+        let issuedAt = Int(now)
+        return try signer.sign(
+            REKITokenClaims(
+                email: user.email, userId: user.id, sessionId: sessionId, issuedAt: issuedAt,
+                expiresAt: issuedAt + settings.accessTokenTTL))
+    }
+}
+
+extension APIError {
+    // REKI (docs/API.md §10, seed 002's messages).
+    static let rekiEmailExists = APIError(.conflict, .emailTaken, "Email already exists")
+    static let rekiInvalidResetToken = APIError(.badRequest, .invalidCode, "Invalid or expired reset token")
+}
