@@ -138,6 +138,32 @@ import Testing
     }
 
     /// One pass with the server's settings, at the server's time.
+    /// REKI's sessions go through the same purge: logged out or run out, with their tokens,
+    /// and expired reset links; a live session and its rotated token stay and still work.
+    @Test func rekiSessionsAndResetLinksArePurgedLikeStaffOnes() async throws {
+        let server = try await TestServer { $0.purgeRetention = Int(Self.week) }
+        try await server.run { client in
+            let credentials = ["email": "test@example.com", "password": "violet kettle 1987"]
+            let live = try await client.post("/auth/register", credentials)
+            let first = try #require(live.top("refresh_token"))
+            let loggedOut = try await client.post("/auth/login", credentials)
+            #expect(try await client.send(.post, "/auth/logout", bearer: loggedOut.top("access_token")).status == .ok)
+            #expect(try await client.post("/auth/forgot-password", ["email": "test@example.com"]).status == .ok)
+            server.clock.advance(by: Self.week - 60)
+            let current = try #require(try await client.post("/auth/refresh", ["refreshToken": first]).top("refresh_token"))
+            server.clock.advance(by: Self.week - 3600)
+
+            let removed = try await purge(server, batchSize: 2)
+            #expect(removed["revoked sessions"] == 1)
+            #expect(removed["reset links"] == 1)
+            let left = try await server.withDatabase { db in
+                [try await db.count("reki_sessions"), try await db.count("reki_refresh_tokens"), try await db.count("reki_password_resets")]
+            }
+            #expect(left == [1, 2, 0], "REKI sessions, refresh tokens, reset links")
+            #expect(try await client.post("/auth/refresh", ["refreshToken": current]).status == .ok)
+        }
+    }
+
     private func purge(_ server: TestServer, batchSize: Int = 500) async throws -> [String: Int] {
         try await server.withDatabase { db in
             try await Purge(database: db, settings: server.settings, batchSize: batchSize).run(now: server.clock.now)
