@@ -14,10 +14,15 @@ public enum CredentialKey: String, Sendable, CaseIterable {
     case staff = "staff-credentials"
     case customer = "customer-credentials"
     case role = "app-role"
+    /// A REKI session (`REKIClient`).
+    case reki = "reki-credentials"
 }
 
 /// A signed-in staff member's tokens.
-public struct StaffCredentials: Codable, Sendable, Equatable {
+public typealias StaffCredentials = SessionCredentials
+
+/// The tokens of a session renewed by refresh: a staff member's, or a REKI user's.
+public struct SessionCredentials: Codable, Sendable, Equatable {
     public var accessToken: String
     public var refreshToken: String
     /// When the access token expires (from its `exp` claim, or `expiresIn`).
@@ -52,6 +57,8 @@ public enum AppRole: String, Codable, Sendable, CaseIterable {
 extension CredentialStore {
     public func staffCredentials() throws -> StaffCredentials? { try decode(StaffCredentials.self, .staff) }
     public func saveStaff(_ credentials: StaffCredentials) throws { try write(JSONEncoder().encode(credentials), for: .staff) }
+    public func rekiCredentials() throws -> SessionCredentials? { try decode(SessionCredentials.self, .reki) }
+    public func saveREKI(_ credentials: SessionCredentials) throws { try write(JSONEncoder().encode(credentials), for: .reki) }
     public func customerCredentials() throws -> CustomerCredentials? { try decode(CustomerCredentials.self, .customer) }
     public func saveCustomer(_ credentials: CustomerCredentials) throws {
         try write(JSONEncoder().encode(credentials), for: .customer)

@@ -15,12 +15,9 @@ import FoundationNetworking
 public actor APIClient {
     public let baseURL: URL
     public let store: any CredentialStore
-    private let transport: any HTTPTransport
-    private let userAgent: String
+    private let sender: RequestSender
     private let now: @Sendable () -> Date
-    private let maxRefreshesPerMinute: Int
-    private var refreshInFlight: Task<StaffCredentials, any Error>?
-    private var recentRefreshes: [Date] = []
+    private let refreshGate: RefreshGate<StaffCredentials>
     private let eventContinuation: AsyncStream<AuthEvent>.Continuation
 
     /// Session events (`tokenRefreshed`, `signedOut`), for the auth state machines and the app.
@@ -33,9 +30,8 @@ public actor APIClient {
     ) {
         self.baseURL = baseURL
         self.store = store
-        self.transport = transport
-        self.userAgent = userAgent
-        self.maxRefreshesPerMinute = maxRefreshesPerMinute
+        sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent)
+        refreshGate = RefreshGate(maxPerMinute: maxRefreshesPerMinute, now: now)
         self.now = now
         // Bounded: an app that never reads events must not accumulate them.
         (events, eventContinuation) = AsyncStream.makeStream(of: AuthEvent.self, bufferingPolicy: .bufferingNewest(64))
@@ -88,23 +84,16 @@ public actor APIClient {
         return try Self.checked(try await transmit(request, bearer: retryCredentials.accessToken))
     }
 
-    /// Credentials newer than `stale`: the stored ones if someone already refreshed, the result of
-    /// the refresh in flight if there is one, else a new refresh.
+    /// Credentials newer than `stale` (`RefreshGate`: one refresh at a time, shared).
     private func freshCredentials(replacing stale: StaffCredentials) async throws -> StaffCredentials {
-        if let inFlight = refreshInFlight { return try await inFlight.value }
-        guard let stored = try store.staffCredentials() else { throw APIError.sessionExpired(code: nil) }
-        if stored.accessToken != stale.accessToken { return stored }
-        let task = Task { try await self.refresh(using: stored) }
-        refreshInFlight = task
-        defer { refreshInFlight = nil }
-        return try await task.value
+        let store = self.store
+        return try await refreshGate.fresh(replacing: stale, stored: { try store.staffCredentials() }) { stored in
+            try await self.refresh(using: stored)
+        }
     }
 
     private func refresh(using credentials: StaffCredentials) async throws -> StaffCredentials {
         let current = now()
-        recentRefreshes = recentRefreshes.filter { current.timeIntervalSince($0) < 60 }
-        guard recentRefreshes.count < maxRefreshesPerMinute else { throw APIError.refreshLimitExceeded }
-        recentRefreshes.append(current)
         let body = try JSONEncoder().encode(RefreshRequest(refreshToken: credentials.refreshToken))
         let request = try OutgoingRequest(route: Routes.StaffAuth.refresh, path: [], query: [], body: body)
         let response = try await transmit(request, bearer: nil)
@@ -150,30 +139,7 @@ public actor APIClient {
     // MARK: Transport and decoding
 
     private func transmit(_ outgoing: OutgoingRequest, bearer: String?) async throws -> (Data, HTTPURLResponse) {
-        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
-        // The base URL may carry a prefix (`https://host/v2`): the route's path goes after it.
-        let prefix = components?.percentEncodedPath.trimmingSuffix("/") ?? ""
-        components?.percentEncodedPath = prefix + outgoing.path
-        if !outgoing.query.isEmpty { components?.queryItems = outgoing.query }
-        guard let url = components?.url else { throw APIError.network("bad URL for \(outgoing.path)") }
-        var request = URLRequest(url: url)
-        request.httpMethod = outgoing.method.rawValue
-        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        if let body = outgoing.body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        do {
-            return try await transport.send(request)
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch let error as URLError where error.code == .cancelled {
-            throw CancellationError()
-        } catch {
-            throw APIError.network(error.localizedDescription)
-        }
+        try await sender.send(outgoing, bearer: bearer)
     }
 
     /// `response` if it is a success, or the typed error of a refusal.
@@ -267,11 +233,5 @@ struct OutgoingRequest: Sendable {
         self.query = query
         self.body = body
         credential = route.credential
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }
