@@ -12,13 +12,14 @@ struct RepairMinderCommand: AsyncParsableCommand {
             Print the API as an OpenAPI document:             repairminder openapi
             Check an SMTP server's settings:                  repairminder mail test --to you@example.com --smtp-url ... --mail-from ...
             Sign in to it from another terminal:             repairminder login --staff --email admin@acme.test
+            Use a REKI account (the second app it serves):   repairminder reki register --email you@example.com
             Every server setting is a flag with a REPAIRMINDER_* environment twin (see `repairminder serve --help`).
             Usage errors exit with status 2.
             """,
         subcommands: [
             ServeCommand.self, MigrateCommand.self, SeedCommand.self, OutboxCommand.self,
             OpenAPICommand.self, MailCommand.self, AuditCommand.self, CompanyCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self, RegisterCommand.self,
-            PasswordCommand.self, SessionsCommand.self,
+            PasswordCommand.self, SessionsCommand.self, REKICommand.self,
         ]
     )
 

@@ -216,6 +216,31 @@ import Testing
     }
 
     /// `register`, `sessions`, `password change` and `password reset`, scripted.
+    @Test func rekiRegisterLoginMeAndLogout() async throws {
+        let server = try Server()
+        let email = "reki.cli@example.com"
+        let register = try server.client(["reki", "register", "--email", email, "--server", server.url], input: [{ _ in "violet kettle 1987" }])
+        #expect(register.status == 0, "\(register.error)")
+        #expect(register.output.hasPrefix("\(email) (REKI user "))
+        #expect(try server.client(["reki", "register", "--email", email], input: [{ _ in "violet kettle 1987" }]).error
+            .contains("error: Email already exists"))
+        let me = try server.client(["reki", "me"])
+        #expect(me.status == 0, "\(me.error)")
+        #expect(me.output == register.output)
+        // The REKI session is its own: Repair Minder's client is still signed out.
+        #expect(try server.client(["whoami"]).status == 1)
+        #expect(try server.client(["reki", "logout"]).status == 0)
+        let signedOut = try server.client(["reki", "me"])
+        #expect(signedOut.status == 1)
+        #expect(signedOut.error.contains("Sign in with: repairminder reki login"))
+        let wrong = try server.client(["reki", "login", "--email", email], input: [{ _ in "not the password" }])
+        #expect(wrong.status == 1)
+        #expect(wrong.error.contains("error: Invalid credentials"))
+        let login = try server.client(["reki", "login", "--email", email], input: [{ _ in "violet kettle 1987" }])
+        #expect(login.status == 0, "\(login.error)")
+        #expect(try server.client(["reki", "me"]).output == register.output)
+    }
+
     @Test func registerSessionsAndPasswords() async throws {
         let server = try Server()
         let email = "ada@fixit.test"

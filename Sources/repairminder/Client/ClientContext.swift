@@ -8,6 +8,8 @@ struct ClientContext {
     let store: FileCredentialStore
     let server: URL
     let api: APIClient
+    /// The REKI client (`repairminder reki`), on the same server and credential directory.
+    var reki: REKIClient { REKIClient(baseURL: server, store: store) }
 
     /// Exit codes of the client commands.
     enum Exit {
@@ -37,8 +39,9 @@ struct ClientContext {
         api = APIClient(baseURL: url, store: store)
     }
 
-    /// Runs a client action, turning SDK errors into one clear line and the documented exit code.
-    static func run(_ action: () async throws -> Void) async throws {
+    /// Runs a client action, turning SDK errors into one clear line and the documented exit code;
+    /// `signInHint` is the command that signs in again.
+    static func run(signInHint: String = "repairminder login", _ action: () async throws -> Void) async throws {
         do {
             try await action()
         } catch let error as APIError {
@@ -46,7 +49,7 @@ struct ClientContext {
             switch error {
             case .network: throw Exit.unreachable
             case .notSignedIn, .sessionExpired:
-                Terminal.note("Sign in with: repairminder login")
+                Terminal.note("Sign in with: \(signInHint)")
                 throw Exit.refused
             default: throw Exit.refused
             }

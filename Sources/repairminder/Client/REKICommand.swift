@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import RepairMinderKit
+import RepairMinderModels
+
+/// `repairminder reki ...`: REKI's account from a terminal, through the SDK's `REKIClient`
+/// (docs/API.md §10). Its session is kept beside the Repair Minder one, under its own key.
+struct REKICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reki",
+        abstract: "Use a REKI account (the second app this server serves under /auth/*).",
+        discussion: """
+            REKI accounts are separate from Repair Minder's staff and customers. On a terminal the \
+            email and password are asked for (the password without echo); from a script give \
+            --email and the password on the first line of standard input.
+
+            Exit codes: 0 done, 1 refused by the server (its message is printed), 2 usage error or \
+            missing input, 3 cannot reach the server.
+            """,
+        subcommands: [Register.self, Login.self, Me.self, Logout.self])
+
+    struct Register: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a REKI account and sign in (8 characters or more, not a common password).")
+        @Option(help: "Your email address.") var email: String?
+        @Option(help: "The server (remembered for later commands).") var server: String?
+
+        func run() async throws {
+            let context = try ClientContext(server: server)
+            try await ClientContext.run(signInHint: REKICommand.signInHint) {
+                let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
+                let user = try await context.reki.register(email: email, password: try AccountInput.newPassword())
+                Terminal.note("Registered and signed in to REKI.")
+                say(REKICommand.describe(user))
+            }
+        }
+    }
+
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Sign in to a REKI account.")
+        @Option(help: "Your email address.") var email: String?
+        @Option(help: "The server (remembered for later commands).") var server: String?
+
+        func run() async throws {
+            let context = try ClientContext(server: server)
+            try await ClientContext.run(signInHint: REKICommand.signInHint) {
+                let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
+                guard let password = Terminal.askSecret("Password: "), !password.isEmpty else {
+                    throw ClientInputError("a password is required (the first line of standard input in scripts)")
+                }
+                let user = try await context.reki.login(email: email, password: password)
+                Terminal.note("Signed in to REKI.")
+                say(REKICommand.describe(user))
+            }
+        }
+    }
+
+    struct Me: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the signed-in REKI user (refreshing the session if needed).")
+        @Option(help: "The server (remembered).") var server: String?
+
+        func run() async throws {
+            let context = try ClientContext(server: server)
+            try await ClientContext.run(signInHint: REKICommand.signInHint) {
+                say(REKICommand.describe(try await context.reki.me()))
+            }
+        }
+    }
+
+    struct Logout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sign out of REKI: ends the session on the server and forgets it here.",
+            discussion: "The local session is removed even when the server cannot be reached.")
+        @Option(help: "The server (remembered).") var server: String?
+
+        func run() async throws {
+            let context = try ClientContext(server: server)
+            try await ClientContext.run(signInHint: REKICommand.signInHint) {
+                try await context.reki.logout()
+                Terminal.note("Signed out of REKI.")
+            }
+        }
+    }
+
+    static let signInHint = "repairminder reki login"
+
+    static func describe(_ user: REKIUser) -> String {
+        "\(user.email) (REKI user \(user.id), since \(user.createdAt))"
+    }
+}
