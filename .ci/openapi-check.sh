@@ -69,12 +69,13 @@ echo "-- the document validates (openapi-spec-validator)"
 curl -sf "$base/api/openapi.json" -o "$work/openapi.json"
 python3 -m openapi_spec_validator "$work/openapi.json"
 
-# ---- Sign in through the API as the demo admin (password, then the emailed second factor) and as
+# ---- Sign in through the API as the demo admin (password, then the emailed second factor), as
 # the demo customer jane@example.test (emailed code; she has one shop, so verify-code returns the
-# token directly). The codes are read from the server's development outbox.
-sign_in() {  # staff|customer -> prints an access token
+# token directly), and as a REKI user (registered on first use). The codes are read from the
+# server's development outbox.
+sign_in() {  # staff|customer|reki -> prints an access token
     python3 - "$base" "$data_dir/outbox.jsonl" "$1" <<'PY'
-import json, re, sys, time, urllib.request
+import json, re, sys, time, urllib.error, urllib.request
 
 base, outbox, who = sys.argv[1:4]
 
@@ -104,7 +105,21 @@ def emailed_code(to, seen):
         time.sleep(0.05)
     sys.exit(f"no code was mailed to {to}")
 
-if who == "staff":
+def post_plain(path, body):
+    # REKI's answers are plain JSON (docs/API.md §10); None for a 4xx.
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.load(response)
+    except urllib.error.HTTPError:
+        return None
+
+if who == "reki":
+    account = {"email": "schemathesis@reki.test", "password": "violet kettle 1987"}
+    answer = post_plain("/auth/register", account) or post_plain("/auth/login", account)
+    print(answer["access_token"])
+elif who == "staff":
     email = "admin@acme.test"
     user_id = post("/api/auth/login", {"email": email, "password": "correct horse battery"})["userId"]
     seen = len(mail())
@@ -119,7 +134,7 @@ PY
 }
 
 # ---- schemathesis configuration, written from the document: each bearer security scheme gets the
-# matching token (customer* -> the customer's, any other -> the admin's), so every operation is
+# matching token (customer* -> the customer's, reki* -> the REKI user's, any other -> the admin's), so every operation is
 # exercised past its authentication and schemathesis still sends its own broken tokens as negative
 # cases. Tokens stay in the environment (${...} is expanded by schemathesis), never on disk.
 # An operation that demands a token and answered nothing but 401/403 fails the run (missing_auth):
@@ -133,7 +148,8 @@ schemes = document.get("components", {}).get("securitySchemes", {})
 print("[cache]\nenabled = false\n\n[generation]\ndatabase = \"none\"\n")
 for name, scheme in schemes.items():
     if scheme.get("type") == "http" and scheme.get("scheme", "").lower() == "bearer":
-        token = "CUSTOMER_TOKEN" if name.lower().startswith("customer") else "STAFF_TOKEN"
+        kind = name.lower()
+        token = "CUSTOMER_TOKEN" if kind.startswith("customer") else "REKI_TOKEN" if kind.startswith("reki") else "STAFF_TOKEN"
         print(f'[auth.openapi.{json.dumps(name)}]\nbearer = "${{{token}}}"\n')
 secured = sorted(
     operation["operationId"]
@@ -160,7 +176,8 @@ run_schemathesis() {  # label, then filter arguments
     # Fresh sessions for each run (set -e stops the script if a sign-in fails).
     STAFF_TOKEN=$(sign_in staff)
     CUSTOMER_TOKEN=$(sign_in customer)
-    export STAFF_TOKEN CUSTOMER_TOKEN
+    REKI_TOKEN=$(sign_in reki)
+    export STAFF_TOKEN CUSTOMER_TOKEN REKI_TOKEN
     timeout "$run_timeout" python3 -m schemathesis.cli --config-file "$work/schemathesis.toml" \
         run "$base/api/openapi.json" \
         --url "$base" \

@@ -61,6 +61,17 @@ import Testing
                 #expect((operation["requestBody"] != nil) == (route.requestType != nil), "\(route)")
                 if route.credential == .staff { #expect(operation["security"] != nil, "\(route)") }
                 for failure in route.failures { #expect(responses[String(failure.status)] != nil, "\(route) \(failure.code)") }
+                // Every failure has a schema: seed 002's shape under /auth/, the envelope elsewhere.
+                for (status, response) in responses where status.hasPrefix("4") || status.hasPrefix("5") {
+                    let content = (response as? [String: Any])?["content"] as? [String: Any]
+                    let schema = (content?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
+                    let isREKI = Routes.REKI.contains(path: route.path.description)
+                    if isREKI {
+                        #expect(schema?["$ref"] as? String == "#/components/schemas/REKIErrorBody", "\(route) \(status)")
+                    } else {
+                        #expect((schema?["required"] as? [String])?.contains("code") == true, "\(route) \(status)")
+                    }
+                }
             }
             #expect(paths.values.map(\.count).reduce(0, +) == Routes.served.count)
             // Every $ref points at a schema the document has.

@@ -155,7 +155,7 @@ public enum OpenAPIDocument {
         failures.append(.init(500, .internalError))
         let byStatus = Dictionary(grouping: failures, by: \.status)
         // REKI's failures carry no code: one shape for all of them (seed 002).
-        let rekiError: JSONValue? = Routes.REKI.contains(path: route.path.description) ? schemas.reference(REKIErrorBody.self) : nil
+        let rekiError: JSONValue? = Routes.REKI.contains(path: route.path.description) ? .some(schemas.reference(REKIErrorBody.self)) : .none
         return Dictionary(
             uniqueKeysWithValues: byStatus.map { status, failures in
                 let codes = Array(Set(failures.map(\.code))).sorted { $0.rawValue < $1.rawValue }
