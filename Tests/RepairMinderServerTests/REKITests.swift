@@ -7,7 +7,9 @@ import Testing
 
 /// REKI's contract under `/auth/*` (docs/API.md §10, seed 002), every row through real HTTP:
 /// plain JSON answers, seed 002's error shape for every failure, its messages, and the staff
-/// session machinery (rotation, reuse, grace, revocation) on REKI's own tables.
+/// session machinery (rotation, reuse, grace, revocation) on REKI's own tables. The races run
+/// in-process (the router transport): the live test client sends one request at a time on
+/// one connection, which would never race.
 @Suite struct REKITests {
     static let email = "test@example.com"
     static let password = "violet kettle 1987"
@@ -80,7 +82,7 @@ import Testing
 
     @Test func concurrentRegistrationsOfOneEmailMakeOneUser() async throws {
         let server = try await TestServer()
-        try await server.run(.live) { client in
+        try await server.run { client in
             let replies = try await race(8) { try await client.post("/auth/register", ["email": Self.email, "password": Self.password]) }
             #expect(replies.filter { $0.status == .created }.count == 1)
             #expect(replies.filter { $0.status == .conflict }.count == 7)
@@ -169,7 +171,7 @@ import Testing
 
     @Test func twentyConcurrentRefreshesYieldOneSuccessor() async throws {
         let server = try await TestServer()
-        try await server.run(.live) { client in
+        try await server.run { client in
             let first = try #require(try await register(client).top("refresh_token"))
             let replies = try await race(20) { try await client.post("/auth/refresh", ["refreshToken": first]) }
             #expect(replies.allSatisfy { $0.status == .ok })
@@ -316,7 +318,7 @@ import Testing
 
     @Test func twoResetsWithOneTokenOneWins() async throws {
         let server = try await TestServer()
-        try await server.run(.live) { client in
+        try await server.run { client in
             _ = try await register(client)
             let token = try await requestResetToken(client)
             let replies = try await race(6) { [newPassword = Self.newPassword] in
