@@ -21,11 +21,9 @@ struct REKIIdentity: Sendable {
         guard let token else { throw APIError.unauthorized }
         let now = clock.now()
         let claims = try signer.verifyBearer(token, as: REKITokenClaims.self, now: now)
-        guard let session = try await sessions.session(id: claims.sid),
-            session.revokedAt == nil, session.userId == claims.sub,
+        guard try await sessions.liveSession(id: claims.sid, ofUser: claims.sub, now: now) != nil,
             let user = try await users.user(id: claims.sub), user.canSignIn
         else { throw APIError.unauthorized }
-        try await sessions.touch(session, now: now)
         return AuthenticatedREKIUser(claims: claims, user: user)
     }
 }

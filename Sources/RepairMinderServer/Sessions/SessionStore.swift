@@ -77,6 +77,14 @@ struct SessionStore: Sendable {
         }
     }
 
+    /// Session `id` if it is live and `userId`'s, recorded as used now (`touch`): the bearer
+    /// check of every request, so logout and revocation take effect at once, on every instance.
+    func liveSession(id: String, ofUser userId: String, now: Double) async throws -> SessionRecord? {
+        guard let session = try await session(id: id), session.revokedAt == nil, session.userId == userId else { return nil }
+        try await touch(session, now: now)
+        return session
+    }
+
     /// Records that the session was used now, if it was last recorded a minute ago or more
     /// (conditional, so concurrent requests write it once).
     func touch(_ session: SessionRecord, now: Double) async throws {

@@ -23,12 +23,10 @@ struct StaffIdentity: Sendable {
         guard let token else { throw APIError.unauthorized }
         let now = clock.now()
         let claims = try signer.verifyBearer(token, as: AccessTokenClaims.self, now: now)
-        guard let session = try await sessions.session(id: claims.sid),
-            session.revokedAt == nil, session.userId == claims.userId,
+        guard try await sessions.liveSession(id: claims.sid, ofUser: claims.userId, now: now) != nil,
             let (user, company) = try await accounts.userWithCompany(id: claims.userId),
             user.canSignIn
         else { throw APIError.unauthorized }
-        try await sessions.touch(session, now: now)
         return AuthenticatedStaff(claims: claims, user: user, company: company)
     }
 }
