@@ -25,7 +25,7 @@ import Testing
 
             // A fresh StaffAuth on the same store restores the session.
             let restored = await StaffAuth(api: server.client(url, store: store))
-            await restored.restoreSession()
+            try await restored.restoreSession()
             #expect(await restored.state == .signedIn(me))
 
             await auth.logout()
@@ -63,7 +63,7 @@ import Testing
         // The server has stopped.
         let url = try #require(box.url)
         let offline = StaffAuth(api: server.client(url, store: store))
-        await offline.restoreSession()
+        try await offline.restoreSession()
         #expect(offline.state == .offline)
         #expect(try store.staffCredentials() != nil)
         await offline.logout()

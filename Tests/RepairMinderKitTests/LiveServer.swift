@@ -113,3 +113,16 @@ struct LiveServer {
         try #require(await Mailbox.latestCode(to: email, settings: settings))
     }
 }
+
+/// Auth states as a listener saw them, for tests that follow the session.
+@MainActor
+final class StateLog {
+    private(set) var states: [AuthState] = []
+    func append(_ state: AuthState) { states.append(state) }
+
+    /// Waits (up to 5 s) until `count` states were seen.
+    func waitFor(count: Int) async throws {
+        for _ in 0..<500 where states.count < count { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(states.count >= count, "states so far: \(states)")
+    }
+}

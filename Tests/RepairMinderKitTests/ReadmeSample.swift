@@ -11,7 +11,7 @@ func signInAsStaff(server: URL, email: String, password: String, readCode: () as
     // One client per app: it keeps the credentials and refreshes the access token by itself.
     let api = APIClient(baseURL: server, store: InMemoryCredentialStore())  // KeychainCredentialStore() on iOS
     let auth = StaffAuth(api: api)
-    await auth.restoreSession()                       // signed in already? (launch)
+    try await auth.restoreSession()                   // signed in already? (launch)
     if case .signedIn(let me) = auth.state { return me }
 
     try await auth.login(email: email, password: password)   // → .awaitingSecondFactor
@@ -25,6 +25,15 @@ func signInAsStaff(server: URL, email: String, password: String, readCode: () as
     print("Signed in as \(me.user.email); push enabled: \(preferences.enabled)")
     return me
 }
+
+/// The session state drives navigation: each listener gets the current state first, then every
+/// change, a session the server ended included (with a reason to show once: `state.notice`).
+@MainActor
+func followSession(of api: APIClient, show: @MainActor (AuthState) -> Void) async {
+    for await state in api.authStates() {
+        show(state)  // .signedIn(.staff) → the staff tabs; .signedOut → the sign-in screen
+    }
+}
 // README sample ends
 
 @Suite struct ReadmeSampleTests {
@@ -36,5 +45,25 @@ func signInAsStaff(server: URL, email: String, password: String, readCode: () as
             }
             #expect(me.user.email == "admin@acme.test")
         }
+    }
+
+    @Test func theReadmeSampleFollowsTheSession() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.signInAndOutWhileFollowing(server: server, url: url) }
+    }
+
+    @MainActor
+    static func signInAndOutWhileFollowing(server: LiveServer, url: URL) async throws {
+        let api = server.client(url)
+        let seen = StateLog()
+        let following = Task { @MainActor in await followSession(of: api) { seen.append($0) } }
+        let auth = StaffAuth(api: api)
+        try await auth.login(email: "admin@acme.test", password: "correct horse battery")
+        try await auth.requestEmailCode()
+        try await auth.verifySecondFactor(code: try await server.latestCode(to: "admin@acme.test"))
+        await auth.logout()
+        try await seen.waitFor(count: 3)
+        following.cancel()
+        #expect(seen.states == [.signedOut(reason: nil), .signedIn(.staff), .signedOut(reason: .userInitiated)])
     }
 }

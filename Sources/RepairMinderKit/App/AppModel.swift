@@ -4,6 +4,10 @@ import Observation
 /// The whole app's sign-in state in one place: which role was chosen, the two auth state
 /// machines on one `APIClient`, and which screen that means. The SwiftUI root view only
 /// switches on `screen`, so this logic is tested on Linux too.
+///
+/// It follows the client's session state (`APIClient.authStates()`): when a session ends
+/// without the person asking (a refused refresh, a customer token refused or expired), the
+/// auth machines return to sign-in, so `screen` does, and `notice` says why, once.
 @MainActor @Observable
 public final class AppModel {
     /// The screen the app should show.
@@ -19,22 +23,72 @@ public final class AppModel {
     public let staff: StaffAuth
     public let customer: CustomerAuth
     public private(set) var hasLaunched = false
+    /// Why the session just ended, when the person did not ask for it: show it once, then
+    /// call `dismissNotice()`.
+    public private(set) var notice: String?
+    /// The credential store could not be read at launch (the Keychain is locked, say): the
+    /// app starts signed out and says so, rather than pretending there was no session.
+    public private(set) var launchProblem: String?
+    @ObservationIgnored private var keepingFresh: Task<Void, Never>?
 
     public init(api: APIClient) {
         self.api = api
         roles = RoleSelectionViewModel(store: api.store)
         staff = StaffAuth(api: api)
         customer = CustomerAuth(api: api)
+        let states = api.authStates()
+        Task { [weak self] in
+            for await state in states {
+                guard let self else { return }
+                if let notice = state.notice { self.notice = notice }
+            }
+        }
     }
 
     /// Restores the chosen role's session; call once when the app starts.
     public func launch() async {
-        switch roles.role {
-        case .staff: await staff.restoreSession()
-        case .customer: await customer.restoreSession()
-        case nil: break
+        do {
+            switch roles.role {
+            case .staff: try await staff.restoreSession()
+            case .customer: try await customer.restoreSession()
+            case nil: break
+            }
+        } catch {
+            launchProblem = "Your saved sign-in could not be read (\(error.localizedDescription)). Please sign in again."
         }
         hasLaunched = true
+    }
+
+    /// The app came to the foreground: from now until `appWillResignActive()`, a staff session
+    /// is refreshed a minute before its access token expires, so no request waits for it.
+    public func appBecameActive() {
+        keepingFresh?.cancel()
+        let api = self.api
+        keepingFresh = Task {
+            while !Task.isCancelled {
+                // Network and server trouble are retried in half a minute; a refused session
+                // ends (the state stream says so) and so does this loop.
+                let next: Date?
+                do { next = try await api.refreshIfNeeded() } catch let error as APIError where error.isRefusalOfTheSession { return } catch { next = Date().addingTimeInterval(90) }
+                guard let next else { return }
+                let wait = min(max(next.timeIntervalSinceNow - 60, 5), 3600)
+                try? await Task.sleep(for: .seconds(wait))
+            }
+        }
+    }
+
+    /// The app leaves the foreground: no refresh in the background.
+    public func appWillResignActive() {
+        keepingFresh?.cancel()
+        keepingFresh = nil
+    }
+
+    /// Whether the foreground refresh is running.
+    public var isKeepingSessionFresh: Bool { keepingFresh != nil }
+
+    /// The notice was shown.
+    public func dismissNotice() {
+        notice = nil
     }
 
     public var screen: Screen {

@@ -2,7 +2,9 @@ import Foundation
 import Observation
 import RepairMinderModels
 
-/// The customer sign-in state machine (docs/API.md §3): email → code → (company selection) → signed in.
+/// The customer sign-in state machine (docs/API.md §3): email → code → (company selection) →
+/// signed in. It follows the client's session state: a refused or expired customer token
+/// returns it to `.signedOut` by itself.
 @MainActor @Observable
 public final class CustomerAuth {
     public enum State: Equatable, Sendable {
@@ -19,20 +21,32 @@ public final class CustomerAuth {
 
     public init(api: APIClient) {
         self.api = api
+        SessionFollower.follow(api, role: .customer) { [weak self] in self?.sessionEnded() }
     }
 
-    public func restoreSession() async {
-        guard (try? api.store.customerCredentials()) != nil else {
+    /// At launch: signed in if the stored token still works, signed out if the server refused
+    /// it (or it expired), `offline` (the session kept) for anything else: no network, 429,
+    /// 5xx, an answer it could not read, or the launch being cancelled. A credential store that
+    /// cannot be read throws.
+    public func restoreSession() async throws {
+        guard try api.store.customerCredentials() != nil else {
             state = .signedOut
             return
         }
         do {
             state = .signedIn(try await api.send(Routes.CustomerAuth.me))
-        } catch APIError.network {
-            state = .offline
-        } catch {
-            try? await api.signedOut(.customer, reason: .tokenRejected)
+        } catch let error as APIError where error.isRefusalOfTheSession {
             state = .signedOut
+        } catch {
+            state = .offline
+        }
+    }
+
+    /// The session ended without this machine (a refused or expired token): back to sign-in.
+    private func sessionEnded() {
+        switch state {
+        case .signedIn, .offline: state = .signedOut
+        case .signedOut, .codeSent, .selectingCompany: break
         }
     }
 

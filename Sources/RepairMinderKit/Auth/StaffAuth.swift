@@ -3,7 +3,9 @@ import Observation
 import RepairMinderModels
 
 /// The staff sign-in state machine (docs/API.md §2): password → second factor → signed in, or
-/// magic link → code → signed in; session restore at launch; logout.
+/// magic link → code → signed in; session restore at launch; logout. It follows the client's
+/// session state: when the session ends elsewhere (a refused refresh), it returns to
+/// `.signedOut` by itself.
 @MainActor @Observable
 public final class StaffAuth {
     /// Where sign-in stands.
@@ -25,21 +27,33 @@ public final class StaffAuth {
 
     public init(api: APIClient) {
         self.api = api
+        SessionFollower.follow(api, role: .staff) { [weak self] in self?.sessionEnded() }
     }
 
-    /// At launch: signed in if stored credentials still work, `offline` if the server cannot
-    /// be reached (the session is kept), signed out otherwise.
-    public func restoreSession() async {
-        guard (try? api.store.staffCredentials()) != nil else {
+    /// At launch: signed in if the stored credentials still work, signed out if the server
+    /// refused them, `offline` (the session kept) for anything else: no network, 429, 5xx, an
+    /// answer it could not read, or the launch being cancelled. A credential store that cannot
+    /// be read throws: that is not the same as having no session.
+    public func restoreSession() async throws {
+        guard try api.store.staffCredentials() != nil else {
             state = .signedOut
             return
         }
         do {
             state = .signedIn(try await api.send(Routes.StaffAuth.me))
-        } catch APIError.network {
-            state = .offline
-        } catch {
+        } catch let error as APIError where error.isRefusalOfTheSession {
+            if case .unauthorized(_, let code) = error { try? await api.signedOut(.staff, reason: .sessionRejected(code: code)) }
             state = .signedOut
+        } catch {
+            state = .offline
+        }
+    }
+
+    /// The session ended without this machine (a refused refresh): back to sign-in.
+    private func sessionEnded() {
+        switch state {
+        case .signedIn, .offline: state = .signedOut
+        case .signedOut, .awaitingSecondFactor, .awaitingMagicCode: break
         }
     }
 

@@ -5,23 +5,30 @@ import FoundationNetworking
 #endif
 
 /// Sends the routes of the table (`Routes`), unwraps the envelope into each route's typed
-/// answer, and keeps the staff session alive.
+/// answer, keeps the staff session alive, and says where the session stands (`authStates()`).
 ///
-/// Refresh (DESIGN.md §4): one refresh at a time, shared by every caller that needs it; an
-/// access token within 60 s of expiry is refreshed before use; a request that meets a 401
-/// retries once, without a second refresh if another caller already got a new token. Only a
-/// definitive refusal from `/api/auth/refresh` ends the session; network errors, 429 and 5xx
-/// keep it. At most `maxRefreshesPerMinute` refreshes run per minute, so a server bug cannot loop.
+/// Refresh (DESIGN.md §4): one refresh at a time, shared by every caller that needs it
+/// (`RefreshGate`); an access token within 60 s of expiry is refreshed before use; a request
+/// that meets a 401 retries once, without a second refresh if another caller already got a
+/// new token. Only a refusal (any 401) from `/api/auth/refresh` ends the session; network
+/// errors, 429 and 5xx keep it, and do not count towards the `maxRefreshesPerMinute` that
+/// stop a server bug from making the client loop. Expiry is planned from `expiresIn` on the
+/// local clock, so a device whose clock is off does not refresh on every call. Signing out
+/// wins over a refresh in flight: its tokens are never written back.
+///
+/// A customer's 401, or a customer token past its lifetime, ends the customer session the same
+/// way: the state moves to `.signedOut` with the reason, and every listener hears it.
 public actor APIClient {
-    public let baseURL: URL
-    public let store: any CredentialStore
+    public nonisolated let baseURL: URL
+    public nonisolated let store: any CredentialStore
     private let sender: RequestSender
     private let now: @Sendable () -> Date
     private let refreshGate: RefreshGate<StaffCredentials>
-    private let eventContinuation: AsyncStream<AuthEvent>.Continuation
-
-    /// Session events (`tokenRefreshed`, `signedOut`), for the auth state machines and the app.
-    public nonisolated let events: AsyncStream<AuthEvent>
+    private let states: Broadcast<AuthState>
+    private let eventBroadcast = Broadcast<AuthEvent>()
+    /// Moves on at every sign-in and sign-out: a refresh that started in another generation
+    /// must not write its tokens back.
+    private var generation = 0
 
     public init(
         baseURL: URL, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport(),
@@ -33,9 +40,28 @@ public actor APIClient {
         sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent)
         refreshGate = RefreshGate(maxPerMinute: maxRefreshesPerMinute, now: now)
         self.now = now
-        // Bounded: an app that never reads events must not accumulate them.
-        (events, eventContinuation) = AsyncStream.makeStream(of: AuthEvent.self, bufferingPolicy: .bufferingNewest(64))
+        states = Broadcast(replaying: Self.storedState(in: store))
     }
+
+    /// The state the stored credentials describe, before any request confirms them.
+    private static func storedState(in store: any CredentialStore) -> AuthState {
+        switch try? store.role() {
+        case .staff where (try? store.staffCredentials()) != nil: .signedIn(.staff)
+        case .customer where (try? store.customerCredentials()) != nil: .signedIn(.customer)
+        default: .signedOut(reason: nil)
+        }
+    }
+
+    /// Where the session stands now.
+    public nonisolated var authState: AuthState { states.value ?? .signedOut(reason: nil) }
+
+    /// A new listener to the session state: the current state first, then every change. Any
+    /// number of listeners may follow it at once (the app's navigation, the auth machines).
+    public nonisolated func authStates() -> AsyncStream<AuthState> { states.stream() }
+
+    /// A new listener to session events (`signedIn`, `tokenRefreshed`, `signedOut`) from now on;
+    /// each use of this property is a listener of its own.
+    public nonisolated var events: AsyncStream<AuthEvent> { eventBroadcast.stream() }
 
     /// Sends `route` with `body` and returns its typed answer: the envelope's `data`, or the
     /// file of a binary route. `path` fills the template's parameters in order (escaped);
@@ -62,13 +88,28 @@ public actor APIClient {
         case .none:
             return try Self.checked(try await transmit(request, bearer: nil))
         case .customer:
-            guard let credentials = try store.customerCredentials() else { throw APIError.notSignedIn }
-            return try Self.checked(try await transmit(request, bearer: credentials.token))
+            return try await performAsCustomer(request)
         case .staff:
             return try await performAsStaff(request)
         case .reki:
             // REKI has its own client; a REKI route is never sent with Repair Minder credentials.
             throw APIError.notSignedIn
+        }
+    }
+
+    private func performAsCustomer(_ request: OutgoingRequest) async throws -> (Data, HTTPURLResponse) {
+        guard let credentials = try store.customerCredentials() else { throw APIError.notSignedIn }
+        if let expiry = credentials.expiresAt, expiry <= now() {
+            try endSession(.customer, reason: .tokenRejected)
+            throw APIError.sessionExpired(code: .tokenExpired)
+        }
+        do {
+            return try Self.checked(try await transmit(request, bearer: credentials.token))
+        } catch APIError.unauthorized(_, let code) {
+            // A customer has no refresh token: a refused one is the end of the session (unless
+            // another sign-in replaced it meanwhile).
+            if try store.customerCredentials()?.token == credentials.token { try endSession(.customer, reason: .tokenRejected) }
+            throw APIError.sessionExpired(code: code)
         }
     }
 
@@ -84,6 +125,18 @@ public actor APIClient {
         return try Self.checked(try await transmit(request, bearer: retryCredentials.accessToken))
     }
 
+    /// Refreshes the staff session now if its access token expires within `margin` seconds;
+    /// the next expiry (nil when signed out). For a proactive refresh while the app is in the
+    /// foreground (`AppModel.appBecameActive()`), so a request after a pause does not wait.
+    @discardableResult
+    public func refreshIfNeeded(margin: TimeInterval = 60) async throws -> Date? {
+        guard var credentials = try store.staffCredentials() else { return nil }
+        if credentials.accessTokenExpiresAt.timeIntervalSince(now()) < margin {
+            credentials = try await freshCredentials(replacing: credentials)
+        }
+        return credentials.accessTokenExpiresAt
+    }
+
     /// Credentials newer than `stale` (`RefreshGate`: one refresh at a time, shared).
     private func freshCredentials(replacing stale: StaffCredentials) async throws -> StaffCredentials {
         let store = self.store
@@ -93,21 +146,23 @@ public actor APIClient {
     }
 
     private func refresh(using credentials: StaffCredentials) async throws -> StaffCredentials {
-        let current = now()
+        let started = now(), startedIn = generation
         let body = try JSONEncoder().encode(RefreshRequest(refreshToken: credentials.refreshToken))
         let request = try OutgoingRequest(route: Routes.StaffAuth.refresh, path: [], query: [], body: body)
         let response = try await transmit(request, bearer: nil)
+        // Signed out (or in again) while the refresh was in flight: its tokens are not wanted.
+        guard generation == startedIn else { throw APIError.notSignedIn }
         do {
             let refreshed = try Self.decodeData(RefreshResponse.self, from: try Self.check(response))
             let next = StaffCredentials(
                 accessToken: refreshed.token, refreshToken: refreshed.refreshToken,
-                accessTokenExpiresAt: Self.expiry(of: refreshed.token) ?? current.addingTimeInterval(Double(refreshed.expiresIn)))
+                accessTokenExpiresAt: started.addingTimeInterval(Double(refreshed.expiresIn)))
             try store.saveStaff(next)
-            eventContinuation.yield(.tokenRefreshed)
+            eventBroadcast.send(.tokenRefreshed)
             return next
-        } catch APIError.unauthorized(_, let code) where code.map(ErrorCode.refreshTokenRefusals.contains) ?? false {
-            try store.delete(.staff)
-            eventContinuation.yield(.signedOut(role: .staff, reason: .sessionRejected(code: code)))
+        } catch APIError.unauthorized(_, let code) {
+            // Any refusal of the refresh token is final (expired, revoked, reused, user gone).
+            try endSession(.staff, reason: .sessionRejected(code: code))
             throw APIError.sessionExpired(code: code)
         }
     }
@@ -117,23 +172,38 @@ public actor APIClient {
         try store.saveStaff(
             StaffCredentials(
                 accessToken: response.token, refreshToken: response.refreshToken,
-                accessTokenExpiresAt: Self.expiry(of: response.token) ?? now().addingTimeInterval(Double(response.expiresIn))))
+                accessTokenExpiresAt: now().addingTimeInterval(Double(response.expiresIn))))
         try store.saveRole(.staff)
-        eventContinuation.yield(.signedIn(.staff))
+        announceSignIn(.staff)
     }
 
-    /// Records a completed customer sign-in.
+    /// Records a completed customer sign-in. The token's lifetime (its `exp` less its `iat`)
+    /// is counted on the local clock.
     public func signedIn(customer response: CustomerTokenResponse) throws {
+        let lifetime = Self.lifetime(of: response.token)
         try store.saveCustomer(
-            CustomerCredentials(token: response.token, expiresAt: Self.expiry(of: response.token), companyId: response.company.id))
+            CustomerCredentials(
+                token: response.token, expiresAt: lifetime.map { now().addingTimeInterval($0) }, companyId: response.company.id))
         try store.saveRole(.customer)
-        eventContinuation.yield(.signedIn(.customer))
+        announceSignIn(.customer)
     }
 
     /// Forgets `role`'s credentials locally and announces it (the server call is the caller's).
     public func signedOut(_ role: AppRole, reason: SignOutReason) throws {
+        try endSession(role, reason: reason)
+    }
+
+    private func announceSignIn(_ role: AppRole) {
+        generation += 1
+        states.send(.signedIn(role))
+        eventBroadcast.send(.signedIn(role))
+    }
+
+    private func endSession(_ role: AppRole, reason: SignOutReason) throws {
+        generation += 1
         try store.delete(role == .staff ? .staff : .customer)
-        eventContinuation.yield(.signedOut(role: role, reason: reason))
+        states.send(.signedOut(reason: reason))
+        eventBroadcast.send(.signedOut(role: role, reason: reason))
     }
 
     // MARK: Transport and decoding
@@ -197,17 +267,18 @@ public actor APIClient {
         }
     }
 
-    /// The `exp` claim of a JWT, read without verifying (the server verifies; the client only plans).
-    static func expiry(of token: String) -> Date? {
+    /// How long a JWT lives (its `exp` less its `iat`), read without verifying: the server
+    /// verifies; the client only plans, on its own clock, which may differ from the server's.
+    static func lifetime(of token: String) -> TimeInterval? {
         let parts = token.split(separator: ".")
         guard parts.count == 3 else { return nil }
         var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let payload = Data(base64Encoded: base64),
             let object = try? JSONSerialization.jsonObject(with: payload) as? [String: Any],
-            let exp = (object["exp"] as? NSNumber)?.doubleValue
+            let exp = (object["exp"] as? NSNumber)?.doubleValue, let iat = (object["iat"] as? NSNumber)?.doubleValue
         else { return nil }
-        return Date(timeIntervalSince1970: exp)
+        return exp - iat
     }
 }
 

@@ -13,8 +13,8 @@ import FoundationNetworking
 /// It shares the transport and the credential store with `APIClient` (its tokens are kept
 /// under their own key, `.reki`), so one app can hold both kinds of session.
 public actor REKIClient {
-    public let baseURL: URL
-    public let store: any CredentialStore
+    public nonisolated let baseURL: URL
+    public nonisolated let store: any CredentialStore
     private let sender: RequestSender
     private let now: @Sendable () -> Date
     private let refreshGate: RefreshGate<SessionCredentials>
@@ -79,16 +79,17 @@ public actor REKIClient {
     // MARK: Session
 
     private func signedIn(_ response: REKIAuthResponse) throws -> REKIUser {
-        try store.saveREKI(credentials(response.tokens))
+        try store.saveREKI(credentials(response.tokens, receivedAt: now()))
         return response.user
     }
 
-    /// The stored form of a token pair; the access token's expiry is its `exp` claim (REKI's
-    /// answers carry no `expiresIn`).
-    private func credentials(_ tokens: REKITokenPair) -> SessionCredentials {
+    /// The stored form of a token pair received at `receivedAt`. REKI's answers carry no
+    /// `expiresIn`: the access token's lifetime (its `exp` less its `iat`) is counted on the
+    /// local clock, so a device whose clock is off does not refresh on every call.
+    private func credentials(_ tokens: REKITokenPair, receivedAt: Date) -> SessionCredentials {
         SessionCredentials(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            accessTokenExpiresAt: APIClient.expiry(of: tokens.accessToken) ?? now().addingTimeInterval(15 * 60))
+            accessTokenExpiresAt: receivedAt.addingTimeInterval(APIClient.lifetime(of: tokens.accessToken) ?? 15 * 60))
     }
 
     /// Sends a bearer route with the stored session, refreshing it when needed.
@@ -115,8 +116,9 @@ public actor REKIClient {
 
     private func refresh(using credentials: SessionCredentials) async throws -> SessionCredentials {
         do {
+            let started = now()
             let pair = try await send(Routes.REKI.refresh, RefreshRequest(refreshToken: credentials.refreshToken))
-            let next = self.credentials(pair)
+            let next = self.credentials(pair, receivedAt: started)
             try store.saveREKI(next)
             return next
         } catch APIError.unauthorized {

@@ -1,0 +1,293 @@
+import Foundation
+import RepairMinderKit
+import RepairMinderModels
+import RepairMinderServer
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The session state as the single source of truth (issue 17, items 1 and 2), against the
+/// real server or an injected transport.
+@Suite struct SessionStateTests {
+    /// Staff sign-in through `StaffAuth`.
+    @MainActor
+    static func signIn(_ auth: StaffAuth, server: LiveServer) async throws {
+        try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
+        try await auth.requestEmailCode()
+        try await auth.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
+    }
+
+    /// Waits (up to 5 s) until `condition` holds.
+    @MainActor
+    static func eventually(_ condition: @MainActor () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(condition())
+    }
+
+    @Test func everyListenerGetsTheCurrentStateThenEachChange() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.twoListeners(server: server, url: url) }
+    }
+
+    @MainActor
+    static func twoListeners(server: LiveServer, url: URL) async throws {
+        let api = server.client(url)
+        let first = StateLog(), second = StateLog()
+        let one = Task { @MainActor in for await state in api.authStates() { first.append(state) } }
+        let auth = StaffAuth(api: api)
+        try await signIn(auth, server: server)
+        // A listener that starts late is told the current state first.
+        let two = Task { @MainActor in for await state in api.authStates() { second.append(state) } }
+        try await second.waitFor(count: 1)
+        await auth.logout()
+        try await first.waitFor(count: 3)
+        try await second.waitFor(count: 2)
+        one.cancel()
+        two.cancel()
+        #expect(first.states == [.signedOut(reason: nil), .signedIn(.staff), .signedOut(reason: .userInitiated)])
+        #expect(second.states == [.signedIn(.staff), .signedOut(reason: .userInitiated)])
+    }
+
+    @Test func aRefusedRefreshReturnsTheAppToSignInWithANoticeOnce() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.refusedRefresh(server: server, url: url) }
+    }
+
+    @MainActor
+    static func refusedRefresh(server: LiveServer, url: URL) async throws {
+        let store = InMemoryCredentialStore()
+        let app = AppModel(api: server.client(url, store: store))
+        app.roles.select(.staff)
+        await app.launch()
+        try await signIn(app.staff, server: server)
+        #expect(app.screen == .staffMain)
+        // The refresh token is used elsewhere; past the grace window, this app's refresh is reuse.
+        let stolen = try #require(try store.staffCredentials()).refreshToken
+        _ = try await server.client(url).send(Routes.StaffAuth.refresh, RefreshRequest(refreshToken: stolen))
+        server.clock.advance(by: 901)
+        await #expect(throws: APIError.sessionExpired(code: .tokenReuseDetected)) { _ = try await app.api.send(Routes.StaffAuth.me) }
+        try await eventually { app.screen == .staffLogin }
+        #expect(app.notice == "You were signed out because your session was used on another device. Please sign in again.")
+        app.dismissNotice()
+        #expect(app.notice == nil)
+    }
+
+    @Test func aCustomer401OrAnExpiredCustomerTokenEndsTheCustomerSession() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.customerEnds(server: server, url: url) }
+    }
+
+    @MainActor
+    static func customerEnds(server: LiveServer, url: URL) async throws {
+        let transport = ObservingTransport()
+        let app = AppModel(api: server.client(url, transport: transport))
+        app.roles.select(.customer)
+        await app.launch()
+        try await app.customer.requestCode(email: "jane@example.test")
+        try await app.customer.verify(code: try await server.latestCode(to: "jane@example.test"))
+        #expect(app.screen == .customerMain)
+        // The server ends the session (the token is refused from now on).
+        let token = try #require(try app.api.store.customerCredentials()).token
+        var request = URLRequest(url: url.appendingPathComponent("/api/customer/auth/logout"))
+        request.httpMethod = "POST"
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        _ = try await URLSession.shared.data(for: request)
+        await #expect(throws: APIError.self) { _ = try await app.api.send(Routes.CustomerAuth.me) }
+        try await eventually { app.screen == .customerLogin }
+        #expect(app.notice == "Your session has ended. Please sign in again.")
+        #expect(try app.api.store.customerCredentials() == nil)
+
+        // Signed in again, then the token's lifetime (7 days on the web) passes on this device's
+        // clock: the session ends without asking the server.
+        try await app.customer.requestCode(email: "jane@example.test")
+        try await app.customer.verify(code: try await server.latestCode(to: "jane@example.test"))
+        #expect(app.screen == .customerMain)
+        server.clock.advance(by: 7 * 24 * 3600 + 1)
+        let asked = transport.count("/api/customer/auth/me")
+        await #expect(throws: APIError.sessionExpired(code: .tokenExpired)) { _ = try await app.api.send(Routes.CustomerAuth.me) }
+        #expect(transport.count("/api/customer/auth/me") == asked)
+        try await eventually { app.screen == .customerLogin }
+    }
+
+    @Test(arguments: [
+        (500, #"{"success":false,"error":"An unexpected error occurred","code":"INTERNAL_ERROR"}"#),
+        (503, "<html>bad gateway</html>"),
+        (429, #"{"success":false,"error":"Too many requests","code":"RATE_LIMITED"}"#),
+        (200, #"{"success":true,"data":{"unexpected":true}}"#),
+    ])
+    func restoreKeepsTheSessionWhenTheServerDoesNotRefuseIt(status: Int, body: String) async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.restoreKeeps(server: server, url: url, status: status, body: body) }
+    }
+
+    @MainActor
+    static func restoreKeeps(server: LiveServer, url: URL, status: Int, body: String) async throws {
+        let store = InMemoryCredentialStore()
+        try await signIn(StaffAuth(api: server.client(url, store: store)), server: server)
+        let saved = try store.staffCredentials()
+        let transport = ObservingTransport()
+        transport.setCanned("/api/auth/me", status: status, body: body)
+        let restored = StaffAuth(api: server.client(url, store: store, transport: transport))
+        try await restored.restoreSession()
+        #expect(restored.state == .offline)
+        #expect(try store.staffCredentials() == saved)
+    }
+
+    @Test func aCancelledRestoreKeepsTheSessionAndAnUnreadableStoreThrows() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.cancelledRestore(server: server, url: url) }
+    }
+
+    @MainActor
+    static func cancelledRestore(server: LiveServer, url: URL) async throws {
+        let store = InMemoryCredentialStore()
+        try await signIn(StaffAuth(api: server.client(url, store: store)), server: server)
+        let transport = ObservingTransport()
+        transport.beforeSending("/api/auth/me") { try await Task.sleep(for: .seconds(5)) }
+        let restored = StaffAuth(api: server.client(url, store: store, transport: transport))
+        let launch = Task { @MainActor in try await restored.restoreSession() }
+        try await Task.sleep(for: .milliseconds(100))
+        launch.cancel()
+        try await launch.value
+        #expect(restored.state == .offline)
+        #expect(try store.staffCredentials() != nil)
+
+        let broken = StaffAuth(api: server.client(url, store: UnreadableStore()))
+        await #expect(throws: UnreadableStore.Locked.self) { try await broken.restoreSession() }
+        let app = AppModel(api: server.client(url, store: UnreadableStore()))
+        await app.launch()
+        #expect(app.launchProblem?.hasPrefix("Your saved sign-in could not be read") == true)
+    }
+
+    @Test func logoutWinsOverARefreshInFlight() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let store = InMemoryCredentialStore(), transport = ObservingTransport()
+            let api = server.client(url, store: store, transport: transport)
+            try await APIClientRefreshTests.signIn(api, server: server)
+            server.clock.advance(by: 901)
+            // The person signs out just as the refresh goes out; its answer must not sign them in again.
+            transport.beforeSending("/api/auth/refresh") { try await api.signedOut(.staff, reason: .userInitiated) }
+            await #expect(throws: APIError.notSignedIn) { _ = try await api.send(Routes.StaffAuth.me) }
+            #expect(transport.count("/api/auth/refresh") == 1)
+            #expect(try store.staffCredentials() == nil)
+            #expect(api.authState == .signedOut(reason: .userInitiated))
+        }
+    }
+
+    @Test func aCallerWaitingForTheRefreshCanBeCancelled() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let transport = ObservingTransport()
+            let api = server.client(url, transport: transport)
+            try await APIClientRefreshTests.signIn(api, server: server)
+            server.clock.advance(by: 901)
+            transport.beforeSending("/api/auth/refresh") { try await Task.sleep(for: .seconds(2)) }
+            let first = Task { try await api.send(Routes.StaffAuth.me).user.email }
+            try await Task.sleep(for: .milliseconds(200))
+            let second = Task { try await api.send(Routes.StaffAuth.me).user.email }
+            try await Task.sleep(for: .milliseconds(200))
+            let cancelledAt = ContinuousClock.now
+            second.cancel()
+            await #expect(throws: CancellationError.self) { _ = try await second.value }
+            #expect(ContinuousClock.now - cancelledAt < .seconds(1))
+            #expect(try await first.value == DemoFixtures.adminEmail)
+            #expect(transport.count("/api/auth/refresh") == 1)
+        }
+    }
+
+    @Test func networkFailuresDoNotCountTowardsTheRefreshLimit() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let transport = ObservingTransport()
+            let clock = server.clock
+            let api = APIClient(
+                baseURL: url, store: InMemoryCredentialStore(), transport: transport, maxRefreshesPerMinute: 1,
+                now: { Date(timeIntervalSince1970: clock.now) })
+            try await APIClientRefreshTests.signIn(api, server: server)
+            server.clock.advance(by: 901)
+            transport.setDown("/api/auth/refresh", true)
+            for _ in 0..<3 {
+                await #expect(throws: APIError.self) { _ = try await api.send(Routes.StaffAuth.me) }
+            }
+            transport.setDown("/api/auth/refresh", false)
+            #expect(try await api.send(Routes.StaffAuth.me).user.email == DemoFixtures.adminEmail)
+            // The one refresh of the minute that reached the server is the limit: a 401 now
+            // would need a second one.
+            transport.setCanned("/api/auth/me", status: 401, body: #"{"success":false,"error":"Authentication required","code":"UNAUTHORIZED"}"#)
+            await #expect(throws: APIError.refreshLimitExceeded) { _ = try await api.send(Routes.StaffAuth.me) }
+            #expect(transport.count("/api/auth/refresh") == 4)
+        }
+    }
+
+    /// A device clock an hour ahead of the server's: expiry is planned from `expiresIn` on the
+    /// device's own clock, so it does not refresh on every call.
+    @Test func aSkewedDeviceClockDoesNotRefreshOnEveryCall() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let transport = ObservingTransport()
+            let clock = server.clock
+            let api = APIClient(
+                baseURL: url, store: InMemoryCredentialStore(), transport: transport,
+                now: { Date(timeIntervalSince1970: clock.now + 3600) })
+            try await APIClientRefreshTests.signIn(api, server: server)
+            for _ in 0..<3 { _ = try await api.send(Routes.StaffAuth.me) }
+            #expect(transport.count("/api/auth/refresh") == 0)
+        }
+    }
+
+    @Test(arguments: [#"{"success":false,"error":"Unauthorized","code":"SOMETHING_NEW"}"#, "Unauthorized"])
+    func anyRefusalOfTheRefreshIsFinal(body: String) async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let store = InMemoryCredentialStore(), transport = ObservingTransport()
+            let api = server.client(url, store: store, transport: transport)
+            try await APIClientRefreshTests.signIn(api, server: server)
+            server.clock.advance(by: 901)
+            transport.setCanned("/api/auth/refresh", status: 401, body: body)
+            await #expect(throws: APIError.self) { _ = try await api.send(Routes.StaffAuth.me) }
+            #expect(try store.staffCredentials() == nil)
+            guard case .signedOut(.sessionRejected) = api.authState else {
+                Issue.record("still \(api.authState)")
+                return
+            }
+        }
+    }
+
+    @Test func theForegroundRefreshRunsOnlyWhileActive() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.foreground(server: server, url: url) }
+    }
+
+    @MainActor
+    static func foreground(server: LiveServer, url: URL) async throws {
+        let transport = ObservingTransport()
+        let app = AppModel(api: server.client(url, transport: transport))
+        try await signIn(app.staff, server: server)
+        server.clock.advance(by: 850)
+        app.appBecameActive()
+        #expect(app.isKeepingSessionFresh)
+        try await eventually { transport.count("/api/auth/refresh") == 1 }
+        app.appWillResignActive()
+        #expect(!app.isKeepingSessionFresh)
+        // Nothing left running: no refresh while inactive.
+        server.clock.advance(by: 901)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(transport.count("/api/auth/refresh") == 1)
+        #expect(try await app.api.refreshIfNeeded() != nil)
+        #expect(transport.count("/api/auth/refresh") == 2)
+    }
+}
+
+/// A credential store whose reads fail, as a locked Keychain's do.
+struct UnreadableStore: CredentialStore {
+    struct Locked: Error {}
+    func read(_ key: CredentialKey) throws -> Data? {
+        if key == .role { return Data("staff".utf8) }
+        throw Locked()
+    }
+    func write(_ data: Data, for key: CredentialKey) throws { throw Locked() }
+    func delete(_ key: CredentialKey) throws { throw Locked() }
+}
