@@ -263,13 +263,16 @@ import FoundationNetworking
 
     @MainActor
     static func foreground(server: LiveServer, url: URL) async throws {
-        let transport = ObservingTransport()
-        let app = AppModel(api: server.client(url, transport: transport))
+        let transport = ObservingTransport(), store = InMemoryCredentialStore()
+        let app = AppModel(api: server.client(url, store: store, transport: transport))
         try await signIn(app.staff, server: server)
+        let before = try store.staffCredentials()
         server.clock.advance(by: 850)
         app.appBecameActive()
         #expect(app.isKeepingSessionFresh)
-        try await eventually { transport.count("/api/auth/refresh") == 1 }
+        // Refreshed (and saved) without any request asking for it.
+        try await eventually { (try? store.staffCredentials()) != before }
+        #expect(transport.count("/api/auth/refresh") == 1)
         app.appWillResignActive()
         #expect(!app.isKeepingSessionFresh)
         // Nothing left running: no refresh while inactive.
