@@ -1,3 +1,5 @@
+import Foundation
+
 /// Any JSON value: the body of catalogue endpoints this package has no model for yet, and the
 /// building block of generated documents (OpenAPI).
 public enum JSONValue: Codable, Sendable, Hashable {
@@ -57,4 +59,16 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
     public init(nilLiteral: ()) { self = .null }
+}
+
+extension JSONValue {
+    /// This value decoded as an app's own model. The backend spells keys in snake_case
+    /// (`order_number`), so by default they map to camelCase properties (`orderNumber`).
+    public func decoded<Model: Decodable>(
+        as type: Model.Type, keys: JSONDecoder.KeyDecodingStrategy = .convertFromSnakeCase
+    ) throws -> Model {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = keys
+        return try decoder.decode(type, from: JSONEncoder().encode(self))
+    }
 }

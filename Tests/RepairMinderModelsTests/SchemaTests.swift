@@ -19,6 +19,7 @@ import Testing
         [RegisteredDeviceToken].self, ForgotPasswordRequest.self, ResetPasswordRequest.self, ChangePasswordRequest.self,
         SessionInfo.self, [SessionInfo].self, RevokedSessionsResponse.self, ActivityEvent.self, [ActivityEvent].self,
         REKIUser.self, REKIAuthResponse.self, REKITokenPair.self, REKIResetPasswordRequest.self, REKIErrorBody.self,
+        [JSONValue].self,
         RegisterRequest.self, RegisterVerifyRequest.self,
     ]
 

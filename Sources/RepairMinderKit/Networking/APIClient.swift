@@ -18,6 +18,10 @@ import FoundationNetworking
 ///
 /// A customer's 401, or a customer token past its lifetime, ends the customer session the same
 /// way: the state moves to `.signedOut` with the reason, and every listener hears it.
+///
+/// Idempotent requests (GET, PUT, DELETE) that fail for the network or meet a 503 are retried
+/// (`retry`, exponential backoff with jitter); `log` hears every try, without headers, bodies,
+/// tokens or query values. Every request carries the User-Agent of docs/API.md §1.
 public actor APIClient {
     public nonisolated let baseURL: URL
     public nonisolated let store: any CredentialStore
@@ -33,11 +37,12 @@ public actor APIClient {
     public init(
         baseURL: URL, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport(),
         userAgent: String = RepairMinderUserAgent.value(), maxRefreshesPerMinute: Int = 10,
+        retry: RetryPolicy = .standard, log: (@Sendable (RequestRecord) -> Void)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.baseURL = baseURL
         self.store = store
-        sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent)
+        sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent, retry: retry, log: log)
         refreshGate = RefreshGate(maxPerMinute: maxRefreshesPerMinute, now: now)
         self.now = now
         states = Broadcast(replaying: Self.storedState(in: store))
@@ -73,6 +78,33 @@ public actor APIClient {
         let request = try OutgoingRequest(route: route, path: path, query: query, body: encoded)
         let (data, response) = try await perform(request)
         return try Self.decode(Answer.self, of: route, from: data, response: response)
+    }
+
+    /// Page `page` of a paginated list route, `limit` items long (the server's default when
+    /// nil), filtered by the route's query parameters (`["status": "ready"]`); an unknown filter
+    /// is refused before anything is sent.
+    public func page<Item>(
+        _ route: Route<EmptyPayload, [Item]>, path: [String] = [], page: Int = 1, limit: Int? = nil,
+        filters: [String: String] = [:]
+    ) async throws -> Page<Item> {
+        guard route.format == .paginatedEnvelope else { throw APIError.invalidRequest("\(route.erased) is not a paginated list") }
+        let pageRequest = PageRequest(path: path, limit: limit, filters: filters)
+        let request = try OutgoingRequest(
+            route: route, path: path, query: try pageRequest.query(page: page, allowed: route.query), body: nil)
+        let (data, _) = try await perform(request)
+        do {
+            let envelope = try JSONDecoder().decode(PageEnvelope<Item>.self, from: data)
+            return Page(items: envelope.data, pagination: envelope.pagination, request: pageRequest)
+        } catch {
+            throw APIError.decoding(String(describing: error))
+        }
+    }
+
+    /// The page after `previous`, with the same size and filters; nil after the last one.
+    public func nextPage<Item>(after previous: Page<Item>, of route: Route<EmptyPayload, [Item]>) async throws -> Page<Item>? {
+        guard let next = previous.nextPageNumber else { return nil }
+        let request = previous.request
+        return try await page(route, path: request.path, page: next, limit: request.limit, filters: request.filters)
     }
 
     /// Sends a route that takes no body.

@@ -23,14 +23,27 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// The User-Agent of docs/API.md §1, which the server reads to give mobile clients 90-day sessions.
+/// The User-Agent of docs/API.md §1 (`RepairMinder-iOS/<version> (iPhone; iOS <version>)`),
+/// which the server reads to give mobile clients 90-day sessions.
 public enum RepairMinderUserAgent {
-    public static func value(appVersion: String = "1.0") -> String {
+    /// `appVersion` defaults to the app bundle's `CFBundleShortVersionString`.
+    public static func value(appVersion: String = bundleVersion) -> String {
         #if os(iOS)
-        return "RepairMinder-iOS/\(appVersion) (iPhone; iOS \(ProcessInfo.processInfo.operatingSystemVersionString))"
+        return "RepairMinder-iOS/\(appVersion) (iPhone; iOS \(systemVersion(ProcessInfo.processInfo.operatingSystemVersion)))"
         #else
         return "RepairMinderKit/\(appVersion) (\(osName))"
         #endif
+    }
+
+    /// The app's version, or 1.0 outside an app bundle (tests, the command line).
+    public static var bundleVersion: String {
+        Bundle.main.infoDictionary?["CFBundleShortVersionString"] as? String ?? "1.0"
+    }
+
+    /// `18.0` or `17.4.1`: the numbers only (`operatingSystemVersionString` reads "Version 18.0
+    /// (Build 22A3354)", which is not what §1 shows).
+    public static func systemVersion(_ version: OperatingSystemVersion) -> String {
+        "\(version.majorVersion).\(version.minorVersion)" + (version.patchVersion > 0 ? ".\(version.patchVersion)" : "")
     }
 
     private static var osName: String {

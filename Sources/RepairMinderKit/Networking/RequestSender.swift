@@ -6,15 +6,47 @@ import FoundationNetworking
 
 /// Turns a route made concrete (`OutgoingRequest`) into an HTTP request against one server
 /// and sends it: the URL under the base URL's path, the User-Agent of docs/API.md §1, JSON
-/// headers and the bearer token. Shared by `APIClient` and `REKIClient`.
+/// headers and the bearer token; an idempotent request is retried per `retry`, and each try is
+/// told to `log`. Shared by `APIClient` and `REKIClient`.
 struct RequestSender: Sendable {
     let baseURL: URL
     let transport: any HTTPTransport
     let userAgent: String
+    var retry: RetryPolicy = .standard
+    var log: (@Sendable (RequestRecord) -> Void)? = nil
 
     /// The response, whatever its status; transport failures become `APIError.network`, and
     /// cancellation stays `CancellationError`.
     func send(_ outgoing: OutgoingRequest, bearer: String?) async throws -> (Data, HTTPURLResponse) {
+        let request = try urlRequest(outgoing, bearer: bearer)
+        let tries = RetryPolicy.isIdempotent(outgoing.method.rawValue) ? retry.attempts : 1
+        for attempt in 1... {
+            let started = ContinuousClock.now
+            let answer: (Data, HTTPURLResponse)
+            do {
+                answer = try await transmit(request)
+            } catch let error as APIError {
+                record(outgoing, status: nil, attempt: attempt, since: started, failure: error.message)
+                guard attempt < tries else { throw error }
+                try await Task.sleep(for: retry.delay(beforeRetry: attempt, retryAfter: nil))
+                continue
+            }
+            record(outgoing, status: answer.1.statusCode, attempt: attempt, since: started, failure: nil)
+            guard answer.1.statusCode == 503, attempt < tries else { return answer }
+            let retryAfter = answer.1.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            try await Task.sleep(for: retry.delay(beforeRetry: attempt, retryAfter: retryAfter))
+        }
+        throw APIError.network("no try was made")
+    }
+
+    private func record(_ outgoing: OutgoingRequest, status: Int?, attempt: Int, since started: ContinuousClock.Instant, failure: String?) {
+        log?(
+            RequestRecord(
+                method: outgoing.method.rawValue, path: outgoing.path, status: status, attempt: attempt,
+                duration: ContinuousClock.now - started, failure: failure))
+    }
+
+    private func urlRequest(_ outgoing: OutgoingRequest, bearer: String?) throws -> URLRequest {
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
         // The base URL may carry a prefix (`https://host/v2`): the route's path goes after it.
         let prefix = components?.percentEncodedPath.trimmingSuffix("/") ?? ""
@@ -30,6 +62,10 @@ struct RequestSender: Sendable {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
+        return request
+    }
+
+    private func transmit(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         do {
             return try await transport.send(request)
         } catch is CancellationError {

@@ -22,11 +22,12 @@ public actor REKIClient {
     public init(
         baseURL: URL, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport(),
         userAgent: String = RepairMinderUserAgent.value(), maxRefreshesPerMinute: Int = 10,
+        retry: RetryPolicy = .standard, log: (@Sendable (RequestRecord) -> Void)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.baseURL = baseURL
         self.store = store
-        sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent)
+        sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent, retry: retry, log: log)
         refreshGate = RefreshGate(maxPerMinute: maxRefreshesPerMinute, now: now)
         self.now = now
     }

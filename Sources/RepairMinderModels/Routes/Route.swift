@@ -56,6 +56,11 @@ public struct QueryParameter: Sendable, Hashable {
 
     public static let page = QueryParameter("page", "Page number, from 1", integer: true)
     public static let limit = QueryParameter("limit", "Items per page", integer: true)
+    // The filters of seed 004's list endpoints.
+    public static let status = QueryParameter("status", "Only items in this status")
+    public static let search = QueryParameter("search", "Only items matching this text")
+    public static let scope = QueryParameter("scope", "Whose figures: the caller's or the company's")
+    public static let period = QueryParameter("period", "The period the figures cover")
 }
 
 /// A failure a route answers besides the ones every route of its kind can (bad input,

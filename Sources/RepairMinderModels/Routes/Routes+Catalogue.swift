@@ -1,6 +1,8 @@
 /// The rest of seed 004's endpoint catalogue (docs/API.md §8): the real backend serves these,
 /// this server does not yet. The SDK sends them; quarantine treats them as staff endpoints.
-/// Bodies and answers are untyped JSON until feature models exist.
+/// Bodies and answers are untyped JSON until feature models exist (decode them into an app's
+/// own types with `JSONValue.decoded(as:)`); lists are paginated envelopes with seed 004's
+/// filters, and every action POST takes an optional body.
 extension Routes {
     /// Shorthand for a client-only catalogue route.
     static func catalogue<Request: WireType, Response: WireType>(
@@ -12,7 +14,8 @@ extension Routes {
     }
 
     public enum Dashboard {
-        public static let stats = catalogue(.get, "/api/dashboard/stats", "Device counts, revenue, comparisons")
+        public static let stats = catalogue(
+            .get, "/api/dashboard/stats", "Device counts, revenue, comparisons", query: [.scope, .period])
         public static let enquiryStats = catalogue(.get, "/api/dashboard/enquiry-stats", "Enquiry statistics")
         public static let lifecycle = catalogue(.get, "/api/dashboard/lifecycle", "Lifecycle metrics")
         public static let categoryBreakdown = catalogue(.get, "/api/dashboard/category-breakdown", "Revenue by category")
@@ -28,7 +31,9 @@ extension Routes {
     }
 
     public enum Devices {
-        public static let list = catalogue(.get, "/api/devices", "All devices of the company", query: [.page, .limit])
+        public static let list = catalogue(
+            .get, "/api/devices", "All devices of the company, paginated", query: [.page, .limit, .status],
+            format: .paginatedEnvelope, EmptyPayload.self, [JSONValue].self)
         public static let myQueue = catalogue(.get, "/api/devices/my-queue", "Devices assigned to the caller")
         public static let myActiveWork = catalogue(.get, "/api/devices/my-active-work", "The caller's active work")
         public static let ofOrder = catalogue(.get, "/api/orders/{orderId}/devices", "Devices of an order")
@@ -52,7 +57,9 @@ extension Routes {
     }
 
     public enum Orders {
-        public static let list = catalogue(.get, "/api/orders", "Orders, paginated", query: [.page, .limit])
+        public static let list = catalogue(
+            .get, "/api/orders", "Orders, paginated", query: [.page, .limit, .status], format: .paginatedEnvelope,
+            EmptyPayload.self, [JSONValue].self)
         public static let create = catalogue(.post, "/api/orders", "Create an order", JSONValue.self)
         public static let detail = catalogue(.get, "/api/orders/{id}", "One order")
         public static let update = catalogue(.patch, "/api/orders/{id}", "Update an order", JSONValue.self)
@@ -67,10 +74,11 @@ extension Routes {
         public static let signatures = catalogue(.get, "/api/orders/{id}/signatures", "An order's signatures")
         public static let captureSignature = catalogue(
             .post, "/api/orders/{id}/signatures", "Capture a signature", JSONValue.self)
-        public static let sendQuote = catalogue(.post, "/api/orders/{id}/send-quote", "Send the quote to the customer")
-        public static let authorize = catalogue(.post, "/api/orders/{id}/authorize", "Authorise the order")
-        public static let despatch = catalogue(.post, "/api/orders/{id}/despatch", "Mark the order despatched")
-        public static let collect = catalogue(.post, "/api/orders/{id}/collect", "Mark the order collected")
+        public static let sendQuote = catalogue(
+            .post, "/api/orders/{id}/send-quote", "Send the quote to the customer", JSONValue.self)
+        public static let authorize = catalogue(.post, "/api/orders/{id}/authorize", "Authorise the order", JSONValue.self)
+        public static let despatch = catalogue(.post, "/api/orders/{id}/despatch", "Mark the order despatched", JSONValue.self)
+        public static let collect = catalogue(.post, "/api/orders/{id}/collect", "Mark the order collected", JSONValue.self)
 
         static let all: [AnyRoute] = [
             list.erased, create.erased, detail.erased, update.erased, items.erased, addItem.erased,
@@ -81,7 +89,9 @@ extension Routes {
     }
 
     public enum Clients {
-        public static let list = catalogue(.get, "/api/clients", "Clients, paginated", query: [.page, .limit])
+        public static let list = catalogue(
+            .get, "/api/clients", "Clients, paginated", query: [.page, .limit, .search], format: .paginatedEnvelope,
+            EmptyPayload.self, [JSONValue].self)
         public static let create = catalogue(.post, "/api/clients", "Create a client", JSONValue.self)
         public static let detail = catalogue(.get, "/api/clients/{id}", "One client")
         public static let update = catalogue(.patch, "/api/clients/{id}", "Update a client", JSONValue.self)
@@ -98,13 +108,15 @@ extension Routes {
     }
 
     public enum Tickets {
-        public static let list = catalogue(.get, "/api/tickets", "Tickets, paginated", query: [.page, .limit])
+        public static let list = catalogue(
+            .get, "/api/tickets", "Tickets, paginated", query: [.page, .limit, .status], format: .paginatedEnvelope,
+            EmptyPayload.self, [JSONValue].self)
         public static let create = catalogue(.post, "/api/tickets", "Create a ticket", JSONValue.self)
         public static let detail = catalogue(.get, "/api/tickets/{id}", "One ticket")
         public static let update = catalogue(.patch, "/api/tickets/{id}", "Update a ticket", JSONValue.self)
         public static let reply = catalogue(.post, "/api/tickets/{id}/reply", "Send a reply", JSONValue.self)
         public static let addNote = catalogue(.post, "/api/tickets/{id}/note", "Add an internal note", JSONValue.self)
-        public static let resolve = catalogue(.post, "/api/tickets/{id}/resolve", "Resolve a ticket")
+        public static let resolve = catalogue(.post, "/api/tickets/{id}/resolve", "Resolve a ticket", JSONValue.self)
         public static let reassign = catalogue(.post, "/api/tickets/{id}/reassign", "Reassign a ticket", JSONValue.self)
         public static let createEnquiry = catalogue(
             .post, "/api/tickets/enquiry", "Create an enquiry (public)", credential: .none, JSONValue.self)
