@@ -22,6 +22,10 @@ public final class AppModel {
     public let roles: RoleSelectionViewModel
     public let staff: StaffAuth
     public let customer: CustomerAuth
+    /// The tabs and the detail a notification opened; the tab views bind to it.
+    public let router: DeepLinkRouter
+    /// Push notifications, when the app gave a `PushSystem` (the iOS app does).
+    public let push: PushCoordinator?
     public private(set) var hasLaunched = false
     /// Why the session just ended, when the person did not ask for it: show it once, then
     /// call `dismissNotice()`.
@@ -31,11 +35,14 @@ public final class AppModel {
     public private(set) var launchProblem: String?
     @ObservationIgnored private var keepingFresh: Task<Void, Never>?
 
-    public init(api: APIClient) {
+    public init(api: APIClient, push system: (any PushSystem)? = nil) {
         self.api = api
         roles = RoleSelectionViewModel(store: api.store)
         staff = StaffAuth(api: api)
         customer = CustomerAuth(api: api)
+        let (router, staff, customer) = (DeepLinkRouter(), self.staff, self.customer)
+        self.router = router
+        push = system.map { PushCoordinator(api: api, staff: staff, customer: customer, router: router, system: $0) }
         let states = api.authStates()
         Task { [weak self] in
             for await state in states {

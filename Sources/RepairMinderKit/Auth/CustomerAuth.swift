@@ -18,6 +18,8 @@ public final class CustomerAuth {
 
     public private(set) var state: State = .signedOut
     public let api: APIClient
+    /// A device token this session registered, unregistered at logout.
+    public var registeredDeviceToken: String?
 
     public init(api: APIClient) {
         self.api = api
@@ -44,6 +46,7 @@ public final class CustomerAuth {
 
     /// The session ended without this machine (a refused or expired token): back to sign-in.
     private func sessionEnded() {
+        registeredDeviceToken = nil
         switch state {
         case .signedIn, .offline: state = .signedOut
         case .signedOut, .codeSent, .selectingCompany: break
@@ -82,7 +85,13 @@ public final class CustomerAuth {
         state = .signedOut
     }
 
+    /// Signs out: unregisters this device's push token, tells the server (both best effort),
+    /// and always clears local state, even when the server cannot be reached.
     public func logout() async {
+        if let token = registeredDeviceToken {
+            _ = try? await api.send(Routes.Push.unregisterCustomerDeviceToken, DeviceTokenRemoval(deviceToken: token))
+        }
+        registeredDeviceToken = nil
         _ = try? await api.send(Routes.CustomerAuth.logout)
         try? await api.signedOut(.customer, reason: .userInitiated)
         state = .signedOut

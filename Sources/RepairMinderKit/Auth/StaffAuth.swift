@@ -51,6 +51,7 @@ public final class StaffAuth {
 
     /// The session ended without this machine (a refused refresh): back to sign-in.
     private func sessionEnded() {
+        registeredDeviceToken = nil
         switch state {
         case .signedIn, .offline: state = .signedOut
         case .signedOut, .awaitingSecondFactor, .awaitingMagicCode: break

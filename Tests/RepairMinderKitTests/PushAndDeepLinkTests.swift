@@ -1,0 +1,163 @@
+import Foundation
+import Logging
+import RepairMinderKit
+import RepairMinderModels
+import RepairMinderServer
+import Testing
+
+/// Push notifications and deep links end to end (issue 17, item 4; seed 003's "Push
+/// Notifications" and "Deep Links" rows), against the real server with a fake system.
+@MainActor
+@Suite struct PushAndDeepLinkTests {
+    /// The system side: permission as configured, and the token handed back as iOS would.
+    final class FakePushSystem: PushSystem, @unchecked Sendable {
+        let allows: Bool
+        var coordinator: PushCoordinator?
+        private(set) var asked = 0
+        init(allows: Bool) { self.allows = allows }
+        func requestAuthorization() async throws -> Bool {
+            asked += 1
+            return allows
+        }
+        @MainActor func registerForRemoteNotifications() {
+            let coordinator = self.coordinator
+            Task { @MainActor in await coordinator?.didReceiveDeviceToken(Data([0xde, 0xad, 0xbe, 0xef])) }
+        }
+    }
+
+    /// The device tokens the server holds: token, app type, owner kind.
+    static func serverTokens(_ server: LiveServer) async throws -> [[String]] {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let database = try await Database.open(settings: server.settings, logger: logger)
+        defer { Task { await database.close() } }
+        return try await database.withConnection { db in
+            try await db.raw("SELECT device_token, app_type, owner_kind FROM device_tokens ORDER BY device_token").all().map { row in
+                [try row.decode(column: "device_token", as: String.self), try row.decode(column: "app_type", as: String.self),
+                 try row.decode(column: "owner_kind", as: String.self)]
+            }
+        }
+    }
+
+    static func eventually(_ condition: @MainActor () async throws -> Bool) async throws {
+        for _ in 0..<500 where try await !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(try await condition())
+    }
+
+    @Test func staffTokenRegistersAsStaffAfterSignInAndIsRemovedAtLogout() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.staffPush(server: server, url: url) }
+    }
+
+    static func staffPush(server: LiveServer, url: URL) async throws {
+        let system = FakePushSystem(allows: true), transport = ObservingTransport()
+        let app = AppModel(api: server.client(url, transport: transport), push: system)
+        let push = try #require(app.push)
+        system.coordinator = push
+        // Permission and the token come first (the app asks after its first sign-in, but order
+        // does not matter): nothing is registered while signed out.
+        await push.requestPermission()
+        try await eventually { push.deviceToken == "deadbeef" }
+        #expect(push.isAuthorized == true)
+        #expect(try await Self.serverTokens(server).isEmpty)
+        app.roles.select(.staff)
+        try await SessionStateTests.signIn(app.staff, server: server)
+        try await eventually { try await Self.serverTokens(server) == [["deadbeef", "staff", "staff"]] }
+        #expect(push.registeredRole == .staff)
+        await app.staff.logout()
+        // Unregistered by the app before its session ended (the server would drop it with the
+        // session anyway).
+        #expect(transport.count("/api/user/device-token") == 2)
+        #expect(try await Self.serverTokens(server).isEmpty)
+        try await eventually { push.registeredRole == nil }
+    }
+
+    @Test func customerTokenRegistersAsCustomerAndIsRemovedAtLogout() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.customerPush(server: server, url: url) }
+    }
+
+    static func customerPush(server: LiveServer, url: URL) async throws {
+        let system = FakePushSystem(allows: true), transport = ObservingTransport()
+        let app = AppModel(api: server.client(url, transport: transport), push: system)
+        let push = try #require(app.push)
+        system.coordinator = push
+        app.roles.select(.customer)
+        try await app.customer.requestCode(email: "jane@example.test")
+        try await app.customer.verify(code: try await server.latestCode(to: "jane@example.test"))
+        // Signed in first, permission after: the token registers as soon as it arrives.
+        await push.requestPermission()
+        try await eventually { try await Self.serverTokens(server) == [["deadbeef", "customer", "customer"]] }
+        await app.customer.logout()
+        #expect(transport.count("/api/customer/device-token") == 2)
+        #expect(try await Self.serverTokens(server).isEmpty)
+    }
+
+    @Test func aDeniedPermissionRegistersNothing() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.denied(server: server, url: url) }
+    }
+
+    static func denied(server: LiveServer, url: URL) async throws {
+        let system = FakePushSystem(allows: false)
+        let app = AppModel(api: server.client(url), push: system)
+        let push = try #require(app.push)
+        system.coordinator = push
+        try await SessionStateTests.signIn(app.staff, server: server)
+        await push.requestPermission()
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(push.isAuthorized == false)
+        #expect(push.deviceToken == nil)
+        #expect(try await Self.serverTokens(server).isEmpty)
+    }
+
+    @Test func aNotificationTappedWhileSignedOutOpensAfterSignInOnTheRightTab() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.pendingLink(server: server, url: url) }
+    }
+
+    static func pendingLink(server: LiveServer, url: URL) async throws {
+        let app = AppModel(api: server.client(url), push: FakePushSystem(allows: true))
+        let push = try #require(app.push)
+        push.didOpenNotification(["type": "new_enquiry", "ticket_id": "t-7"])
+        #expect(app.router.pending == .enquiry(ticketId: "t-7"))
+        #expect(app.router.destination == nil)
+        app.roles.select(.staff)
+        try await SessionStateTests.signIn(app.staff, server: server)
+        try await eventually { app.router.destination == .enquiry(ticketId: "t-7") }
+        #expect(app.router.staffTab == .enquiries)
+        #expect(app.router.pending == nil)
+        // Signed in: a tap goes straight to its tab.
+        push.didOpenNotification(["type": "order_status_changed", "order_id": "o-1"])
+        #expect(app.router.staffTab == .orders)
+        #expect(app.router.destination == .order(orderId: "o-1"))
+        // Signing out goes back to the first tab, nothing open.
+        await app.staff.logout()
+        try await eventually { app.router.destination == nil }
+        #expect(app.router.staffTab == .dashboard)
+    }
+
+    @Test func customersOpenTheirOrderLinksOnTheOrdersTab() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.customerLinks(server: server, url: url) }
+    }
+
+    static func customerLinks(server: LiveServer, url: URL) async throws {
+        let app = AppModel(api: server.client(url), push: FakePushSystem(allows: true))
+        let push = try #require(app.push)
+        app.roles.select(.customer)
+        try await app.customer.requestCode(email: "jane@example.test")
+        try await app.customer.verify(code: try await server.latestCode(to: "jane@example.test"))
+        app.router.customerTab = .settings
+        push.didOpenNotification(["type": "quote_approved", "order_id": "o-2", "device_id": "d-3"])
+        #expect(app.router.customerTab == .orders)
+        #expect(app.router.destination == .device(orderId: "o-2", deviceId: "d-3"))
+        // The shop's enquiries are not a customer's screen: nothing moves, and it is not shown.
+        push.didOpenNotification(["type": "enquiry_reply", "ticket_id": "t-1"])
+        #expect(app.router.destination == .device(orderId: "o-2", deviceId: "d-3"))
+        #expect(push.presentation(for: ["type": "enquiry_reply", "ticket_id": "t-1"]) == [])
+        // In the foreground: a banner with sound, unless it is about what is on screen.
+        #expect(push.presentation(for: ["type": "order_collected", "order_id": "o-9"]) == [.banner, .sound, .list])
+        #expect(push.presentation(for: ["type": "quote_approved", "order_id": "o-2", "device_id": "d-3"]) == [.list])
+    }
+}
