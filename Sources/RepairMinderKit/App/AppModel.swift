@@ -15,6 +15,8 @@ public final class AppModel {
         case launching
         case roleSelection
         case staffLogin, staffSecondFactor, staffMagicCode, staffMain
+        /// Signed in, but the shop is pending approval or suspended (docs/API.md §4).
+        case staffQuarantined
         case customerLogin, customerCode, customerCompanySelection, customerMain
     }
 
@@ -108,6 +110,7 @@ public final class AppModel {
             case .signedOut: return .staffLogin
             case .awaitingSecondFactor: return .staffSecondFactor
             case .awaitingMagicCode: return .staffMagicCode
+            case .signedIn(let me) where me.company.status != .active: return .staffQuarantined
             case .signedIn, .offline: return .staffMain
             }
         case .customer:

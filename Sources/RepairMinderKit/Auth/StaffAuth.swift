@@ -58,6 +58,13 @@ public final class StaffAuth {
         }
     }
 
+    /// Reads the signed-in user and their company again: after an operator approved or
+    /// suspended the shop, say ("Check again" on the quarantine screen).
+    public func reload() async throws {
+        guard case .signedIn = state else { throw StaffAuthError.noLoginInProgress }
+        state = .signedIn(try await api.send(Routes.StaffAuth.me))
+    }
+
     /// Login step 1. Emails are trimmed; the server compares them case-insensitively.
     public func login(email: String, password: String) async throws {
         let challenge = try await api.send(

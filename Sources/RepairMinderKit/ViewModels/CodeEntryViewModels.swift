@@ -1,17 +1,49 @@
 import Foundation
 import Observation
 
+/// "Resend code" and its cooldown, the same on every code screen: a resend is allowed once the
+/// server's spacing between code emails (30 s, docs/API.md §7) has passed.
+@MainActor
+public protocol ResendableCode: AsyncForm {
+    /// Where the code was sent, shown on the screen ("We emailed a code to …").
+    var email: String? { get }
+    /// Seconds until "resend" is allowed again.
+    var resendCooldown: Int { get set }
+    /// Asks the server for a new code.
+    func sendAgain() async throws
+}
+
+extension ResendableCode {
+    /// The seconds between two code emails to one address.
+    public static var resendInterval: Int { 30 }
+
+    /// Emails a new code, then waits out the cooldown; a 429's `Retry-After` sets the cooldown.
+    public func resend() async {
+        guard resendCooldown == 0 else { return }
+        var wait: Int?
+        let sent = await perform {
+            do { try await sendAgain() } catch APIError.rateLimited(let retryAfter, let message) {
+                wait = retryAfter
+                throw APIError.rateLimited(retryAfter: retryAfter, message: message)
+            }
+        }
+        if sent { resendCooldown = Self.resendInterval } else if let wait { resendCooldown = wait }
+    }
+
+    /// Called once a second by the view while the cooldown runs.
+    public func tick() { resendCooldown = max(0, resendCooldown - 1) }
+}
+
 /// The 2FA screen: a 6-digit emailed or authenticator code (submitted at the 6th digit), or an
 /// 8-character recovery code; "resend code" with a cooldown.
 @MainActor @Observable
-public final class TwoFactorViewModel: AsyncForm {
+public final class TwoFactorViewModel: ResendableCode {
     public var isLoading = false
     public var errorMessage: String?
     /// Typing a recovery code instead of a 6-digit code.
     public var usesRecoveryCode = false
     public private(set) var code = ""
-    /// Seconds until "resend" is allowed again.
-    public private(set) var resendCooldown = 0
+    public var resendCooldown = 0
     public let auth: StaffAuth
 
     public init(auth: StaffAuth) {
@@ -38,18 +70,18 @@ public final class TwoFactorViewModel: AsyncForm {
         if !succeeded { code = "" }
     }
 
-    public func resend() async {
-        guard resendCooldown == 0 else { return }
-        if await perform({ try await auth.requestEmailCode() }) { resendCooldown = 30 }
+    public var email: String? {
+        if case .awaitingSecondFactor(let challenge) = auth.state { return challenge.email }
+        return nil
     }
 
-    /// Called once a second by the view while the cooldown runs.
-    public func tick() { resendCooldown = max(0, resendCooldown - 1) }
+    public func sendAgain() async throws { try await auth.requestEmailCode() }
 }
 
-/// A screen where a 6-digit emailed code is typed and submitted at the 6th digit.
+/// A screen where a 6-digit emailed code is typed and submitted at the 6th digit, with the
+/// address it went to and "resend".
 @MainActor
-public protocol EmailCodeEntry: AsyncForm, Observable {
+public protocol EmailCodeEntry: ResendableCode, Observable {
     var code: String { get }
     /// Updates the code as typed; a complete one is verified.
     func codeChanged(_ input: String) async
@@ -63,6 +95,8 @@ public final class MagicCodeViewModel: EmailCodeEntry {
     public var isLoading = false
     public var errorMessage: String?
     public private(set) var code = ""
+    /// The first code was just sent: no resend before the server's spacing.
+    public var resendCooldown = MagicCodeViewModel.resendInterval
     public let auth: StaffAuth
 
     public init(auth: StaffAuth) {
@@ -75,6 +109,16 @@ public final class MagicCodeViewModel: EmailCodeEntry {
         if !(await perform { try await auth.verifyMagicCode(code) }) { code = "" }
     }
 
+    public var email: String? {
+        if case .awaitingMagicCode(let email) = auth.state { return email }
+        return nil
+    }
+
+    public func sendAgain() async throws {
+        guard let email else { throw StaffAuthError.noLoginInProgress }
+        try await auth.requestMagicLink(email: email)
+    }
+
     public func cancel() { auth.cancel() }
 }
 
@@ -84,6 +128,8 @@ public final class CustomerCodeViewModel: EmailCodeEntry {
     public var isLoading = false
     public var errorMessage: String?
     public private(set) var code = ""
+    /// The first code was just sent: no resend before the server's spacing.
+    public var resendCooldown = CustomerCodeViewModel.resendInterval
     public let auth: CustomerAuth
 
     public init(auth: CustomerAuth) {
@@ -94,6 +140,19 @@ public final class CustomerCodeViewModel: EmailCodeEntry {
         code = FormValidation.digits(input)
         guard code.count == 6 else { return }
         if !(await perform { try await auth.verify(code: code) }) { code = "" }
+    }
+
+    public var email: String? {
+        switch auth.state {
+        case .codeSent(let email): email
+        case .selectingCompany(let selection): selection.email
+        default: nil
+        }
+    }
+
+    public func sendAgain() async throws {
+        guard let email else { throw StaffAuthError.noLoginInProgress }
+        try await auth.requestCode(email: email)
     }
 
     public func cancel() { auth.cancel() }
