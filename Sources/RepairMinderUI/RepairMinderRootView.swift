@@ -2,17 +2,20 @@
 import RepairMinderKit
 import SwiftUI
 
-/// The app's root: restores the session at launch, then shows the screen `AppModel` says.
+/// The app's root: restores the session at launch, then shows the screen `AppModel` says. The
+/// session state drives it: when the server ends a session, `AppModel` moves back to sign-in
+/// and the reason is shown once. While the app is in the foreground the staff session is
+/// refreshed ahead of expiry.
 ///
 /// ```swift
 /// @main struct RepairMinderApp: App {
-///     @State private var app = AppModel(api: APIClient(baseURL: URL(string: "https://api.example.com")!,
-///                                                      store: KeychainCredentialStore()))
-///     var body: some Scene { WindowGroup { RepairMinderRootView(app: app) } }
+///     @UIApplicationDelegateAdaptor private var delegate: RepairMinderAppDelegate
+///     var body: some Scene { WindowGroup { RepairMinderRootView(app: delegate.app) } }
 /// }
 /// ```
 public struct RepairMinderRootView: View {
     @State private var app: AppModel
+    @Environment(\.scenePhase) private var scenePhase
 
     public init(app: AppModel) {
         _app = State(initialValue: app)
@@ -26,26 +29,62 @@ public struct RepairMinderRootView: View {
             case .roleSelection:
                 RoleSelectionView(roles: app.roles)
             case .staffLogin:
-                StaffLoginView(model: StaffLoginViewModel(auth: app.staff), onSwitchRole: app.switchRole)
+                Owned { StaffLoginViewModel(auth: app.staff) } content: { StaffLoginView(model: $0, onSwitchRole: app.switchRole) }
             case .staffSecondFactor:
-                TwoFactorView(model: TwoFactorViewModel(auth: app.staff))
+                Owned { TwoFactorViewModel(auth: app.staff) } content: { TwoFactorView(model: $0) }
             case .staffMagicCode:
-                MagicLinkCodeView(model: MagicCodeViewModel(auth: app.staff))
+                Owned { MagicCodeViewModel(auth: app.staff) } content: { MagicLinkCodeView(model: $0) }
+            case .staffQuarantined:
+                QuarantineView(auth: app.staff)
             case .staffMain:
-                StaffMainTabView(settings: SettingsViewModel(staff: app.staff))
+                Owned { SettingsViewModel(staff: app.staff) } content: { StaffMainTabView(settings: $0, router: app.router) }
             case .customerLogin:
-                CustomerLoginView(model: CustomerLoginViewModel(auth: app.customer), onSwitchRole: app.switchRole)
-            case .customerCode:
-                CustomerMagicCodeView(model: CustomerCodeViewModel(auth: app.customer))
-            case .customerCompanySelection:
-                CompanySelectionView(model: CompanySelectionViewModel(auth: app.customer))
+                Owned { CustomerLoginViewModel(auth: app.customer) } content: {
+                    CustomerLoginView(model: $0, onSwitchRole: app.switchRole)
+                }
+            case .customerCode, .customerCompanySelection:
+                // Choosing among several shops is a sheet over the code screen (seed 003).
+                Owned { CustomerCodeViewModel(auth: app.customer) } content: { CustomerMagicCodeView(model: $0) }
+                    .sheet(isPresented: .constant(app.screen == .customerCompanySelection)) {
+                        Owned { CompanySelectionViewModel(auth: app.customer) } content: { CompanySelectionView(model: $0) }
+                            .interactiveDismissDisabled()
+                    }
             case .customerMain:
-                CustomerMainTabView(settings: SettingsViewModel(customer: app.customer))
+                Owned { SettingsViewModel(customer: app.customer) } content: { CustomerMainTabView(settings: $0, router: app.router) }
             }
         }
         .animation(.default, value: app.screen)
+        .overlay(alignment: .top) {
+            if let problem = app.launchProblem {
+                Text(problem).font(.callout).padding().background(.thinMaterial, in: .rect(cornerRadius: 8)).padding()
+            }
+        }
+        .alert("Signed out", isPresented: .constant(app.notice != nil), presenting: app.notice) { _ in
+            Button("OK") { app.dismissNotice() }
+        } message: { notice in
+            Text(notice)
+        }
         .task {
             if !app.hasLaunched { await app.launch() }
+        }
+        .onChange(of: scenePhase, initial: true) { _, phase in
+            if phase == .active { app.appBecameActive() } else { app.appWillResignActive() }
+        }
+    }
+}
+
+/// Holds a screen's view model for as long as the screen is shown: made once when it appears,
+/// not at every render of the parent (which would lose what was typed).
+struct Owned<Model: AnyObject, Content: View>: View {
+    let make: () -> Model
+    @ViewBuilder let content: (Model) -> Content
+    @State private var model: Model?
+
+    var body: some View {
+        if let model {
+            content(model)
+        } else {
+            Color.clear.onAppear { model = make() }
         }
     }
 }

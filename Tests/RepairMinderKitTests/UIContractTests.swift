@@ -10,13 +10,18 @@ import Testing
     @Test func everyMemberTheViewsUseExists() async {
         let app = AppModel(api: APIClient(baseURL: URL(fileURLWithPath: "/"), store: InMemoryCredentialStore()))
         let screens: [AppModel.Screen] = [
-            .launching, .roleSelection, .staffLogin, .staffSecondFactor, .staffMagicCode, .staffMain,
+            .launching, .roleSelection, .staffLogin, .staffSecondFactor, .staffMagicCode, .staffQuarantined, .staffMain,
             .customerLogin, .customerCode, .customerCompanySelection, .customerMain,
         ]
         #expect(screens.contains(app.screen))
         if !app.hasLaunched { await app.launch() }
         let switchRole: () -> Void = app.switchRole
         _ = switchRole
+        // RepairMinderRootView: the notice alert, the launch problem, the foreground refresh.
+        let _: String? = app.notice, _: String? = app.launchProblem
+        app.dismissNotice()
+        app.appBecameActive()
+        app.appWillResignActive()
 
         // RoleSelectionView
         app.roles.select(.staff)
@@ -39,6 +44,7 @@ import Testing
         let changed: @MainActor (String) async -> Void = twoFactor.codeChanged
         _ = changed
         let _: () async -> Void = twoFactor.submit, _: () async -> Void = twoFactor.resend
+        let _: String? = twoFactor.email
         twoFactor.tick()
         twoFactor.auth.cancel()
 
@@ -55,6 +61,36 @@ import Testing
         customerCode.cancel()
         func usableByEmailCodeView<Model: EmailCodeEntry>(_ model: Model) -> String { model.code }
         _ = usableByEmailCodeView(magic) + usableByEmailCodeView(customerCode)
+        // ResendButton and the code screens' header
+        func usableByResendButton<Model: ResendableCode>(_ model: Model) async -> String? {
+            let _: Int = model.resendCooldown, _: Bool = model.isLoading
+            await model.resend()
+            model.tick()
+            return model.email
+        }
+        _ = await usableByResendButton(magic)
+
+        // QuarantineView
+        if case .signedIn(let me) = app.staff.state { let _: Bool = me.company.status == CompanyStatus.suspended }
+        let reload: () async throws -> Void = app.staff.reload
+        _ = reload
+
+        // StaffMainTabView and CustomerMainTabView, bound to the router
+        let router: DeepLinkRouter = app.router
+        router.staffTab = StaffTab.orders
+        router.customerTab = CustomerTab.orders
+        let destination: DeepLink? = router.destination
+        _ = destination.map(\.isCustomerLink)
+        router.dismissDestination()
+
+        // RepairMinderAppDelegate
+        let push: PushCoordinator? = AppModel(api: app.api, push: nil).push
+        if let push {
+            await push.didReceiveDeviceToken(Data())
+            let options: PushPresentation = push.presentation(for: DeepLink?.none)
+            _ = options.contains(.banner) || options.contains(.sound) || options.contains(.list)
+            push.didOpen(DeepLink?.none)
+        }
 
         // CustomerLoginView
         let customerLogin = CustomerLoginViewModel(auth: app.customer)

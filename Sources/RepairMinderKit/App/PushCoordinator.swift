@@ -77,7 +77,13 @@ public final class PushCoordinator {
 
     /// A notification was tapped: open where it leads, now or after the next sign-in.
     public func didOpenNotification(_ payload: [AnyHashable: Any]) {
-        guard let link = DeepLink(payload: payload) else { return }
+        didOpen(DeepLink(payload: payload))
+    }
+
+    /// `didOpenNotification` with the payload already read (the delegate reads it where it
+    /// receives it: the payload itself cannot cross to the main actor).
+    public func didOpen(_ link: DeepLink?) {
+        guard let link else { return }
         if case .signedIn(let role) = api.authState { router.open(link, as: role) } else { router.open(link, as: nil) }
     }
 
@@ -85,7 +91,12 @@ public final class PushCoordinator {
     /// about what is on screen already (it is just a list entry then), or one the signed-in role
     /// has no screen for.
     public func presentation(for payload: [AnyHashable: Any]) -> PushPresentation {
-        guard let link = DeepLink(payload: payload) else { return [.banner, .list] }
+        presentation(for: DeepLink(payload: payload))
+    }
+
+    /// `presentation(for:)` with the payload already read; nil for a notification that leads nowhere.
+    public func presentation(for link: DeepLink?) -> PushPresentation {
+        guard let link else { return [.banner, .list] }
         if case .signedIn(.customer) = api.authState, !link.isCustomerLink { return [] }
         if router.destination == link { return [.list] }
         return [.banner, .sound, .list]

@@ -4,15 +4,31 @@ import Security
 
 /// Credentials in the Keychain, readable after first unlock, never synced off this device.
 /// Any status other than "not found" is an error, never "signed out".
+///
+/// `accessGroup` (a Keychain access group of the app's entitlements, `TEAMID.com.example.shared`)
+/// shares the items with the app's extensions, such as a notification service extension that
+/// fetches an order for a rich notification. On macOS the items go to the data protection
+/// keychain (`kSecUseDataProtectionKeychain`), which behaves as on iOS, rather than the legacy
+/// file-based one.
 public struct KeychainCredentialStore: CredentialStore {
     public let service: String
+    public let accessGroup: String?
 
-    public init(service: String = "com.repairminder.credentials") {
+    public init(service: String = "com.repairminder.credentials", accessGroup: String? = nil) {
         self.service = service
+        self.accessGroup = accessGroup
     }
 
     private func query(_ key: CredentialKey) -> [String: Any] {
-        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: key.rawValue]
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: key.rawValue,
+        ]
+        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        #if os(macOS)
+        query[kSecUseDataProtectionKeychain as String] = true
+        #endif
+        return query
     }
 
     public func read(_ key: CredentialKey) throws -> Data? {

@@ -1,11 +1,13 @@
 #if canImport(SwiftUI)
+import Combine
 import RepairMinderKit
 import SwiftUI
 
-/// "Enter the code we emailed you": the staff magic link and the customer code alike,
-/// submitted at the 6th digit.
+/// "Enter the code we emailed to …": the staff magic link and the customer code alike,
+/// submitted at the 6th digit, with "resend" after its cooldown.
 public struct EmailCodeView<Model: EmailCodeEntry>: View {
     let model: Model
+    private let timer = Timer.publish(every: 1, on: .main, in: .common).autoconnect()
 
     public init(model: Model) {
         self.model = model
@@ -14,17 +16,34 @@ public struct EmailCodeView<Model: EmailCodeEntry>: View {
     public var body: some View {
         NavigationStack {
             Form {
-                Section("Enter the code we emailed you") {
+                Section {
                     CodeField(title: "6-digit code", code: model.code, onChange: model.codeChanged)
                     if model.isLoading { ProgressView() }
                     ErrorMessage(text: model.errorMessage)
+                } header: {
+                    Text(model.email.map { "Enter the code we emailed to \($0)" } ?? "Enter the code we emailed you")
                 }
                 Section {
+                    ResendButton(model: model)
                     Button("Cancel", role: .cancel) { model.cancel() }
                 }
             }
             .navigationTitle("Check Your Email")
+            .onReceive(timer) { _ in model.tick() }
         }
+    }
+}
+
+/// "Resend code", counting down while the server would refuse another code.
+struct ResendButton<Model: ResendableCode>: View {
+    let model: Model
+
+    var body: some View {
+        Button(model.resendCooldown > 0 ? "Resend code (\(model.resendCooldown) s)" : "Resend code") {
+            Task { await model.resend() }
+        }
+        .disabled(model.resendCooldown > 0 || model.isLoading)
+        .accessibilityHint("Emails you a new code")
     }
 }
 

@@ -1,16 +1,22 @@
 #if canImport(SwiftUI)
 import SwiftUI
 
-/// An error message under a form, announced by VoiceOver.
+/// An error message under a form. VoiceOver reads it out as soon as it appears, not only when
+/// the person happens to move to it.
 struct ErrorMessage: View {
     let text: String?
 
     var body: some View {
-        if let text {
-            Label(text, systemImage: "exclamationmark.triangle")
-                .font(.callout)
-                .foregroundStyle(.red)
-                .accessibilityLabel("Error: \(text)")
+        Group {
+            if let text {
+                Label(text, systemImage: "exclamationmark.triangle")
+                    .font(.callout)
+                    .foregroundStyle(.red)
+                    .accessibilityLabel("Error: \(text)")
+            }
+        }
+        .onChange(of: text) { _, newValue in
+            if let newValue { AccessibilityNotification.Announcement("Error: \(newValue)").post() }
         }
     }
 }

@@ -2,25 +2,34 @@
 import RepairMinderKit
 import SwiftUI
 
-/// The staff app: Dashboard, Devices, Orders, Enquiries and Settings (seed 003).
+/// The staff app: Dashboard, Devices, Orders, Enquiries and Settings (seed 003). The selected
+/// tab and the open detail follow the `DeepLinkRouter`, so a notification tap lands on them.
 public struct StaffMainTabView: View {
     let settings: SettingsViewModel
+    @Bindable var router: DeepLinkRouter
 
-    public init(settings: SettingsViewModel) {
+    public init(settings: SettingsViewModel, router: DeepLinkRouter) {
         self.settings = settings
+        self.router = router
     }
 
     public var body: some View {
-        TabView {
+        TabView(selection: $router.staffTab) {
             ForEach(StaffTab.allCases, id: \.self) { tab in
                 NavigationStack {
-                    if tab == .settings {
-                        SettingsView(model: settings)
-                    } else {
-                        PlaceholderScreen(title: tab.title)
+                    Group {
+                        if tab == .settings {
+                            SettingsView(model: settings)
+                        } else {
+                            PlaceholderScreen(title: tab.title)
+                        }
+                    }
+                    .navigationDestination(isPresented: router.showsDestination(on: { StaffTab.tab(for: $0) == tab })) {
+                        DeepLinkDetail(link: router.destination)
                     }
                 }
                 .tabItem { Label(tab.title, systemImage: Self.icon(tab)) }
+                .tag(tab)
             }
         }
     }
@@ -36,21 +45,54 @@ public struct StaffMainTabView: View {
     }
 }
 
-/// The customer app: Orders and Settings (seed 003).
+/// The customer app: Orders and Settings (seed 003); order and device links open on Orders.
 public struct CustomerMainTabView: View {
     let settings: SettingsViewModel
+    @Bindable var router: DeepLinkRouter
 
-    public init(settings: SettingsViewModel) {
+    public init(settings: SettingsViewModel, router: DeepLinkRouter) {
         self.settings = settings
+        self.router = router
     }
 
     public var body: some View {
-        TabView {
-            NavigationStack { PlaceholderScreen(title: CustomerTab.orders.title) }
-                .tabItem { Label(CustomerTab.orders.title, systemImage: "doc.text") }
+        TabView(selection: $router.customerTab) {
+            NavigationStack {
+                PlaceholderScreen(title: CustomerTab.orders.title)
+                    .navigationDestination(isPresented: router.showsDestination(on: \.isCustomerLink)) {
+                        DeepLinkDetail(link: router.destination)
+                    }
+            }
+            .tabItem { Label(CustomerTab.orders.title, systemImage: "doc.text") }
+            .tag(CustomerTab.orders)
             NavigationStack { SettingsView(model: settings) }
                 .tabItem { Label(CustomerTab.settings.title, systemImage: "gear") }
+                .tag(CustomerTab.settings)
         }
+    }
+}
+
+/// What a deep link opened; the order, device and enquiry screens are a later stage's.
+struct DeepLinkDetail: View {
+    let link: DeepLink?
+
+    var body: some View {
+        switch link {
+        case .order(let order): PlaceholderScreen(title: "Order \(order)")
+        case .device(let order, let device): PlaceholderScreen(title: "Device \(device) of order \(order)")
+        case .enquiry(let ticket): PlaceholderScreen(title: "Enquiry \(ticket)")
+        case nil: EmptyView()
+        }
+    }
+}
+
+extension DeepLinkRouter {
+    /// Whether the open detail belongs on the tab `belongs` accepts; setting false closes it.
+    @MainActor
+    func showsDestination(on belongs: @escaping (DeepLink) -> Bool) -> Binding<Bool> {
+        Binding(
+            get: { self.destination.map(belongs) ?? false },
+            set: { if !$0 { self.dismissDestination() } })
     }
 }
 
@@ -96,10 +138,10 @@ struct SettingsView: View {
 }
 
 #Preview("Staff tabs") {
-    StaffMainTabView(settings: SettingsViewModel(staff: PreviewSupport.app().staff))
+    StaffMainTabView(settings: SettingsViewModel(staff: PreviewSupport.app().staff), router: DeepLinkRouter())
 }
 
 #Preview("Customer tabs") {
-    CustomerMainTabView(settings: SettingsViewModel(customer: PreviewSupport.app().customer))
+    CustomerMainTabView(settings: SettingsViewModel(customer: PreviewSupport.app().customer), router: DeepLinkRouter())
 }
 #endif

@@ -21,7 +21,10 @@ public struct TwoFactorView: View {
                         title: model.usesRecoveryCode ? "Recovery code" : "6-digit code", code: model.code,
                         isRecoveryCode: model.usesRecoveryCode, onChange: model.codeChanged)
                 } header: {
-                    Text(model.usesRecoveryCode ? "Enter one of your recovery codes" : "Enter the code we emailed you")
+                    Text(
+                        model.usesRecoveryCode
+                            ? "Enter one of your recovery codes"
+                            : model.email.map { "Enter the code we emailed to \($0)" } ?? "Enter the code we emailed you")
                 } footer: {
                     if model.offersAuthenticator && !model.usesRecoveryCode {
                         Text("You can also type the code from your authenticator app.")
@@ -36,11 +39,7 @@ public struct TwoFactorView: View {
                     ErrorMessage(text: model.errorMessage)
                 }
                 Section {
-                    Button(model.resendCooldown > 0 ? "Resend code (\(model.resendCooldown) s)" : "Resend code") {
-                        Task { await model.resend() }
-                    }
-                    .disabled(model.resendCooldown > 0 || model.isLoading)
-                    .accessibilityHint("Emails you a new code")
+                    ResendButton(model: model)
                     Toggle("Use a recovery code", isOn: $model.usesRecoveryCode)
                     Button("Cancel", role: .cancel) { model.auth.cancel() }
                 }

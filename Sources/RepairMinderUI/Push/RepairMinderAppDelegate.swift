@@ -1,0 +1,74 @@
+#if canImport(SwiftUI) && canImport(UIKit) && canImport(UserNotifications)
+import RepairMinderKit
+import SwiftUI
+import UIKit
+import UserNotifications
+
+/// The system side of push notifications (`PushSystem`): the permission prompt and APNs
+/// registration through UserNotifications and UIKit.
+public struct SystemPushNotifications: PushSystem {
+    public init() {}
+
+    public func requestAuthorization() async throws -> Bool {
+        try await UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .badge, .sound])
+    }
+
+    @MainActor public func registerForRemoteNotifications() {
+        UIApplication.shared.registerForRemoteNotifications()
+    }
+}
+
+/// The app delegate a Repair Minder app adopts (`@UIApplicationDelegateAdaptor`): it owns the
+/// `AppModel` with push turned on, hands the APNs token to the `PushCoordinator`, shows
+/// notifications that arrive in the foreground as the coordinator decides, and routes taps
+/// (also the one that launched the app) through the deep-link router.
+@MainActor
+open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotificationCenterDelegate {
+    public let app: AppModel
+
+    /// The API's address and the Keychain store; override `init` to point at another server.
+    public override init() {
+        let api = APIClient(baseURL: Self.serverURL, store: KeychainCredentialStore())
+        app = AppModel(api: api, push: SystemPushNotifications())
+        super.init()
+    }
+
+    /// The server, from the app's Info.plist key `RepairMinderServerURL`.
+    open class var serverURL: URL {
+        (Bundle.main.object(forInfoDictionaryKey: "RepairMinderServerURL") as? String).flatMap(URL.init(string:))
+            ?? URL(string: "https://api.repairminder.com")!
+    }
+
+    open func application(
+        _ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil
+    ) -> Bool {
+        UNUserNotificationCenter.current().delegate = self
+        return true
+    }
+
+    open func application(_ application: UIApplication, didRegisterForRemoteNotificationsWithDeviceToken deviceToken: Data) {
+        Task { await app.push?.didReceiveDeviceToken(deviceToken) }
+    }
+
+    open func application(_ application: UIApplication, didFailToRegisterForRemoteNotificationsWithError error: any Error) {
+        // Simulators and devices without a push entitlement end here; the app works without push.
+    }
+
+    public nonisolated func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification
+    ) async -> UNNotificationPresentationOptions {
+        let link = DeepLink(payload: notification.request.content.userInfo)
+        let presentation = await MainActor.run { app.push?.presentation(for: link) ?? [.banner, .sound, .list] }
+        var options: UNNotificationPresentationOptions = []
+        if presentation.contains(.banner) { options.insert(.banner) }
+        if presentation.contains(.sound) { options.insert(.sound) }
+        if presentation.contains(.list) { options.insert(.list) }
+        return options
+    }
+
+    public nonisolated func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+        let link = DeepLink(payload: response.notification.request.content.userInfo)
+        await MainActor.run { app.push?.didOpen(link) }
+    }
+}
+#endif
