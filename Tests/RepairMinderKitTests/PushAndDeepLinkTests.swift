@@ -149,6 +149,11 @@ import Testing
         try await app.customer.requestCode(email: "jane@example.test")
         try await app.customer.verify(code: try await server.latestCode(to: "jane@example.test"))
         app.router.customerTab = .settings
+        // Seed 003's "customer deep link order": the order, on the Orders tab.
+        push.didOpenNotification(["type": "order_status_changed", "order_id": "o-5"])
+        #expect(app.router.customerTab == .orders)
+        #expect(app.router.destination == .order(orderId: "o-5"))
+        app.router.customerTab = .settings
         push.didOpenNotification(["type": "quote_approved", "order_id": "o-2", "device_id": "d-3"])
         #expect(app.router.customerTab == .orders)
         #expect(app.router.destination == .device(orderId: "o-2", deviceId: "d-3"))
