@@ -59,6 +59,15 @@ struct CompanyRecord: Decodable, Sendable {
     /// Unknown statuses are treated as suspended: failing closed keeps a damaged row quarantined.
     var companyStatus: CompanyStatus { CompanyStatus(rawValue: status) ?? .suspended }
 
+    /// The column names, spelled out (as `UserRecord`'s): the bearer check decodes a company on
+    /// every request, and converting each key from snake case cost more than the query.
+    enum CodingKeys: String, CodingKey {
+        case id, name, status
+        case currencyCode = "currency_code", vatNumber = "vat_number", logoUrl = "logo_url"
+        case vatRateRepair = "vat_rate_repair", vatRateDeviceSale = "vat_rate_device_sale"
+        case vatRateAccessory = "vat_rate_accessory", vatRateDevicePurchase = "vat_rate_device_purchase"
+    }
+
     /// The staff-side wire object; `serverURL` turns a stored logo file into its public URL.
     func wire(serverURL: String) -> Company {
         Company(

@@ -34,6 +34,36 @@ struct AccountStore: Sendable {
         return (user, company)
     }
 
+    /// What a staff bearer check needs, in one round trip: the live session `sessionId` of
+    /// `userId`, with the user and their company; nil when the session is revoked, belongs to
+    /// someone else or does not exist.
+    func caller(sessionId: String, userId: String) async throws -> (lastUsedAt: Double?, user: UserRecord, company: CompanyRecord)? {
+        try await database.withConnection { db in
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT s.last_used_at AS session_last_used_at, u.*,
+                        c.id AS c_id, c.name AS c_name, c.status AS c_status, c.currency_code AS c_currency_code,
+                        c.vat_number AS c_vat_number, c.logo_url AS c_logo_url, c.vat_rate_repair AS c_vat_rate_repair,
+                        c.vat_rate_device_sale AS c_vat_rate_device_sale, c.vat_rate_accessory AS c_vat_rate_accessory,
+                        c.vat_rate_device_purchase AS c_vat_rate_device_purchase
+                    FROM sessions s JOIN users u ON u.id = s.user_id JOIN companies c ON c.id = u.company_id
+                    WHERE s.id = \(bind: sessionId) AND s.user_id = \(bind: userId) AND s.revoked_at IS NULL
+                    """
+                ).first()
+            else { return nil }
+            let user = try row.decode(model: UserRecord.self, with: Self.spelledOutColumns)
+            let company = try row.decode(model: CompanyRecord.self, with: Self.companyColumns)
+            return (try row.decode(column: "session_last_used_at", as: Double?.self), user, company)
+        }
+    }
+
+    /// Records whose coding keys are their column names (`UserRecord`, `CompanyRecord`): no
+    /// conversion per key, which the hot paths would pay for every column of every row.
+    static let spelledOutColumns = SQLRowDecoder()
+    /// The company's columns in `caller`'s row, each prefixed `c_`.
+    private static let companyColumns = SQLRowDecoder(prefix: "c_")
+
     func recordLogin(userId: String, at now: Double) async throws {
         try await database.withConnection { db in
             try await db.raw("UPDATE users SET last_login = \(bind: now) WHERE id = \(bind: userId)").run()

@@ -81,20 +81,21 @@ struct SessionStore: Sendable {
     /// check of every request, so logout and revocation take effect at once, on every instance.
     func liveSession(id: String, ofUser userId: String, now: Double) async throws -> SessionRecord? {
         guard let session = try await session(id: id), session.revokedAt == nil, session.userId == userId else { return nil }
-        try await touch(session, now: now)
+        try await touch(id: session.id, lastUsedAt: session.lastUsedAt, now: now)
         return session
     }
 
-    /// Records that the session was used now, if it was last recorded a minute ago or more
-    /// (conditional, so concurrent requests write it once).
-    func touch(_ session: SessionRecord, now: Double) async throws {
-        guard (session.lastUsedAt ?? 0) <= now - Self.lastUsedResolution else { return }
+    /// Records that session `id` (last recorded as used at `lastUsedAt`) was used now, if that
+    /// was a minute ago or more: most requests write nothing. Conditional, so concurrent
+    /// requests write it once.
+    func touch(id: String, lastUsedAt: Double?, now: Double) async throws {
+        guard (lastUsedAt ?? 0) <= now - Self.lastUsedResolution else { return }
         let realm = self.realm
         try await database.withConnection { db in
             try await db.raw(
                 """
                 UPDATE \(ident: realm.sessions) SET last_used_at = \(bind: now)
-                WHERE id = \(bind: session.id) AND (last_used_at IS NULL OR last_used_at <= \(bind: now - Self.lastUsedResolution))
+                WHERE id = \(bind: id) AND (last_used_at IS NULL OR last_used_at <= \(bind: now - Self.lastUsedResolution))
                 """
             ).run()
         }

@@ -10,8 +10,8 @@ struct AuthenticatedStaff: Sendable {
 }
 
 /// Who a staff bearer token belongs to: signature, expiry, and a live session and active user
-/// checked in the database on every request (so logout and deactivation take effect at once,
-/// on every instance).
+/// checked in the database on every request, in one query (so logout, deactivation and a
+/// company's status change take effect at the next request, on every instance; no cache).
 struct StaffIdentity: Sendable {
     let signer: JWTSigner
     let sessions: SessionStore
@@ -23,10 +23,11 @@ struct StaffIdentity: Sendable {
         guard let token else { throw APIError.unauthorized }
         let now = clock.now()
         let claims = try signer.verifyBearer(token, as: AccessTokenClaims.self, now: now)
-        guard try await sessions.liveSession(id: claims.sid, ofUser: claims.userId, now: now) != nil,
-            let (user, company) = try await accounts.userWithCompany(id: claims.userId),
-            user.canSignIn
+        // One round trip: the live session, its user and their company.
+        guard let caller = try await accounts.caller(sessionId: claims.sid, userId: claims.userId), caller.user.canSignIn
         else { throw APIError.unauthorized }
+        try await sessions.touch(id: claims.sid, lastUsedAt: caller.lastUsedAt, now: now)
+        let (user, company) = (caller.user, caller.company)
         return AuthenticatedStaff(claims: claims, user: user, company: company)
     }
 }
