@@ -8,6 +8,8 @@ import RepairMinderModels
 /// 400 `VALIDATION_ERROR` naming the field.
 struct RequestDecoder: Sendable {
     let limit: Int
+    /// One decoder for every request body (its options never change).
+    private static let jsonDecoder = JSONDecoder()
 
     func decode<Body: WireType>(_ type: Body.Type, from request: Request) async throws -> Body {
         // Routes without a body ignore whatever was sent.
@@ -24,7 +26,7 @@ struct RequestDecoder: Sendable {
         }
         let decoded: Body
         do {
-            decoded = try JSONDecoder().decode(Body.self, from: Data(buffer: buffer))
+            decoded = try Self.jsonDecoder.decode(Body.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
             throw Self.apiError(for: error)
         }

@@ -37,6 +37,15 @@ struct JWTSigner: Sendable {
 
     let current: Key
     let previous: Key?
+    /// Made once: their options never change, and every sign-in and refresh signs a token.
+    private static let claimsEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+    private static let decoder = JSONDecoder()
+    /// Tokens already verified by this signer (`VerifiedTokens`).
+    let verified = VerifiedTokens()
 
     init(secret: String, previousSecret: String? = nil) {
         current = Key(secret: secret)
@@ -57,9 +66,7 @@ struct JWTSigner: Sendable {
 
     func sign(_ claims: some Encodable) throws -> String {
         let header = #"{"alg":"HS256","typ":"JWT","kid":"\#(current.id)"}"#
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let signingInput = Data(header.utf8).base64URLEncoded() + "." + (try encoder.encode(claims)).base64URLEncoded()
+        let signingInput = Data(header.utf8).base64URLEncoded() + "." + (try Self.claimsEncoder.encode(claims)).base64URLEncoded()
         let signature = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: current.key)
         return signingInput + "." + Data(signature).base64URLEncoded()
     }
@@ -68,10 +75,14 @@ struct JWTSigner: Sendable {
     /// Claims of another kind (a customer token where a staff one is expected) are `malformed`,
     /// whether or not they expired.
     func verify<Claims: ExpiringClaims>(_ token: String, as type: Claims.Type, now: Date = Date()) throws -> Claims {
+        if let known = verified.claims(of: token, as: Claims.self) {
+            guard Double(known.exp) > now.timeIntervalSince1970 else { throw VerificationError.expired }
+            return known
+        }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let headerData = Data(base64URLEncoded: parts[0]),
-            let header = try? JSONDecoder().decode(Header.self, from: headerData),
+            let header = try? Self.decoder.decode(Header.self, from: headerData),
             header.alg == "HS256",
             let signature = Data(base64URLEncoded: parts[2]),
             let payload = Data(base64URLEncoded: parts[1])
@@ -89,10 +100,11 @@ struct JWTSigner: Sendable {
         guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key.key) else {
             throw VerificationError.badSignature
         }
-        guard let claims = try? JSONDecoder().decode(Claims.self, from: payload), claims.isWellFormed else {
+        guard let claims = try? Self.decoder.decode(Claims.self, from: payload), claims.isWellFormed else {
             throw VerificationError.malformed
         }
         guard Double(claims.exp) > now.timeIntervalSince1970 else { throw VerificationError.expired }
+        verified.remember(claims, of: token)
         return claims
     }
 
@@ -118,7 +130,7 @@ extension JWTSigner {
 
 /// Claims a `JWTSigner` can verify: they carry their expiry and can say whether they are of
 /// the expected kind.
-protocol ExpiringClaims: Decodable {
+protocol ExpiringClaims: Decodable, Sendable {
     var exp: Int { get }
     var isWellFormed: Bool { get }
 }
