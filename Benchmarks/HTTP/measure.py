@@ -7,32 +7,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Benchmarks", "Throughput"))
 import run as throughput  # noqa: E402  (Server, sign-in and the refresh script are shared)
 
-UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
-
-
-def wrk(base, path, seconds, connections, threads=2, script=None, headers=(), tokens=None):
-    """One wrk run: (requests/s, non-2xx or socket errors, p50 ms, p99 ms)."""
-    args = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
-    for header in headers:
-        args += ["-H", header]
-    if tokens is not None:
-        wrapper = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
-        slices = [",".join(tokens[i::threads]) for i in range(threads)]
-        wrapper.write("token_slices = {" + ", ".join('"%s"' % s for s in slices) + "}\n")
-        wrapper.write('dofile("%s")\n' % script)
-        wrapper.close()
-        args += ["-s", wrapper.name]
-    elif script:
-        args += ["-s", script]
-    output = subprocess.run(args + [base + path], capture_output=True, text=True, check=True).stdout
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
-    failed = sum(int(x) for x in re.findall(r"Non-2xx or 3xx responses: (\d+)", output))
-    if match := re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output):
-        failed += sum(int(x) for x in match.groups())
-    if match := re.search(r"refresh failures: (\d+)", output):
-        failed = max(failed, int(match.group(1)))
-    latency = {p: float(v) * UNITS[u] for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)$", output, re.M)}
-    return rate, failed, latency.get("50", 0.0), latency.get("99", 0.0)
+wrk = throughput.wrk
 
 
 def peak_memory_mib(pid):

@@ -83,19 +83,24 @@ class Server:
         return post(self.base, "/api/auth/2fa/verify", {"userId": user_id, "code": code})
 
 
-def wrk(base, path, seconds, connections, script=None, headers=(), tokens=None):
-    """Runs wrk; returns (requests/second, failed requests)."""
-    args = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+
+
+def wrk(base, path, seconds, connections, script=None, headers=(), tokens=None, threads=2):
+    """Runs wrk; returns (requests/second, failed requests, p50 ms, p99 ms). With `tokens`,
+    `script` gets them as `token_slices`, one comma-separated list per wrk thread."""
+    args = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency"]
     for header in headers:
         args += ["-H", header]
-    if script:
-        # The tokens reach the script as one slice per wrk thread.
+    if script and tokens is not None:
         wrapper = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
-        slices = [",".join(tokens[i::2]) for i in range(2)]
+        slices = [",".join(tokens[i::threads]) for i in range(threads)]
         wrapper.write(f"token_slices = {{{', '.join(json.dumps(s) for s in slices)}}}\n")
         wrapper.write(f"dofile({json.dumps(script)})\n")
         wrapper.close()
         args += ["-s", wrapper.name]
+    elif script:
+        args += ["-s", script]
     output = subprocess.run(args + [base + path], capture_output=True, text=True, check=True).stdout
     for line in output.splitlines():
         if line.startswith("refresh failed"): print("   ", line)
@@ -107,7 +112,8 @@ def wrk(base, path, seconds, connections, script=None, headers=(), tokens=None):
         failed += sum(int(x) for x in match.groups())
     if match := re.search(r"refresh failures: (\d+)", output):
         failed = max(failed, int(match.group(1)))
-    return rate, failed
+    latency = {p: float(v) * UNITS[u] for p, v, u in re.findall(r"^\s+(50|99)%\s+([\d.]+)(us|ms|s)$", output, re.M)}
+    return rate, failed, latency.get("50", 0.0), latency.get("99", 0.0)
 
 
 def measure_together(servers, path, seconds, connections, **kwargs):
