@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Benchmarks/http.sh's measurements: see that script for what and how."""
-import argparse, os, re, shutil, statistics, subprocess, sys, tempfile, threading, time
+import argparse, os, re, shutil, statistics, sys, tempfile, threading, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -60,14 +60,7 @@ def main():
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--binary", help="a built repairminder (default: build release)")
     args = parser.parse_args()
-    if not shutil.which("wrk"):
-        print("installing wrk (Debian's package)...", flush=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True, stdout=subprocess.DEVNULL)
-    binary = args.binary
-    if not binary:
-        print("== building release (first time: several minutes)", flush=True)
-        subprocess.run(["swift", "build", "-c", "release", "--product", "repairminder"], cwd=ROOT, check=True)
-        binary = os.path.join(ROOT, ".build", "release", "repairminder")
+    binary = throughput.prepare(args.binary)
 
     rounds = [one_round(binary, args.seconds, args.connections, n + 1) for n in range(args.rounds)]
     labels = list(rounds[0][0].keys())

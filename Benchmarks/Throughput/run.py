@@ -160,6 +160,19 @@ def run_configuration(name, binary, database_url, instances, seconds, connection
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
+def prepare(binary):
+    """Installs wrk if it is missing (Debian's package) and returns `binary`, or builds the
+    release `repairminder` and returns its path."""
+    if not shutil.which("wrk"):
+        print("installing wrk (Debian's package)...", flush=True)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True, stdout=subprocess.DEVNULL)
+    if binary:
+        return binary
+    print("== building release (first time: several minutes)", flush=True)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "repairminder"], cwd=ROOT, check=True)
+    return os.path.join(ROOT, ".build", "release", "repairminder")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=int, default=10)
@@ -169,14 +182,7 @@ def main():
     parser.add_argument("--only", choices=["sqlite", "postgres"], help="one engine only")
     args = parser.parse_args()
 
-    if not shutil.which("wrk"):
-        print("installing wrk (Debian's package)...", flush=True)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True, stdout=subprocess.DEVNULL)
-    binary = args.binary
-    if not binary:
-        print("== building release (first time: several minutes)", flush=True)
-        subprocess.run(["swift", "build", "-c", "release", "--product", "repairminder"], cwd=ROOT, check=True)
-        binary = os.path.join(ROOT, ".build", "release", "repairminder")
+    binary = prepare(args.binary)
 
     results = []
     if args.only != "postgres":

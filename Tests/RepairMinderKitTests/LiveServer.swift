@@ -126,3 +126,11 @@ final class StateLog {
         #expect(states.count >= count, "states so far: \(states)")
     }
 }
+
+/// Waits (up to 5 s) until `condition` holds, for what the app does after an await returns
+/// (state streams, a registration after sign-in), then expects it.
+@MainActor
+func eventually(_ condition: @MainActor () async throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    for _ in 0..<500 where try await !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    #expect(try await condition(), sourceLocation: sourceLocation)
+}

@@ -39,11 +39,6 @@ import Testing
         }
     }
 
-    static func eventually(_ condition: @MainActor () async throws -> Bool) async throws {
-        for _ in 0..<500 where try await !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(try await condition())
-    }
-
     @Test func staffTokenRegistersAsStaffAfterSignInAndIsRemovedAtLogout() async throws {
         let server = try await LiveServer()
         try await server.run { url in try await Self.staffPush(server: server, url: url) }

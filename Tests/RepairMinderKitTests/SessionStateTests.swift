@@ -19,13 +19,6 @@ import FoundationNetworking
         try await auth.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
     }
 
-    /// Waits (up to 5 s) until `condition` holds.
-    @MainActor
-    static func eventually(_ condition: @MainActor () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(condition())
-    }
-
     @Test func everyListenerGetsTheCurrentStateThenEachChange() async throws {
         let server = try await LiveServer()
         try await server.run { url in try await Self.twoListeners(server: server, url: url) }

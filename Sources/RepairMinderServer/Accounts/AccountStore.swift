@@ -10,21 +10,21 @@ struct AccountStore: Sendable {
     func user(email: String) async throws -> UserRecord? {
         try await database.withConnection { db in
             try await db.raw("SELECT * FROM users WHERE email = \(bind: email)")
-                .first(decoding: UserRecord.self, with: Self.rowDecoder)
+                .first(decoding: UserRecord.self, with: Self.spelledOutColumns)
         }
     }
 
     func user(id: String) async throws -> UserRecord? {
         try await database.withConnection { db in
             try await db.raw("SELECT * FROM users WHERE id = \(bind: id)")
-                .first(decoding: UserRecord.self, with: Self.rowDecoder)
+                .first(decoding: UserRecord.self, with: Self.spelledOutColumns)
         }
     }
 
     func company(id: String) async throws -> CompanyRecord? {
         try await database.withConnection { db in
             try await db.raw("SELECT * FROM companies WHERE id = \(bind: id)")
-                .first(decoding: CompanyRecord.self, with: Self.rowDecoder)
+                .first(decoding: CompanyRecord.self, with: Self.spelledOutColumns)
         }
     }
 

@@ -21,9 +21,11 @@ struct REKIIdentity: Sendable {
         guard let token else { throw APIError.unauthorized }
         let now = clock.now()
         let claims = try signer.verifyBearer(token, as: REKITokenClaims.self, now: now)
-        guard try await sessions.liveSession(id: claims.sid, ofUser: claims.sub, now: now) != nil,
-            let user = try await users.user(id: claims.sub), user.canSignIn
+        // One round trip, as for staff: the live session and its user.
+        guard let caller = try await users.caller(sessionId: claims.sid, userId: claims.sub), caller.user.canSignIn
         else { throw APIError.unauthorized }
+        try await sessions.touch(id: claims.sid, lastUsedAt: caller.lastUsedAt, now: now)
+        let user = caller.user
         return AuthenticatedREKIUser(claims: claims, user: user)
     }
 }

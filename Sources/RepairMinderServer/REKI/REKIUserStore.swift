@@ -42,6 +42,23 @@ struct REKIUserStore: Sendable {
         }
     }
 
+    /// What a REKI bearer check needs, in one round trip: the live session `sessionId` of
+    /// `userId` and the user; nil when the session is revoked, someone else's or unknown.
+    func caller(sessionId: String, userId: String) async throws -> (lastUsedAt: Double?, user: REKIUserRecord)? {
+        try await database.withConnection { db in
+            guard
+                let row = try await db.raw(
+                    """
+                    SELECT s.last_used_at AS session_last_used_at, u.*
+                    FROM reki_sessions s JOIN reki_users u ON u.id = s.user_id
+                    WHERE s.id = \(bind: sessionId) AND s.user_id = \(bind: userId) AND s.revoked_at IS NULL
+                    """
+                ).first()
+            else { return nil }
+            return (try row.decode(column: "session_last_used_at", as: Double?.self), try row.decode(model: REKIUserRecord.self))
+        }
+    }
+
     /// Inserts a user inside the caller's transaction; nil when the email is taken (of two
     /// concurrent registrations of one address, exactly one gets the user).
     static func create(email: String, passwordHash: String, now: Double, on db: any SQLDatabase) async throws -> REKIUserRecord? {

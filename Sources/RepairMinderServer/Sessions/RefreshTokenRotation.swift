@@ -42,12 +42,12 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         }
     }
 
-    /// Both row types spell out their column names.
-    private static var rowDecoder: SQLRowDecoder { SQLRowDecoder() }
 
     /// The token's session and its user, from one row of either path's query.
     private static func decode(_ row: any SQLRow) throws -> (TokenRow, Account) {
-        (try row.decode(model: TokenRow.self, with: rowDecoder), try row.decode(model: Account.self, with: rowDecoder))
+        // Both row types spell out their column names.
+        let columns = AccountStore.spelledOutColumns
+        return (try row.decode(model: TokenRow.self, with: columns), try row.decode(model: Account.self, with: columns))
     }
 
     /// Why a token of this session may not be exchanged, claimed or not: a dead session stays

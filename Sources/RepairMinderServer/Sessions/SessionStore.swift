@@ -69,22 +69,6 @@ struct SessionStore: Sendable {
     /// `last_used_at` moves at most this often per session, so a busy session does not write on every request.
     static let lastUsedResolution: Double = 60
 
-    func session(id: String) async throws -> SessionRecord? {
-        try await database.withConnection { db in
-            try await db.raw(
-                "SELECT \(Self.columns) FROM \(ident: realm.sessions) WHERE id = \(bind: id)"
-            ).first(decoding: SessionRecord.self, with: AccountStore.rowDecoder)
-        }
-    }
-
-    /// Session `id` if it is live and `userId`'s, recorded as used now (`touch`): the bearer
-    /// check of every request, so logout and revocation take effect at once, on every instance.
-    func liveSession(id: String, ofUser userId: String, now: Double) async throws -> SessionRecord? {
-        guard let session = try await session(id: id), session.revokedAt == nil, session.userId == userId else { return nil }
-        try await touch(id: session.id, lastUsedAt: session.lastUsedAt, now: now)
-        return session
-    }
-
     /// Records that session `id` (last recorded as used at `lastUsedAt`) was used now, if that
     /// was a minute ago or more: most requests write nothing. Conditional, so concurrent
     /// requests write it once.
