@@ -89,6 +89,35 @@ import Testing
         }
     }
 
+    @Test func concurrentRefreshesOfManySessionsEachRotateOnce() async throws {
+        // On SQLite, exchanges that arrive together are claimed in one transaction
+        // (`GroupCommit`): batches mix sessions, and a token presented twice in one batch.
+        let server = try await TestServer()
+        try await server.run { client in
+            var firsts: [String] = []
+            for _ in 0..<6 { firsts.append(try #require(try await client.signIn().string("refreshToken"))) }
+            let presented = firsts + firsts + firsts
+            let replies = try await withThrowingTaskGroup(of: (String, Reply).self) { group in
+                for token in presented {
+                    group.addTask { (token, try await client.post("/api/auth/refresh", ["refreshToken": token])) }
+                }
+                return try await group.reduce(into: [(String, Reply)]()) { $0.append($1) }
+            }
+            #expect(replies.allSatisfy { $0.1.status == .ok })
+            // Each session got one successor, whichever of its three exchanges were batched together.
+            let successors = Dictionary(grouping: replies, by: \.0).mapValues { Set($0.compactMap { $0.1.string("refreshToken") }) }
+            #expect(successors.count == 6)
+            #expect(successors.values.allSatisfy { $0.count == 1 })
+            #expect(Set(successors.values.compactMap(\.first)).count == 6)
+            let live = try await server.withDatabase { try await $0.count("refresh_tokens", where: "rotated_at IS NULL") }
+            #expect(live == 6)
+            // And each successor works.
+            for successor in successors.values.compactMap(\.first) {
+                #expect(try await client.post("/api/auth/refresh", ["refreshToken": successor]).status == .ok)
+            }
+        }
+    }
+
     @Test func unknownAndLoggedOutTokensAreInvalid() async throws {
         let server = try await TestServer()
         try await server.run { client in

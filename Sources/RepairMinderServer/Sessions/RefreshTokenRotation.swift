@@ -16,6 +16,26 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
     let hashing: SecretHashing
     let settings: ServerSettings
     let metrics: ServerMetrics?
+    /// SQLite only: concurrent exchanges claimed together (`claimTogether`).
+    private let batches: GroupCommit<Claim, Outcome?>?
+
+    init(database: Database, hashing: SecretHashing, settings: ServerSettings, metrics: ServerMetrics?) {
+        self.database = database
+        self.hashing = hashing
+        self.settings = settings
+        self.metrics = metrics
+        batches = database.engine == .sqlite
+            ? GroupCommit { claims in try await Self.claimTogether(claims, database: database, settings: settings) }
+            : nil
+    }
+
+    /// One presented token's exchange, as its fast paths see it.
+    struct Claim: Sendable {
+        let presentedHash: String
+        let successor: String
+        let successorHash: String
+        let now: Double
+    }
 
     struct Rotated: Sendable {
         let refreshToken: String
@@ -25,13 +45,13 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         let isMobile: Bool
     }
 
-    private enum Outcome: Sendable {
+    enum Outcome: Sendable {
         /// `retried`: the grace window's repeat of an exchange already made.
         case rotated(Rotated, retried: Bool)
         case rejected(APIError)
     }
 
-    private struct TokenRow: Decodable {
+    struct TokenRow: Decodable {
         var sessionId: String
         var rotatedAt: Double?
         var isMobile: Int
@@ -44,7 +64,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
 
 
     /// The token's session and its user, from one row of either path's query.
-    private static func decode(_ row: any SQLRow) throws -> (TokenRow, Account) {
+    static func decode(_ row: any SQLRow) throws -> (TokenRow, Account) {
         // Both row types spell out their column names.
         let columns = AccountStore.spelledOutColumns
         return (try row.decode(model: TokenRow.self, with: columns), try row.decode(model: Account.self, with: columns))
@@ -52,7 +72,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
 
     /// Why a token of this session may not be exchanged, claimed or not: a dead session stays
     /// dead (`INVALID_REFRESH_TOKEN`); an inactive user's session is ended (`USER_INACTIVE`).
-    private static func refusal(_ row: TokenRow, _ user: Account) -> APIError? {
+    static func refusal(_ row: TokenRow, _ user: Account) -> APIError? {
         if row.revokedAt != nil { return .invalidRefreshToken }
         if !user.canSignIn { return .userInactive }
         return nil
@@ -65,9 +85,13 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         let successorHash = SecretHashing.tokenHash(successor)
         let grace = Double(settings.refreshReuseGrace)
         let settings = self.settings, realm = Account.realm
-        if database.engine == .postgres,
-            let outcome = try await claimInOneStatement(presentedHash, successorHash: successorHash, successor: successor, now: now)
-        {
+        // The common case first, the engine's fastest way; nil when the token was not claimable
+        // (unknown, expired, rotated before): the transaction below works out which, with the
+        // same claim failing again.
+        let claim = Claim(presentedHash: presentedHash, successor: successor, successorHash: successorHash, now: now)
+        if let batches {
+            if let outcome = try await batches.submit(claim) { return try finish(outcome) }
+        } else if let outcome = try await claimInOneStatement(claim) {
             return try finish(outcome)
         }
         // One transaction that starts by claiming the token: a conditional UPDATE, which of
@@ -142,11 +166,9 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
 
     /// The common case on PostgreSQL in one statement (one round trip, one commit): claim the
     /// token, insert its successor and read the session's user, with data-modifying CTEs (which
-    /// SQLite lacks). nil when the token was not claimable (unknown, expired, rotated before):
-    /// the transaction of `rotate` then works out which, with the same claim failing again.
-    private func claimInOneStatement(
-        _ presentedHash: String, successorHash: String, successor: String, now: Double
-    ) async throws -> Outcome? {
+    /// SQLite lacks). nil when the token was not claimable.
+    private func claimInOneStatement(_ claim: Claim) async throws -> Outcome? {
+        let (presentedHash, successorHash, successor, now) = (claim.presentedHash, claim.successorHash, claim.successor, claim.now)
         let web = Account.refreshLifetime(isMobile: false, settings: settings)
         let mobile = Account.refreshLifetime(isMobile: true, settings: settings)
         let realm = Account.realm
