@@ -74,15 +74,16 @@ import Testing
         }
     }
 
-    /// The check fails closed: when the session cannot be read (here its table is gone), a
-    /// quarantined member's request to a client-only path is an error, not a pass to the 404.
+    /// The check fails closed: when the company cannot be read (here its table is gone; it is
+    /// read on every request, the session may come from `StaffCallerCache`), a quarantined
+    /// member's request to a client-only path is an error, not a pass to the 404.
     @Test func aDatabaseErrorWhileCheckingFailsTheRequest() async throws {
         let server = try await TestServer()
         try await server.run { client in
             let token = try #require(try await client.signIn("owner@suspended.test", "suspended password").string("token"))
             try await client.send(.get, "/api/orders", bearer: token).expectFailure(.forbidden, "ACCOUNT_SUSPENDED")
             try await server.withDatabase { db in
-                try await db.withConnection { try await $0.raw("ALTER TABLE sessions RENAME TO sessions_unreadable").run() }
+                try await db.withConnection { try await $0.raw("ALTER TABLE companies RENAME TO companies_unreadable").run() }
             }
             try await client.send(.get, "/api/orders", bearer: token).expectFailure(.internalServerError, "INTERNAL_ERROR")
             // Requests without a staff token still get their own answer.

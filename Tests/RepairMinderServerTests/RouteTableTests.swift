@@ -23,6 +23,16 @@ import Testing
         try result.get()
     }
 
+    @Test func theQuarantineChecksLookupFindsWhatTheFullScanFinds() {
+        let paths = Routes.all.compactMap { $0.path.rendered($0.path.parameterNames.map { _ in "x1" }) }
+            + ["/api/clients/search", "//api//auth/me/", "/api/nothing/here", "/", "/auth/login"]
+        for path in paths {
+            let normalised = "/" + path.split(separator: "/").joined(separator: "/")
+            #expect(Routes.firstRoute(matching: normalised)?.description == Routes.routes(matching: normalised).first?.description, "\(path)")
+        }
+        #expect(Routes.firstRoute(matching: "/api/auth/me")?.path.description == "/api/auth/me")
+    }
+
     @Test func everyServedRouteIsMountedAndNothingElse() async throws {
         try await Self.withRouter { router in
             let mounted = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })

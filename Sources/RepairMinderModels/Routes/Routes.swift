@@ -37,4 +37,16 @@ public enum Routes {
         return all.filter { $0.path.match(segments) != nil }
             .sorted { $0.path.parameterNames.count < $1.path.parameterNames.count }
     }
+
+    /// `routes(matching: path).first`, without scanning the table when a route without
+    /// parameters fits: the quarantine check asks for every request.
+    public static func firstRoute(matching path: String) -> AnyRoute? {
+        let segments = path.split(separator: "/")
+        if let literal = literalPaths["/" + segments.joined(separator: "/")] { return literal }
+        return all.filter { $0.path.match(segments) != nil }.min { $0.path.parameterNames.count < $1.path.parameterNames.count }
+    }
+
+    /// The first route of each path without parameters, by that path.
+    private static let literalPaths: [String: AnyRoute] = Dictionary(
+        all.filter { $0.path.parameterNames.isEmpty }.map { ($0.path.description, $0) }, uniquingKeysWith: { first, _ in first })
 }

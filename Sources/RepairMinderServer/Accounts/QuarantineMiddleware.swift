@@ -31,7 +31,7 @@ struct QuarantineMiddleware: RouterMiddleware {
         // "/api//..." cannot slip past the check.
         let path = "/" + request.uri.path.split(separator: "/").joined(separator: "/")
         // Unknown paths are assumed to take a staff token.
-        let route = Routes.routes(matching: path).first
+        let route = Routes.firstRoute(matching: path)
         guard path.hasPrefix(Routes.apiPrefix), route == nil || route?.credential == .staff,
             let token = BearerToken.from(request)
         else { return try await next(request, context) }

@@ -71,9 +71,10 @@ struct SessionStore: Sendable {
 
     /// Records that session `id` (last recorded as used at `lastUsedAt`) was used now, if that
     /// was a minute ago or more: most requests write nothing. Conditional, so concurrent
-    /// requests write it once.
-    func touch(id: String, lastUsedAt: Double?, now: Double) async throws {
-        guard (lastUsedAt ?? 0) <= now - Self.lastUsedResolution else { return }
+    /// requests write it once. True when it was due (and written, by this call or a concurrent one).
+    @discardableResult
+    func touch(id: String, lastUsedAt: Double?, now: Double) async throws -> Bool {
+        guard (lastUsedAt ?? 0) <= now - Self.lastUsedResolution else { return false }
         let realm = self.realm
         try await database.withConnection { db in
             try await db.raw(
@@ -83,6 +84,7 @@ struct SessionStore: Sendable {
                 """
             ).run()
         }
+        return true
     }
 
     /// The user's live sessions (not revoked, with a refresh token that has not expired), newest first.
@@ -103,7 +105,7 @@ struct SessionStore: Sendable {
     /// Revokes session `id` if it is a live session of `userId`; false for another user's or an unknown one.
     func revoke(id: String, ofUser userId: String, reason: String, device: ClientDevice?, now: Double) async throws -> Bool {
         let realm = self.realm
-        return try await database.transaction { db in
+        let revoked = try await database.transaction { db in
             let owned = try await db.raw(
                 "SELECT id FROM \(ident: realm.sessions) WHERE id = \(bind: id) AND user_id = \(bind: userId) AND revoked_at IS NULL"
             ).first()
@@ -111,6 +113,9 @@ struct SessionStore: Sendable {
             try await Self.revoke(id: id, reason: reason, device: device, now: now, realm: realm, on: db)
             return true
         }
+        // Again once committed: a request that read the session meanwhile may have cached it live.
+        if realm.isStaff && revoked { StaffCallerCache.shared.forget(sessionId: id) }
+        return revoked
     }
 
     /// Ends a session: its refresh tokens and access tokens stop working, and the device tokens
@@ -120,6 +125,7 @@ struct SessionStore: Sendable {
         try await database.transaction { db in
             try await Self.revoke(id: id, reason: reason, device: device, now: now, realm: realm, on: db)
         }
+        if realm.isStaff { StaffCallerCache.shared.forget(sessionId: id) }
     }
 
     /// `revoke` inside a transaction the caller already holds; for staff, the activity log
@@ -134,6 +140,7 @@ struct SessionStore: Sendable {
             """
         ).first(decodingColumn: "user_id", as: String.self)
         guard realm.isStaff else { return }
+        StaffCallerCache.shared.forget(sessionId: id)
         try await DeviceTokenStore.removeAll(ofSession: id, on: db)
         if let userId = revoked {
             try await ActivityLog.record(.sessionRevoked, userId: userId, sessionId: id, device: device, at: now, on: db)

@@ -9,25 +9,37 @@ struct AuthenticatedStaff: Sendable {
     let company: CompanyRecord
 }
 
-/// Who a staff bearer token belongs to: signature, expiry, and a live session and active user
-/// checked in the database on every request, in one query (so logout, deactivation and a
-/// company's status change take effect at the next request, on every instance; no cache).
+/// Who a staff bearer token belongs to: signature, expiry, a live session and an active user,
+/// and their company. The company is read on every request (a status change takes effect on
+/// the next one); the session and user come from `StaffCallerCache` when read less than two
+/// seconds ago (a logout or deactivation elsewhere is seen within that; here, at once).
 struct StaffIdentity: Sendable {
     let signer: JWTSigner
     let sessions: SessionStore
     let accounts: AccountStore
     let clock: ServerClock
+    var cache: StaffCallerCache = .shared
 
     /// The staff member behind `token`; 401 `TOKEN_EXPIRED` or `UNAUTHORIZED` otherwise.
     func resolve(_ token: String?) async throws -> AuthenticatedStaff {
         guard let token else { throw APIError.unauthorized }
         let now = clock.now()
         let claims = try signer.verifyBearer(token, as: AccessTokenClaims.self, now: now)
-        // One round trip: the live session, its user and their company.
-        guard let caller = try await accounts.caller(sessionId: claims.sid, userId: claims.userId), caller.user.canSignIn
-        else { throw APIError.unauthorized }
-        try await sessions.touch(id: claims.sid, lastUsedAt: caller.lastUsedAt, now: now)
-        let (user, company) = (caller.user, caller.company)
+        let user: UserRecord, company: CompanyRecord, lastUsedAt: Double?
+        if let cached = cache.entry(sessionId: claims.sid, userId: claims.userId) {
+            guard let found = try await accounts.company(id: cached.user.companyId) else { throw APIError.unauthorized }
+            (user, company, lastUsedAt) = (cached.user, found, cached.lastUsedAt)
+        } else {
+            let generation = cache.currentGeneration, readAt = ContinuousClock.now
+            // One round trip: the live session, its user and their company.
+            guard let caller = try await accounts.caller(sessionId: claims.sid, userId: claims.userId), caller.user.canSignIn
+            else { throw APIError.unauthorized }
+            (user, company, lastUsedAt) = (caller.user, caller.company, caller.lastUsedAt)
+            cache.remember(sessionId: claims.sid, user: user, lastUsedAt: lastUsedAt, readAt: readAt, generation: generation)
+        }
+        if try await sessions.touch(id: claims.sid, lastUsedAt: lastUsedAt, now: now) {
+            cache.touched(sessionId: claims.sid, at: now)
+        }
         return AuthenticatedStaff(claims: claims, user: user, company: company)
     }
 }
