@@ -67,8 +67,10 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     let signer = JWTSigner(secret: parts.jwtSecret, previousSecret: settings.previousJWTSecret)
     // Not the JWT secret: that one rotates (docs/API.md §2.6), and the hashes must outlive it.
     let hashing = SecretHashing(masterKey: parts.encryptionKey)
-    let accounts = AccountStore(database: database)
-    let sessions = SessionStore(database: database)
+    // The bearer check's cache, and the stores whose committed changes clear it.
+    let callerCache = StaffCallerCache()
+    let accounts = AccountStore(database: database, callerCache: callerCache)
+    let sessions = SessionStore(database: database, callerCache: callerCache)
     let customers = CustomerStore(database: database)
     let counters = WindowCounters(database: database)
     let limits = AbuseLimits(counters: counters, settings: settings, clock: clock)
@@ -78,7 +80,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
         minimumDuration: .milliseconds(settings.codeRequestMinimumMilliseconds))
     let authenticatorApp = AuthenticatorApp(
         store: TOTPStore(database: database), secretBox: SecretBox(key: parts.encryptionKey), hashing: hashing)
-    let staffIdentity = StaffIdentity(signer: signer, sessions: sessions, accounts: accounts, clock: clock)
+    let staffIdentity = StaffIdentity(signer: signer, sessions: sessions, accounts: accounts, clock: clock, cache: callerCache)
     // REKI's tokens have keys of their own (derived): neither kind verifies as the other.
     let rekiSigner = signer.derived(for: "reki")
     let rekiSessions = SessionStore(database: database, realm: .reki)
@@ -124,7 +126,8 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     ).mount(on: routes)
     StaffSessionController(
         settings: settings, clock: clock, sessions: sessions,
-        rotation: RefreshTokenRotation<UserRecord>(database: database, hashing: hashing, settings: settings, metrics: parts.metrics),
+        rotation: RefreshTokenRotation<UserRecord>(
+            database: database, hashing: hashing, settings: settings, metrics: parts.metrics, callerCache: callerCache),
         issuer: issuer
     ).mount(on: routes)
     TOTPController(app: authenticatorApp, limits: limits, clock: clock).mount(on: routes)

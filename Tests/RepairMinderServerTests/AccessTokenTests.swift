@@ -118,7 +118,7 @@ import Testing
                 if status == .ok { try await Task.sleep(for: .milliseconds(100)) }
             }
             #expect(status == .unauthorized)
-            #expect(deactivated.duration(to: .now) <= StaffCallerCache.shared.lifetime + .seconds(1))
+            #expect(deactivated.duration(to: .now) <= StaffCallerCache().lifetime + .seconds(1))
         }
     }
 

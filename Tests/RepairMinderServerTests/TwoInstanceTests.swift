@@ -7,8 +7,9 @@ import Testing
 @testable import RepairMinderServer
 
 /// Two server instances on one PostgreSQL database, with requests for the same user
-/// alternating between them: every guarantee of docs/API.md holds as it does on one instance,
-/// because none depends on process memory.
+/// alternating between them: every guarantee of docs/API.md holds as it does on one instance.
+/// The one thing kept in process memory, the bearer check's `StaffCallerCache`, lags on the
+/// other instance by at most its lifetime (2 s), within API.md's 5.
 @Suite(.enabled(if: TestPostgres.isAvailable, Comment(rawValue: TestPostgres.howToEnable)))
 struct TwoInstanceTests {
     /// The instance for the `index`-th request: even to `a`, odd to `b`.
@@ -55,6 +56,44 @@ struct TwoInstanceTests {
                 reply = try await b.send(.get, "/api/auth/me", bearer: token)
             }
             reply.expectFailure(.unauthorized, "UNAUTHORIZED")
+        }
+    }
+
+    /// Both instances have the session cached (`StaffCallerCache`); the company is still read on
+    /// every request, so a status change written elsewhere is seen on the next one by both.
+    @Test func aCompanyStatusChangeIsSeenOnTheNextRequestByBothInstances() async throws {
+        let server = try await TestServer()
+        try await server.runTwoInstances { a, b in
+            let token = try #require(try await a.signIn().string("token"))
+            for client in [a, b] { #expect(try await client.send(.get, "/api/user/device-tokens", bearer: token).status == .ok) }
+            try await QuarantineTests.setStatus("suspended", server: server)
+            for client in [a, b] {
+                try await client.send(.get, "/api/user/device-tokens", bearer: token).expectFailure(.forbidden, "ACCOUNT_SUSPENDED")
+            }
+            try await QuarantineTests.setStatus("active", server: server)
+            for client in [a, b] { #expect(try await client.send(.get, "/api/user/device-tokens", bearer: token).status == .ok) }
+        }
+    }
+
+    /// A password change on one instance ends the user's other sessions: at once there, within
+    /// the cache's lifetime on the other, which had them cached.
+    @Test func sessionsEndedOnOneInstanceAreRefusedThereAtOnceAndOnTheOtherWithinSeconds() async throws {
+        let server = try await TestServer()
+        try await server.runTwoInstances { a, b in
+            let kept = try #require(try await a.signIn().string("token"))
+            let ended = try #require(try await a.signIn().string("token"))
+            for client in [a, b] { #expect(try await client.send(.get, "/api/auth/me", bearer: ended).status == .ok) }
+            let change = #"{"currentPassword":"\#(DemoFixtures.adminPassword)","newPassword":"a new and longer passphrase 42"}"#
+            #expect(try await a.send(.put, "/api/users/me/password", json: change, bearer: kept).status == .ok)
+            try await a.send(.get, "/api/auth/me", bearer: ended).expectFailure(.unauthorized, "UNAUTHORIZED")
+            let changed = ContinuousClock.now
+            var reply = try await b.send(.get, "/api/auth/me", bearer: ended)
+            while reply.status == .ok, ContinuousClock.now - changed < .seconds(5) {
+                try await Task.sleep(for: .milliseconds(100))
+                reply = try await b.send(.get, "/api/auth/me", bearer: ended)
+            }
+            reply.expectFailure(.unauthorized, "UNAUTHORIZED")
+            #expect(try await b.send(.get, "/api/auth/me", bearer: kept).status == .ok)
         }
     }
 

@@ -4,6 +4,9 @@ import SQLKit
 /// Reads staff users and their companies.
 struct AccountStore: Sendable {
     let database: Database
+    /// The instance's staff caller cache, told of the user writes made through this store and
+    /// (`forgetCachedCallers`) of those its callers commit.
+    var callerCache: StaffCallerCache? = nil
 
     static let rowDecoder = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
 
@@ -68,13 +71,18 @@ struct AccountStore: Sendable {
         try await database.withConnection { db in
             try await db.raw("UPDATE users SET last_login = \(bind: now) WHERE id = \(bind: userId)").run()
         }
-        StaffCallerCache.shared.forget(userId: userId)
+        forgetCachedCallers(of: userId)
+    }
+
+    /// After a committed change to `userId` (their row, or their sessions): their next request
+    /// reads the database.
+    func forgetCachedCallers(of userId: String) {
+        callerCache?.forget(userId: userId)
     }
 
     /// Sets the user's password hash, inside the caller's transaction (a reset: the emailed
     /// code, consumed in the same transaction, is what admits one writer).
     static func setPassword(userId: String, hash: String, now: Double, on db: any SQLDatabase) async throws {
-        StaffCallerCache.shared.forget(userId: userId)
         try await db.raw("UPDATE users SET password_hash = \(bind: hash), updated_at = \(bind: now) WHERE id = \(bind: userId)").run()
     }
 
@@ -83,7 +91,6 @@ struct AccountStore: Sendable {
     /// one wins. False when it changed meanwhile.
     static func replacePassword(userId: String, expected: String?, with hash: String, now: Double, on db: any SQLDatabase) async throws -> Bool {
         let unchanged: SQLQueryString = expected.map { "password_hash = \(bind: $0)" } ?? "password_hash IS NULL"
-        StaffCallerCache.shared.forget(userId: userId)
         return try await db.raw(
             """
             UPDATE users SET password_hash = \(bind: hash), updated_at = \(bind: now)

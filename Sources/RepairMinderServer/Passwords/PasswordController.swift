@@ -45,8 +45,7 @@ struct PasswordController {
             try await ActivityLog.record(.passwordReset, userId: user.id, device: device, at: now, on: db)
             try await SessionStore.revokeAll(userId: user.id, reason: "password_reset", device: device, now: now, on: db)
         }
-        // Again once committed: a request that read the user meanwhile may have cached the old row.
-        StaffCallerCache.shared.forget(userId: user.id)
+        accounts.forgetCachedCallers(of: user.id)
         return MessageResponse(message: "Your password has been reset. Please sign in.")
     }
 
@@ -74,7 +73,7 @@ struct PasswordController {
             try await SessionStore.revokeAll(
                 userId: user.id, keeping: session, reason: "password_changed", device: device, now: now, on: db)
         }
-        StaffCallerCache.shared.forget(userId: user.id)
+        accounts.forgetCachedCallers(of: user.id)
         return MessageResponse(message: "Password updated")
     }
 }

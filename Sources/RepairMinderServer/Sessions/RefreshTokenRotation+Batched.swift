@@ -44,8 +44,10 @@ extension RefreshTokenRotation {
                 if let refusal = refusal(row, user) {
                     if refusal.code == .userInactive {
                         try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: claim.now, realm: realm, on: db)
+                        outcomes[hash] = .rejected(refusal, revoked: row.sessionId)
+                    } else {
+                        outcomes[hash] = .rejected(refusal)
                     }
-                    outcomes[hash] = .rejected(refusal)
                     continue
                 }
                 let expiresAt = claim.now + Account.refreshLifetime(isMobile: row.isMobile != 0, settings: settings)

@@ -16,14 +16,20 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
     let hashing: SecretHashing
     let settings: ServerSettings
     let metrics: ServerMetrics?
+    /// The instance's staff caller cache, told of the sessions a refresh revokes.
+    let callerCache: StaffCallerCache?
     /// SQLite only: concurrent exchanges claimed together (`claimTogether`).
     private let batches: GroupCommit<Claim, Outcome?>?
 
-    init(database: Database, hashing: SecretHashing, settings: ServerSettings, metrics: ServerMetrics?) {
+    init(
+        database: Database, hashing: SecretHashing, settings: ServerSettings, metrics: ServerMetrics?,
+        callerCache: StaffCallerCache? = nil
+    ) {
         self.database = database
         self.hashing = hashing
         self.settings = settings
         self.metrics = metrics
+        self.callerCache = callerCache
         batches = database.engine == .sqlite
             ? GroupCommit { claims in try await Self.claimTogether(claims, database: database, settings: settings) }
             : nil
@@ -48,7 +54,8 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
     enum Outcome: Sendable {
         /// `retried`: the grace window's repeat of an exchange already made.
         case rotated(Rotated, retried: Bool)
-        case rejected(APIError)
+        /// `revoked`: the session the refusal ended, if it did.
+        case rejected(APIError, revoked: String? = nil)
     }
 
     struct TokenRow: Decodable {
@@ -118,10 +125,9 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
             else { return .rejected(.invalidRefreshToken) }
             let (row, user) = try Self.decode(found)
             if let refusal = Self.refusal(row, user) {
-                if refusal.code == .userInactive {
-                    try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: now, realm: realm, on: db)
-                }
-                return .rejected(refusal)
+                guard refusal.code == .userInactive else { return .rejected(refusal) }
+                try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: now, realm: realm, on: db)
+                return .rejected(refusal, revoked: row.sessionId)
             }
             let rotated = Rotated(
                 refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0)
@@ -148,7 +154,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
             }
             try await SessionStore.revoke(
                 id: row.sessionId, reason: "refresh_token_reuse", device: device, now: now, realm: realm, on: db)
-            return .rejected(.tokenReuseDetected)
+            return .rejected(.tokenReuseDetected, revoked: row.sessionId)
         }
         return try finish(outcome)
     }
@@ -158,8 +164,10 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         case .rotated(let rotated, let retried):
             metrics?.refreshRotated(retried: retried)
             return rotated
-        case .rejected(let error):
+        case .rejected(let error, let revoked):
             if error.code == .tokenReuseDetected { metrics?.refreshReuseDetected() }
+            // Committed by now: the session's access tokens stop at once on this instance.
+            if let revoked { callerCache?.forget(sessionId: revoked) }
             throw error
         }
     }
@@ -196,10 +204,9 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         else { return nil }
         let (row, user) = try Self.decode(found)
         if let refusal = Self.refusal(row, user) {
-            if refusal.code == .userInactive {
-                try await SessionStore(database: database, realm: realm).revoke(id: row.sessionId, reason: "user_inactive", now: now)
-            }
-            return .rejected(refusal)
+            guard refusal.code == .userInactive else { return .rejected(refusal) }
+            try await SessionStore(database: database, realm: realm).revoke(id: row.sessionId, reason: "user_inactive", now: now)
+            return .rejected(refusal, revoked: row.sessionId)
         }
         return .rotated(
             Rotated(refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0), retried: false)

@@ -39,8 +39,7 @@ struct SessionListController {
             try await SessionStore.revokeAll(
                 userId: staff.user.id, keeping: staff.claims.sid, reason: "signed_out_elsewhere", device: device, now: now, on: db)
         }
-        // Again once committed: a request that read one of them meanwhile may have cached it live.
-        StaffCallerCache.shared.forget(userId: staff.user.id)
+        sessions.callerCache?.forget(userId: staff.user.id)
         return RevokedSessionsResponse(revoked: revoked)
     }
 }

@@ -24,6 +24,8 @@ struct ClientDevice: Sendable {
 struct SessionStore: Sendable {
     let database: Database
     var realm: SessionRealm = .staff
+    /// The instance's staff caller cache, told of every revocation committed through this store.
+    var callerCache: StaffCallerCache? = nil
 
     /// Starts a session with its first refresh token; returns the session id.
     func create(userId: String, device: ClientDevice, refreshToken: String, now: Double, refreshTTL: Double) async throws -> String {
@@ -113,8 +115,7 @@ struct SessionStore: Sendable {
             try await Self.revoke(id: id, reason: reason, device: device, now: now, realm: realm, on: db)
             return true
         }
-        // Again once committed: a request that read the session meanwhile may have cached it live.
-        if realm.isStaff && revoked { StaffCallerCache.shared.forget(sessionId: id) }
+        if revoked { callerCache?.forget(sessionId: id) }
         return revoked
     }
 
@@ -125,7 +126,7 @@ struct SessionStore: Sendable {
         try await database.transaction { db in
             try await Self.revoke(id: id, reason: reason, device: device, now: now, realm: realm, on: db)
         }
-        if realm.isStaff { StaffCallerCache.shared.forget(sessionId: id) }
+        callerCache?.forget(sessionId: id)
     }
 
     /// `revoke` inside a transaction the caller already holds; for staff, the activity log
@@ -140,7 +141,6 @@ struct SessionStore: Sendable {
             """
         ).first(decodingColumn: "user_id", as: String.self)
         guard realm.isStaff else { return }
-        StaffCallerCache.shared.forget(sessionId: id)
         try await DeviceTokenStore.removeAll(ofSession: id, on: db)
         if let userId = revoked {
             try await ActivityLog.record(.sessionRevoked, userId: userId, sessionId: id, device: device, at: now, on: db)

@@ -7,10 +7,9 @@ import Foundation
 /// ("at most a 5-second cache", §2.9) and the user (a deactivation by another instance or an
 /// operator is seen within `lifetime`).
 ///
-/// This process forgets an entry the moment it revokes the session or writes the user
-/// (`forget`), so a logout, a revocation or a password change here is seen at once. One cache
-/// per process (`shared`): session ids are random, so instances in one process (tests) never
-/// share an entry, and all of them hear every `forget`.
+/// One per server instance. The instance forgets an entry once it has committed a revocation
+/// of the session or a write of the user (`forget`), so a logout, a revocation or a password
+/// change is seen at once where it was made; other instances see it when their entry expires.
 ///
 /// Bounded: at most `capacity` entries (all forgotten at once when full), each used for at most
 /// `lifetime` seconds after it was read.
@@ -21,8 +20,6 @@ final class StaffCallerCache: @unchecked Sendable {
         var lastUsedAt: Double?
         let readAt: ContinuousClock.Instant
     }
-
-    static let shared = StaffCallerCache()
 
     let capacity: Int
     let lifetime: Duration

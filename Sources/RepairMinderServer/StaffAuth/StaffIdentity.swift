@@ -18,7 +18,7 @@ struct StaffIdentity: Sendable {
     let sessions: SessionStore
     let accounts: AccountStore
     let clock: ServerClock
-    var cache: StaffCallerCache = .shared
+    let cache: StaffCallerCache
 
     /// The staff member behind `token`; 401 `TOKEN_EXPIRED` or `UNAUTHORIZED` otherwise.
     func resolve(_ token: String?) async throws -> AuthenticatedStaff {
