@@ -131,6 +131,7 @@ struct SessionStore: Sendable {
 
     /// `revoke` inside a transaction the caller already holds; for staff, the activity log
     /// records it for the session's user, from `device` (the request that caused it, if any).
+    /// Once committed, the caller tells the instance's `StaffCallerCache` (`forget`).
     static func revoke(
         id: String, reason: String, device: ClientDevice? = nil, now: Double, realm: SessionRealm = .staff, on db: any SQLDatabase
     ) async throws {
