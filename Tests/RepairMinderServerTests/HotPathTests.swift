@@ -10,7 +10,7 @@ import Testing
 @Suite struct HotPathTests {
     @Test(arguments: [
         ("Bearer abc.def.ghi", "abc.def.ghi"), ("bearer abc", "abc"), ("BEARER   abc \t", "abc"),
-        ("Basic abc", nil), ("Bearer ", nil), ("Bearer    ", nil), ("Bearerabc", nil), ("Bearer\tabc", nil), ("", nil),
+        ("Basic abc", nil), ("Bearer ", nil), ("Bearer    ", nil), ("Bearerabc", nil), ("Bearer\tabc", nil), ("Bearer\u{0}abc", nil), ("", nil),
         ("Bearer " + String(repeating: "a", count: 4097), nil),
     ] as [(String, String?)])
     func theBearerHeaderIsReadAsBefore(header: String, token: String?) {

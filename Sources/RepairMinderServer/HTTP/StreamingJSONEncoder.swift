@@ -180,6 +180,8 @@ final class JSONStreamWriter: Encoder {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     private func appendEscaped(_ byte: UInt8) {
         bytes.append(UInt8(ascii: "\\"))
         switch byte {
@@ -190,10 +192,9 @@ final class JSONStreamWriter: Encoder {
         case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
         case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
         default:
-            let hex = Array("0123456789abcdef".utf8)
             bytes.append(contentsOf: "u00".utf8)
-            bytes.append(hex[Int(byte >> 4)])
-            bytes.append(hex[Int(byte & 0x0F)])
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
         }
     }
 }

@@ -25,8 +25,7 @@ struct REKIIdentity: Sendable {
         guard let caller = try await users.caller(sessionId: claims.sid, userId: claims.sub), caller.user.canSignIn
         else { throw APIError.unauthorized }
         try await sessions.touch(id: claims.sid, lastUsedAt: caller.lastUsedAt, now: now)
-        let user = caller.user
-        return AuthenticatedREKIUser(claims: claims, user: user)
+        return AuthenticatedREKIUser(claims: claims, user: caller.user)
     }
 }
 

@@ -5,8 +5,8 @@ import Foundation
 /// documents, an HMAC) was over a tenth of a `/me` request.
 ///
 /// Only what cannot change is kept: that these exact bytes carry this signature and these
-/// claims. Expiry is checked on every use, and whether the session is still live is the
-/// database's answer each time, so a logout or a revocation is seen at once. Bounded: at most
+/// claims. Expiry is checked on every use; whether the session is still live is not this
+/// cache's business (the database's, or `StaffCallerCache`'s for two seconds). Bounded: at most
 /// `capacity` tokens, forgotten all at once when full (a new token is verified, as before).
 final class VerifiedTokens: @unchecked Sendable {
     private let lock = NSLock()

@@ -69,7 +69,6 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         }
     }
 
-
     /// The token's session and its user, from one row of either path's query.
     static func decode(_ row: any SQLRow) throws -> (TokenRow, Account) {
         // Both row types spell out their column names.

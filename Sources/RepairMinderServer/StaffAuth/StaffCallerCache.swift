@@ -15,7 +15,6 @@ import Foundation
 /// `lifetime` seconds after it was read.
 final class StaffCallerCache: @unchecked Sendable {
     struct Entry: Sendable {
-        let userId: String
         let user: UserRecord
         var lastUsedAt: Double?
         let readAt: ContinuousClock.Instant
@@ -36,7 +35,7 @@ final class StaffCallerCache: @unchecked Sendable {
     /// The cached session `sessionId` of `userId`, if read less than `lifetime` ago.
     func entry(sessionId: String, userId: String) -> Entry? {
         lock.withLock {
-            guard let entry = entries[sessionId], entry.userId == userId else { return nil }
+            guard let entry = entries[sessionId], entry.user.id == userId else { return nil }
             guard entry.readAt.duration(to: .now) < lifetime else {
                 entries[sessionId] = nil
                 return nil
@@ -53,7 +52,7 @@ final class StaffCallerCache: @unchecked Sendable {
         lock.withLock {
             guard generation == self.generation else { return }
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[sessionId] = Entry(userId: user.id, user: user, lastUsedAt: lastUsedAt, readAt: readAt)
+            entries[sessionId] = Entry(user: user, lastUsedAt: lastUsedAt, readAt: readAt)
         }
     }
 
@@ -74,7 +73,7 @@ final class StaffCallerCache: @unchecked Sendable {
     func forget(userId: String) {
         lock.withLock {
             generation &+= 1
-            entries = entries.filter { $0.value.userId != userId }
+            entries = entries.filter { $0.value.user.id != userId }
         }
     }
 

@@ -57,7 +57,8 @@ enum BearerToken {
         guard let header else { return nil }
         let scheme = "bearer ".utf8
         guard header.utf8.count > scheme.count,
-            zip(header.utf8, scheme).allSatisfy({ $0 | 0x20 == $1 })  // ASCII letters in any case, then the space
+            // The letters in any case (setting bit 5 lower-cases them), then exactly a space.
+            zip(header.utf8, scheme).allSatisfy({ $0 == $1 || ($1 != UInt8(ascii: " ") && $0 | 0x20 == $1) })
         else { return nil }
         var token = Substring(header).dropFirst(scheme.count)
         while let first = token.first, first == " " || first == "\t" { token = token.dropFirst() }
