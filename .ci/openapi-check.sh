@@ -3,12 +3,15 @@
 #   1. GET /api/openapi.json validates as OpenAPI 3.1 (openapi-spec-validator), and
 #   2. schemathesis finds no 5xx and no response that strays from the document (status code,
 #      content type, headers, body schema) on any operation, signed in as the demo admin for
-#      staff operations and as a demo customer for customer operations.
+#      staff operations and as a demo customer for customer operations; every request the
+#      document calls valid is taken (positive_data_acceptance, and our valid_input_is_not_bad_input
+#      in .ci/schemathesis_hooks.py) and every one it calls invalid is refused (negative_data_rejection).
 # Usage: .ci/openapi-check.sh path/to/repairminder   (the built binary: this script builds nothing)
 # Knobs (environment): OPENAPI_CHECK_PORT (a free one), OPENAPI_CHECK_MAX_EXAMPLES (100 per operation),
 # OPENAPI_CHECK_SEED (11), OPENAPI_CHECK_TIMEOUT (300 s hard cap per schemathesis run), SERVE_FLAGS.
 set -euo pipefail
 
+here=$(cd "$(dirname "$0")" && pwd)
 binary=${1:?usage: $0 path/to/repairminder}
 [ -x "$binary" ] || { echo "not an executable: $binary" >&2; exit 2; }
 binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")  # absolute: we cd away below
@@ -158,10 +161,26 @@ secured = sorted(
     if isinstance(operation, dict) and "operationId" in operation
     and operation.get("security", document.get("security")))
 if secured:
-    print(f'[[operations]]\ninclude-operation-id = {json.dumps(secured)}\nwarnings = {{ fail-on = ["missing_auth"] }}')
+    print(f'[[operations]]\ninclude-operation-id = {json.dumps(secured)}\nwarnings = {{ fail-on = ["missing_auth"] }}\n')
+# An operation whose documented 400 carries a code of its own (WEAK_PASSWORD, INVALID_CODE, ...)
+# may rightly answer it to a schema-valid request: positive_data_acceptance expects 400 there too
+# (valid_input_is_not_bad_input still refuses VALIDATION_ERROR and INVALID_JSON for valid data).
+bad_input = {"INVALID_JSON", "VALIDATION_ERROR"}
+business_400 = sorted(
+    operation["operationId"]
+    for item in document.get("paths", {}).values()
+    for operation in item.values()
+    if isinstance(operation, dict) and "operationId" in operation
+    and set(operation.get("responses", {}).get("400", {}).get("description", "").split(", ")) - bad_input - {""})
+if business_400:
+    statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
+    print(f'[[operations]]\ninclude-operation-id = {json.dumps(business_400)}\n'
+          f'checks.positive_data_acceptance.expected-statuses = {json.dumps(statuses)}\n')
 PY
 
 checks=not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance
+checks+=,positive_data_acceptance,negative_data_rejection,valid_input_is_not_bad_input
+export SCHEMATHESIS_HOOKS="$here/schemathesis_hooks.py"
 # Operations that can end the session they are called with run after the others, each group with
 # tokens of its own: revoking a session (alone, so no sessions list hands it the current id),
 # then logout.

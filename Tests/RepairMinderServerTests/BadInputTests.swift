@@ -95,12 +95,23 @@ import Testing
         }
     }
 
-    @Test func unknownRouteAndWrongMethodAreNotFound() async throws {
+    @Test func unknownRouteIsNotFoundAndWrongMethodIsNotAllowed() async throws {
         let server = try await TestServer()
         try await server.run { client in
             try await client.send(.get, "/api/nothing-here").expectFailure(.notFound, "NOT_FOUND")
-            try await client.send(.get, "/api/auth/login").expectFailure(.notFound, "NOT_FOUND")
             try await client.send(.get, "/").expectFailure(.notFound, "NOT_FOUND")
+            // A known path with another method: 405 and the methods it has (RFC 9110 §15.5.6).
+            let login = try await client.send(.get, "/api/auth/login")
+            login.expectFailure(.methodNotAllowed, "METHOD_NOT_ALLOWED", "Method not allowed: use POST")
+            #expect(login.headers[.allow] == "POST")
+            let device = try await client.send(.put, "/api/user/device-token")
+            device.expectFailure(.methodNotAllowed, "METHOD_NOT_ALLOWED")
+            #expect(device.headers[.allow] == "DELETE, POST")
+            // A parameterised path too; REKI's paths answer in REKI's shape.
+            try await client.send(.post, "/api/auth/sessions/some-id").expectFailure(.methodNotAllowed, "METHOD_NOT_ALLOWED")
+            let reki = try await client.send(.get, "/auth/login")
+            #expect(reki.status == .methodNotAllowed)
+            #expect(reki.headers[.allow] == "POST")
         }
     }
 

@@ -196,11 +196,20 @@ import Testing
         }
     }
 
-    @Test(arguments: ["not-a-token-we-issued", String(repeating: "x", count: 600)])
+    @Test(arguments: ["not-a-token-we-issued", String(repeating: "x", count: 512)])
     func unknownRefreshTokensAre401(token: String) async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in
             try await client.post("/auth/refresh", ["refreshToken": token]).expectREKIFailure(.unauthorized, "Unauthorized")
+        }
+    }
+
+    /// Longer than any token issued and than the document allows (`FieldRules.refreshToken`): bad input.
+    @Test func anOverlongRefreshTokenIsBadInput() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            try await client.post("/auth/refresh", ["refreshToken": String(repeating: "x", count: 513)])
+                .expectREKIFailure(.badRequest, "refreshToken is too long")
         }
     }
 

@@ -17,6 +17,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let validationError = ErrorCode(rawValue: "VALIDATION_ERROR")
     public static let payloadTooLarge = ErrorCode(rawValue: "PAYLOAD_TOO_LARGE")
     public static let notFound = ErrorCode(rawValue: "NOT_FOUND")
+    public static let methodNotAllowed = ErrorCode(rawValue: "METHOD_NOT_ALLOWED")
     public static let rateLimited = ErrorCode(rawValue: "RATE_LIMITED")
     public static let internalError = ErrorCode(rawValue: "INTERNAL_ERROR")
     public static let serviceUnavailable = ErrorCode(rawValue: "SERVICE_UNAVAILABLE")
@@ -56,7 +57,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     /// Every code of docs/API.md.
     public static let all: [ErrorCode] = [
-        .invalidJSON, .validationError, .payloadTooLarge, .notFound, .rateLimited, .internalError, .serviceUnavailable,
+        .invalidJSON, .validationError, .payloadTooLarge, .notFound, .methodNotAllowed, .rateLimited, .internalError, .serviceUnavailable,
         .unauthorized, .tokenExpired, .forbidden, .invalidCredentials, .accountDeactivated, .accountArchived,
         .noPasswordSet, .loginChallengeExpired, .invalidCode, .codeExpired, .tooManyAttempts, .invalidRefreshToken,
         .refreshTokenExpired, .userInactive, .tokenReuseDetected, .totpAlreadyEnabled, .totpSetupRequired,

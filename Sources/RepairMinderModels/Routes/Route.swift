@@ -43,19 +43,23 @@ public enum RouteAvailability: Sendable, Hashable {
     case clientOnly
 }
 
-/// A query parameter a route reads.
+/// A query parameter a route reads: the document's description of it and the server's check
+/// of it (`RouteCall.query`) both come from here.
 public struct QueryParameter: Sendable, Hashable {
     public let name: String
     public let summary: String
-    public let isInteger: Bool
-    public init(_ name: String, _ summary: String, integer: Bool = false) {
+    /// The whole numbers it takes; nil for text.
+    public let integers: ClosedRange<Int>?
+    public init(_ name: String, _ summary: String, integers: ClosedRange<Int>? = nil) {
         self.name = name
         self.summary = summary
-        isInteger = integer
+        self.integers = integers
     }
 
-    public static let page = QueryParameter("page", "Page number, from 1", integer: true)
-    public static let limit = QueryParameter("limit", "Items per page", integer: true)
+    public var isInteger: Bool { integers != nil }
+
+    public static let page = QueryParameter("page", "Page number, from 1", integers: 1...1_000_000)
+    public static let limit = QueryParameter("limit", "Items per page (a route may answer fewer)", integers: 1...1_000_000)
     // The filters of seed 004's list endpoints.
     public static let status = QueryParameter("status", "Only items in this status")
     public static let search = QueryParameter("search", "Only items matching this text")
@@ -83,16 +87,24 @@ public struct Route<Request: WireType, Response: WireType>: Sendable {
     /// The route without its types, for tables and documents.
     public let erased: AnyRoute
 
+    /// - Parameters:
+    ///   - fixedFields: body fields this route takes one value of (`appType: "staff"` on the staff
+    ///     device-token route): the document narrows the body's schema, the server refuses others.
+    ///   - inputRuleBeyondSchema: a rule on the body that depends on stored state, so no schema can
+    ///     say it (`currentPassword` is required when the user has a password); answered as 400
+    ///     `VALIDATION_ERROR` and published as the operation's `x-input-rule-beyond-schema`.
     public init(
         _ method: HTTPMethod, _ path: RoutePath, _ credential: RouteCredential, _ summary: String,
         availability: RouteAvailability = .served, quarantine: QuarantineRule = .blocked,
         countedByAuthLimit: Bool = false, format: ResponseFormat = .envelope, successStatus: Int = 200,
-        query: [QueryParameter] = [], failures: [DocumentedFailure] = []
+        query: [QueryParameter] = [], fixedFields: KeyValuePairs<String, String> = [:],
+        inputRuleBeyondSchema: String? = nil, failures: [DocumentedFailure] = []
     ) {
         erased = AnyRoute(
             method: method, path: path, credential: credential, summary: summary, availability: availability,
             quarantine: quarantine, countedByAuthLimit: countedByAuthLimit, format: format,
-            successStatus: successStatus, query: query, failures: failures,
+            successStatus: successStatus, query: query, fixedFields: fixedFields.map { ($0.key, $0.value) },
+            inputRuleBeyondSchema: inputRuleBeyondSchema, failures: failures,
             requestType: Request.self == EmptyPayload.self ? nil : Request.self, responseType: Response.self)
     }
 
@@ -117,6 +129,10 @@ public struct AnyRoute: Sendable, CustomStringConvertible {
     /// 200, or 201 for creations.
     public let successStatus: Int
     public let query: [QueryParameter]
+    /// Body fields with the one value this route takes, in the order declared.
+    public let fixedFields: [(name: String, value: String)]
+    /// A body rule no schema can state (it depends on stored state), for the document.
+    public let inputRuleBeyondSchema: String?
     public let failures: [DocumentedFailure]
     /// nil when the route takes no body.
     public let requestType: (any WireType.Type)?

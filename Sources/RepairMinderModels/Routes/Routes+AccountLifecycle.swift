@@ -22,7 +22,7 @@ extension Routes {
         public static let changePassword = Route<ChangePasswordRequest, MessageResponse>(
             .put, "/api/users/me/password", .staff,
             "Set or change the signed-in user's password; their other sessions are revoked",
-            quarantine: .allowed,
+            quarantine: .allowed, inputRuleBeyondSchema: "currentPassword is required when the user has a password",
             failures: [.init(400, .weakPassword), .init(401, .invalidCredentials), .init(429, .rateLimited)])
 
         public static let sessions = Route<EmptyPayload, [SessionInfo]>(

@@ -2,7 +2,8 @@
 extension Routes {
     public enum Push {
         public static let registerDeviceToken = Route<DeviceTokenRegistration, RegisteredDeviceToken>(
-            .post, "/api/user/device-token", .staff, "Register this device for staff notifications")
+            .post, "/api/user/device-token", .staff, "Register this device for staff notifications",
+            fixedFields: ["appType": PushAppType.staff.rawValue])
         public static let unregisterDeviceToken = Route<DeviceTokenRemoval, EmptyPayload>(
             .delete, "/api/user/device-token", .staff, "Stop notifications to this device")
         public static let deviceTokens = Route<EmptyPayload, [RegisteredDeviceToken]>(
@@ -12,7 +13,8 @@ extension Routes {
         public static let updatePreferences = Route<PushPreferencesUpdate, PushPreferences>(
             .put, "/api/user/push-preferences", .staff, "Change the preferences the body names")
         public static let registerCustomerDeviceToken = Route<DeviceTokenRegistration, RegisteredDeviceToken>(
-            .post, "/api/customer/device-token", .customer, "Register this device for customer notifications")
+            .post, "/api/customer/device-token", .customer, "Register this device for customer notifications",
+            fixedFields: ["appType": PushAppType.customer.rawValue])
         public static let unregisterCustomerDeviceToken = Route<DeviceTokenRemoval, EmptyPayload>(
             .delete, "/api/customer/device-token", .customer, "Stop customer notifications to this device")
 

@@ -1,25 +1,21 @@
 /// Passwordless customer sign-in (docs/API.md §3): camelCase objects.
 
-extension CustomerMagicLinkRequest: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("email", .email),
-            .init("companyId", .identifier, required: false),
-        ])
-    }
+extension CustomerMagicLinkRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("email", \.email, FieldRules.email),
+        .optional("companyId", \.companyId, FieldRules.identifier),
+    ]
     public static var example: CustomerMagicLinkRequest {
         CustomerMagicLinkRequest(email: WireExample.customerEmail, companyId: WireExample.companyId)
     }
 }
 
-extension CustomerVerifyCodeRequest: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("email", .email),
-            .init("code", .sixDigitCode),
-            .init("companyId", .identifier, required: false),
-        ])
-    }
+extension CustomerVerifyCodeRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("email", \.email, FieldRules.email),
+        .string("code", \.code, FieldRules.sixDigitCode),
+        .optional("companyId", \.companyId, FieldRules.identifier),
+    ]
     public static var example: CustomerVerifyCodeRequest {
         CustomerVerifyCodeRequest(email: WireExample.customerEmail, code: WireExample.code)
     }

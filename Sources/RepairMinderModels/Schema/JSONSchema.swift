@@ -56,10 +56,10 @@ extension JSONSchema {
     public static var text: JSONSchema { .string() }
     /// A non-empty string.
     public static var nonEmptyText: JSONSchema { .string(StringRules(minLength: 1)) }
-    /// An email address.
-    public static var email: JSONSchema { .string(StringRules(format: "email", maxLength: 254)) }
-    /// A 6-digit code.
-    public static var sixDigitCode: JSONSchema { .string(StringRules(pattern: "^[0-9]{6}$")) }
+    /// An email address (`FieldRules.email`).
+    public static var email: JSONSchema { FieldRules.email.schema }
+    /// A 6-digit code (`FieldRules.sixDigitCode`).
+    public static var sixDigitCode: JSONSchema { FieldRules.sixDigitCode.schema }
     /// An ISO 8601 UTC timestamp.
     public static var timestamp: JSONSchema { .string(StringRules(format: "date-time")) }
     /// One of `values`.

@@ -1,13 +1,11 @@
 /// Push device tokens and preferences (docs/API.md §5).
 
-extension DeviceTokenRegistration: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("deviceToken", .nonEmptyText(maxLength: 512)),
-            .init("platform", .cases(of: PushPlatform.self)),
-            .init("appType", .cases(of: PushAppType.self)),
-        ])
-    }
+extension DeviceTokenRegistration: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("deviceToken", \.deviceToken, FieldRules.deviceToken),
+        .decoded("platform", .cases(of: PushPlatform.self)),
+        .decoded("appType", .cases(of: PushAppType.self)),
+    ]
     public static var example: DeviceTokenRegistration {
         DeviceTokenRegistration(deviceToken: WireExample.deviceToken, platform: .ios, appType: .staff)
     }
@@ -28,8 +26,8 @@ extension RegisteredDeviceToken: WireType {
     }
 }
 
-extension DeviceTokenRemoval: WireType {
-    public static var schema: JSONSchema { .object([.init("deviceToken", .nonEmptyText(maxLength: 512))]) }
+extension DeviceTokenRemoval: WireRequest {
+    public static let fields: [RequestField<Self>] = [.string("deviceToken", \.deviceToken, FieldRules.deviceToken)]
     public static var example: DeviceTokenRemoval { DeviceTokenRemoval(deviceToken: WireExample.deviceToken) }
 }
 
@@ -46,17 +44,11 @@ extension PushPreferences: WireType {
     public static var example: PushPreferences { PushPreferences(enquiries: false) }
 }
 
-extension PushPreferencesUpdate: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [
-                .init("enabled", .boolean, required: false),
-                .init("orders", .boolean, required: false),
-                .init("devices", .boolean, required: false),
-                .init("enquiries", .boolean, required: false),
-                .init("payments", .boolean, required: false),
-            ],
-            description: "The preferences to change; absent ones keep their value")
+extension PushPreferencesUpdate: WireRequest {
+    /// Booleans only: a present `null` is refused by decoding like any other non-boolean.
+    public static let fields: [RequestField<Self>] = ["enabled", "orders", "devices", "enquiries", "payments"].map {
+        .decoded($0, .boolean, required: false)
     }
+    public static var bodyDescription: String? { "The preferences to change; absent ones keep their value" }
     public static var example: PushPreferencesUpdate { PushPreferencesUpdate(enquiries: false) }
 }

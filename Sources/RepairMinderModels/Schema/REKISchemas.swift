@@ -33,13 +33,12 @@ extension REKITokenPair: WireType {
     }
 }
 
-extension REKIResetPasswordRequest: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("token", .nonEmptyText(maxLength: 1024, description: "The token of the emailed link (64 hex characters)")),
-            .init("newPassword", .newPassword),
-        ])
-    }
+extension REKIResetPasswordRequest: WireRequest {
+    /// Any token up to 1 KiB is looked up: a wrong one is "Invalid or expired reset token", not bad input.
+    public static let fields: [RequestField<Self>] = [
+        .string("token", \.token, FieldRules.text(description: "The token of the emailed link (64 hex characters)")),
+        .string("newPassword", \.newPassword, FieldRules.newPassword),
+    ]
     public static var example: REKIResetPasswordRequest {
         REKIResetPasswordRequest(
             token: "9f2c4e1a7b3d5f8e0c6a2b4d8f1e3a5c7b9d0e2f4a6c8b1d3e5f7a9c0b2d4e6f", newPassword: "violet kettle 1987 drum")

@@ -1,27 +1,8 @@
-/// Field schemas shared by several wire types, matching the request rules of
-/// `Validation/FieldRules.swift` (docs/API.md §1).
+/// Field schemas shared by several response types. A request's fields take theirs from their
+/// `StringRule` (`Validation/FieldRules.swift`), so the server checks what is documented.
 extension JSONSchema {
-    /// An identifier in a request: non-empty, at most 128 characters (`FieldRules.identifier`).
-    static var identifier: JSONSchema { .string(StringRules(minLength: 1, maxLength: 128)) }
-
-    /// A non-empty string of at most `maxLength` characters.
-    static func nonEmptyText(maxLength: Int, description: String? = nil) -> JSONSchema {
-        .string(StringRules(minLength: 1, maxLength: maxLength, description: description))
-    }
-
-    /// A 6-digit code (emailed or authenticator) or an 8-character recovery code, which may be
-    /// typed with spaces or dashes (`FieldRules.secondFactorCode`).
-    static var secondFactorCode: JSONSchema {
-        .string(
-            StringRules(
-                pattern: "^([0-9]{6}|[A-Za-z0-9]{4}[ -]?[A-Za-z0-9]{4})$",
-                description: "A 6-digit code, or an 8-character recovery code"))
-    }
-
     /// Login step 1's `challengeToken`, sent back with steps 2 and 3 (docs/API.md §2.3).
-    static var challengeToken: JSONSchema {
-        .string(StringRules(minLength: 1, maxLength: 128, description: "Step 1's challengeToken (opaque, 256 bits)"))
-    }
+    static var challengeToken: JSONSchema { FieldRules.challengeToken.schema }
 
     /// A signed access token.
     static var jwt: JSONSchema { .string(StringRules(minLength: 1, description: "JWT (HS256)")) }

@@ -1,12 +1,10 @@
 /// Staff sign-in and the authenticator app (docs/API.md §2).
 
-extension LoginRequest: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("email", .email),
-            .init("password", .nonEmptyText(maxLength: 1024, description: "Sent exactly as typed")),
-        ])
-    }
+extension LoginRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("email", \.email, FieldRules.email),
+        .string("password", \.password, FieldRules.secret.described("Sent exactly as typed")),
+    ]
     public static var example: LoginRequest { LoginRequest(email: WireExample.staffEmail, password: "correct horse battery") }
 }
 
@@ -47,51 +45,45 @@ extension LoginChallengeResponse: WireType {
     }
 }
 
-extension TwoFactorCodeRequest: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("userId", .identifier),
-            .init("email", .email),
-            .init("challengeToken", .challengeToken, required: false),
-        ])
-    }
+extension TwoFactorCodeRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("userId", \.userId, FieldRules.identifier),
+        .string("email", \.email, FieldRules.email),
+        .optional("challengeToken", \.challengeToken, FieldRules.challengeToken),
+    ]
     public static var example: TwoFactorCodeRequest {
         TwoFactorCodeRequest(userId: WireExample.userId, email: WireExample.staffEmail, challengeToken: WireExample.challengeToken)
     }
 }
 
-extension TwoFactorVerifyRequest: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("userId", .identifier),
-            .init("code", .secondFactorCode),
-            .init("challengeToken", .challengeToken, required: false),
-        ])
-    }
+extension TwoFactorVerifyRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("userId", \.userId, FieldRules.identifier),
+        .string("code", \.code, FieldRules.secondFactorCode),
+        .optional("challengeToken", \.challengeToken, FieldRules.challengeToken),
+    ]
     public static var example: TwoFactorVerifyRequest {
         TwoFactorVerifyRequest(userId: WireExample.userId, code: WireExample.code, challengeToken: WireExample.challengeToken)
     }
 }
 
-extension MagicLinkRequest: WireType {
-    public static var schema: JSONSchema { .object([.init("email", .email)]) }
+extension MagicLinkRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [.string("email", \.email, FieldRules.email)]
     public static var example: MagicLinkRequest { MagicLinkRequest(email: WireExample.staffEmail) }
 }
 
-extension MagicLinkVerifyRequest: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("email", .email),
-            .init("code", .sixDigitCode),
-        ])
-    }
+extension MagicLinkVerifyRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("email", \.email, FieldRules.email),
+        .string("code", \.code, FieldRules.sixDigitCode),
+    ]
     public static var example: MagicLinkVerifyRequest {
         MagicLinkVerifyRequest(email: WireExample.staffEmail, code: WireExample.code)
     }
 }
 
-extension RefreshRequest: WireType {
-    public static var schema: JSONSchema { .object([.init("refreshToken", .nonEmptyText(maxLength: 512))]) }
+extension RefreshRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [.string("refreshToken", \.refreshToken, FieldRules.refreshToken)]
     public static var example: RefreshRequest { RefreshRequest(refreshToken: WireExample.refreshToken) }
 }
 
@@ -154,11 +146,10 @@ extension TOTPSetupResponse: WireType {
     }
 }
 
-extension TOTPCodeRequest: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [.init("code", .secondFactorCode)],
-            description: "verify-setup takes a current 6-digit code; disable also takes a recovery code")
+extension TOTPCodeRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [.string("code", \.code, FieldRules.secondFactorCode)]
+    public static var bodyDescription: String? {
+        "verify-setup takes a current 6-digit code (anything else is a wrong code); disable also takes a recovery code"
     }
     public static var example: TOTPCodeRequest { TOTPCodeRequest(code: WireExample.code) }
 }

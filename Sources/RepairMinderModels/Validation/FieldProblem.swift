@@ -5,13 +5,6 @@ public struct FieldProblem: Error, Sendable, Equatable {
     public init(_ message: String) { self.message = message }
 }
 
-/// A request body with rules beyond its JSON types: trimmed, non-empty, well-formed fields.
-public protocol ValidatedRequest: Sendable {
-    /// The request with its fields normalised (trimmed, emails lowercased), or the first
-    /// field that breaks a rule.
-    func validated() throws(FieldProblem) -> Self
-}
-
 /// A string enum of the wire whose unknown values are refused with a message that lists the
 /// allowed ones (`platform must be one of "ios", "android"`).
 public protocol WireEnum: RawRepresentable, CaseIterable, Codable, Sendable where RawValue == String {}

@@ -1,80 +1,110 @@
 import Foundation
 
-/// The field rules of docs/API.md §1, shared by the server's validating decoder and the SDK's forms.
+/// The field rules of docs/API.md §1, each a `StringRule` from which both the OpenAPI document
+/// and the server's check are derived; the SDK's forms use the same ones.
 public enum FieldRules {
-    /// Trimmed; empty is missing.
-    public static func text(_ value: String, _ name: String, maxLength: Int = 1024) throws(FieldProblem) -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw FieldProblem("\(name) is required") }
-        guard trimmed.utf8.count <= maxLength else { throw FieldProblem("\(name) is too long") }
-        return trimmed
+    /// Trimmed text, non-blank, at most `maxLength` code points as sent.
+    public static func text(maxLength: Int = 1024, description: String? = nil) -> StringRule {
+        StringRule(minLength: 1, maxLength: maxLength, content: .nonBlank, normalisation: .trimmed, description: description)
     }
 
-    /// An optional `text`: nil stays nil.
-    public static func optionalText(_ value: String?, _ name: String, maxLength: Int = 1024) throws(FieldProblem) -> String? {
-        guard let value else { return nil }
-        return try text(value, name, maxLength: maxLength)
-    }
+    /// An identifier: anything non-blank up to 128 characters, so that a wrong id is a "not
+    /// found" answer rather than a validation error.
+    public static let identifier = text(maxLength: 128)
 
     /// Kept exactly as sent (passwords: spaces are part of them), non-empty.
-    public static func secret(_ value: String, _ name: String, maxLength: Int = 1024) throws(FieldProblem) -> String {
-        guard !value.isEmpty else { throw FieldProblem("\(name) is required") }
-        guard value.utf8.count <= maxLength else { throw FieldProblem("\(name) is too long") }
-        return value
-    }
+    public static let secret = StringRule(minLength: 1, maxLength: 1024)
 
-    /// A well-formed address, trimmed and lowercased (emails compare case-insensitively).
-    public static func email(_ value: String, _ name: String = "email") throws(FieldProblem) -> String {
-        let trimmed = try text(value, name)
-        guard EmailAddress.isValid(trimmed) else { throw FieldProblem("\(name) must be a valid email address") }
-        return trimmed.lowercased()
-    }
+    /// A plain address: one `@`, something before it, a dotted domain after it, no whitespace,
+    /// control or invisible format characters (bidi overrides, zero-width spaces) that would
+    /// make two addresses look alike; whitespace around it is dropped and it is lowercased.
+    public static let email = StringRule(
+        minLength: 1, maxLength: 254,
+        content: .pattern(
+            "^[\(whitespaceClass)]*[^\(addressForbidden)]{1,64}@[^\(addressForbidden).]+(\\.[^\(addressForbidden).]+)+[\(whitespaceClass)]*$",
+            mismatch: "must be a valid email address"),
+        normalisation: .trimmedLowercased, description: "An email address")
 
     /// Exactly six decimal digits.
-    public static func sixDigitCode(_ value: String, _ name: String = "code") throws(FieldProblem) -> String {
-        let trimmed = try text(value, name)
-        guard trimmed.count == 6, trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-            throw FieldProblem("\(name) must be a 6-digit code")
+    public static let sixDigitCode = StringRule(
+        minLength: 1, content: .pattern("^[\(whitespaceClass)]*[0-9]{6}[\(whitespaceClass)]*$", mismatch: "must be a 6-digit code"),
+        normalisation: .trimmed)
+
+    /// Six digits (emailed or authenticator code) or an 8-character recovery code, which may be
+    /// typed with a space or a dash in the middle.
+    public static let secondFactorCode = StringRule(
+        minLength: 1,
+        content: .pattern(
+            "^[\(whitespaceClass)]*([0-9]{6}|[A-Za-z0-9]{4}[ -]?[A-Za-z0-9]{4})[\(whitespaceClass)]*$",
+            mismatch: "must be a 6-digit code or an 8-character recovery code"),
+        normalisation: .trimmed, description: "A 6-digit code, or an 8-character recovery code")
+
+    // MARK: Fields of several requests
+
+    /// Login step 1's `challengeToken`, sent back with steps 2 and 3 (docs/API.md §2.3).
+    public static let challengeToken = text(maxLength: 128, description: "Step 1's challengeToken (opaque, 256 bits)")
+
+    /// A refresh token: any up to 512 characters is looked up (a wrong one is refused by the
+    /// route, 401), a longer one is bad input.
+    public static let refreshToken = text(maxLength: 512)
+
+    /// A push device token (APNs or FCM).
+    public static let deviceToken = text(maxLength: 512)
+
+    /// A new password as sent; the policy (§9: 8 characters to 72 bytes, not common, not the
+    /// email) answers 400 `WEAK_PASSWORD`, not a validation error.
+    public static let newPassword = secret.described(
+        "At least 8 characters, at most 72 bytes of UTF-8, not a common password, not the email")
+
+    // MARK: Characters
+
+    /// What trimming drops: Swift's whitespace and newlines (Unicode's separators, tab to
+    /// carriage return, next line), listed so that the document's patterns say the same.
+    public static let whitespace: [ClosedRange<UInt32>] = [
+        0x09...0x0D, 0x20...0x20, 0x85...0x85, 0xA0...0xA0, 0x1680...0x1680, 0x2000...0x200A, 0x2028...0x2029,
+        0x202F...0x202F, 0x205F...0x205F, 0x3000...0x3000,
+    ]
+
+    /// Control characters and the invisible format characters (Unicode's Cf).
+    static let invisible: [ClosedRange<UInt32>] = [
+        0x00...0x1F, 0x7F...0x9F, 0xAD...0xAD, 0x600...0x605, 0x61C...0x61C, 0x6DD...0x6DD, 0x70F...0x70F,
+        0x890...0x891, 0x8E2...0x8E2, 0x180E...0x180E, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064,
+        0x2066...0x206F, 0xFEFF...0xFEFF, 0xFFF9...0xFFFB, 0x110BD...0x110BD, 0x110CD...0x110CD, 0x13430...0x1343F,
+        0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0001...0xE0001, 0xE0020...0xE007F,
+    ]
+
+    /// `whitespace` as the inside of a regular-expression character class.
+    static let whitespaceClass = characterClass(whitespace)
+    /// What an address may not contain, as the inside of a character class: `@` aside, which
+    /// the pattern places itself.
+    private static let addressForbidden = characterClass(whitespace + invisible) + "@"
+
+    /// The inside of a character class: `\uXXXX` escapes in the Basic Multilingual Plane (ECMA-262,
+    /// Python and ICU read them alike), the characters themselves beyond it.
+    private static func characterClass(_ ranges: [ClosedRange<UInt32>]) -> String {
+        func one(_ scalar: UInt32) -> String {
+            scalar <= 0xFFFF ? "\\u" + String(format: "%04X", scalar) : String(Character(Unicode.Scalar(scalar)!))
         }
-        return trimmed
+        return ranges.map { $0.count == 1 ? one($0.lowerBound) : one($0.lowerBound) + "-" + one($0.upperBound) }.joined()
     }
 
-    /// Six digits (emailed or authenticator code) or an 8-character recovery code.
-    public static func secondFactorCode(_ value: String, _ name: String = "code") throws(FieldProblem) -> String {
-        let trimmed = try text(value, name)
-        let isDigits = trimmed.count == 6 && trimmed.allSatisfy { $0.isASCII && $0.isNumber }
-        guard isDigits || RecoveryCodeFormat.looksLikeOne(trimmed) else {
-            throw FieldProblem("\(name) must be a 6-digit code or an 8-character recovery code")
-        }
-        return trimmed
-    }
+    private static let whitespaceScalars = Set(whitespace.flatMap { $0 })
 
-    /// An identifier: anything non-empty up to 128 characters, so that a wrong id is a "not
-    /// found" answer rather than a validation error.
-    public static func identifier(_ value: String, _ name: String) throws(FieldProblem) -> String {
-        try text(value, name, maxLength: 128)
-    }
-
-    /// An optional `identifier`.
-    public static func optionalIdentifier(_ value: String?, _ name: String) throws(FieldProblem) -> String? {
-        guard let value else { return nil }
-        return try identifier(value, name)
+    /// `value` without the `whitespace` around it.
+    public static func trimmingWhitespace(_ value: String) -> String {
+        let scalars = value.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !whitespaceScalars.contains($0.value) }),
+            let last = scalars.lastIndex(where: { !whitespaceScalars.contains($0.value) })
+        else { return "" }
+        if first == scalars.startIndex, last == scalars.index(before: scalars.endIndex) { return value }
+        return String(scalars[first...last])
     }
 }
 
-/// A pragmatic email check: one `@`, something before it, a dotted domain after it, no spaces,
-/// no control characters (NUL, BEL, ...) and no invisible format characters (bidi overrides,
-/// zero-width spaces) that would make two different addresses look alike.
+/// The email rule as a yes-or-no question, for forms and fixture files.
 public enum EmailAddress {
     public static func isValid(_ value: String) -> Bool {
-        guard value.utf8.count <= 254, !value.contains(where: { $0.isWhitespace }) else { return false }
-        guard !value.unicodeScalars.contains(where: { [.control, .format].contains($0.properties.generalCategory) }) else {
-            return false
-        }
-        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[0].count <= 64 else { return false }
-        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+        (try? FieldRules.email.check(value, "email")) != nil
     }
 }
 

@@ -14,8 +14,8 @@ struct ActivityController {
 
     @Sendable func activity(_ call: RouteCall<EmptyPayload>) async throws -> ([ActivityEvent], Pagination) {
         let staff = try call.staff
-        let page = try call.positiveQuery("page") ?? 1
-        let limit = min(try call.positiveQuery("limit") ?? Self.defaultLimit, Self.maximumLimit)
+        let page = try call.query(.page) ?? 1
+        let limit = min(try call.query(.limit) ?? Self.defaultLimit, Self.maximumLimit)
         let (rows, total) = try await ActivityLog.page(userId: staff.user.id, page: page, limit: limit, in: database)
         return (rows.map(\.wire), Pagination(page: page, limit: limit, total: total, totalPages: (total + limit - 1) / limit))
     }

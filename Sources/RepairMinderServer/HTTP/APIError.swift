@@ -29,6 +29,12 @@ extension APIError {
     static let wrongContentType = APIError(.badRequest, .invalidJSON, "Content-Type must be application/json")
     static let payloadTooLarge = APIError(.contentTooLarge, .payloadTooLarge, "Request body is too large")
     static let notFound = APIError(.notFound, .notFound, "Not found")
+
+    /// 405 for a path that is served with other methods, which `Allow` lists (RFC 9110 §15.5.6).
+    static func methodNotAllowed(allowed: [HTTPMethod]) -> APIError {
+        let methods = allowed.map(\.rawValue).joined(separator: ", ")
+        return APIError(.methodNotAllowed, .methodNotAllowed, "Method not allowed: use \(methods)", headers: [.allow: methods])
+    }
     static let internalError = APIError(.internalServerError, .internalError, "An unexpected error occurred")
     static let unauthorized = APIError(.unauthorized, .unauthorized, "Authentication required")
     static let tokenExpired = APIError(.unauthorized, .tokenExpired, "Access token expired")

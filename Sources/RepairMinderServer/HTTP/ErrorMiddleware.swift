@@ -22,7 +22,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             failure = .validation(problem.message)
         } catch let error as HTTPError {
             failure = switch error.status {
-            case .notFound, .methodNotAllowed: .notFound
+            case .notFound, .methodNotAllowed: noRoute(for: request)
             case .contentTooLarge: .payloadTooLarge
             case .badRequest: .invalidJSON
             default: .internalError
@@ -36,6 +36,16 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         if rekiServed, Routes.REKI.contains(path: request.uri.path) { return failure.rekiResponse(now: Date()) }
         return try failure.response(from: request, context: context)
+    }
+
+    /// What no route answered: 405 with `Allow` when the path is served with other methods,
+    /// 404 when it is not served at all.
+    private func noRoute(for request: Request) -> APIError {
+        let path = request.uri.path
+        if !rekiServed, Routes.REKI.contains(path: path) { return .notFound }
+        let allowed = Set(Routes.routes(matching: path).filter { $0.availability == .served }.map(\.method))
+        guard !allowed.isEmpty else { return .notFound }
+        return .methodNotAllowed(allowed: allowed.sorted { $0.rawValue < $1.rawValue })
     }
 }
 

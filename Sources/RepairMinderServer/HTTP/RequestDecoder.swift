@@ -11,7 +11,11 @@ struct RequestDecoder: Sendable {
     /// One decoder for every request body (its options never change).
     private static let jsonDecoder = JSONDecoder()
 
-    func decode<Body: WireType>(_ type: Body.Type, from request: Request) async throws -> Body {
+    /// The body as `type`, checked against its declared rules (`WireRequest`) and the values
+    /// the route fixes (`fixedFields`).
+    func decode<Body: WireType>(
+        _ type: Body.Type, from request: Request, fixedFields: [(name: String, value: String)] = []
+    ) async throws -> Body {
         // Routes without a body ignore whatever was sent.
         if let none = EmptyPayload() as? Body { return none }
         if let contentType = request.headers[.contentType], !contentType.lowercased().hasPrefix("application/json") {
@@ -25,17 +29,24 @@ struct RequestDecoder: Sendable {
             throw APIError.payloadTooLarge
         }
         let decoded: Body
+        let data = Data(buffer: buffer)
         do {
-            decoded = try Self.jsonDecoder.decode(Body.self, from: Data(buffer: buffer))
+            decoded = try Self.jsonDecoder.decode(Body.self, from: data)
         } catch let error as DecodingError {
             throw Self.apiError(for: error)
         }
-        guard let validating = decoded as? any ValidatedRequest else { return decoded }
-        guard let validated = try Self.validate(validating) as? Body else { throw APIError.internalError }
+        if !fixedFields.isEmpty, case .object(let members) = try Self.jsonDecoder.decode(JSONValue.self, from: data) {
+            for field in fixedFields where members[field.name] != .string(field.value) {
+                throw APIError.validation("\(field.name) must be \"\(field.value)\" on this endpoint")
+            }
+        }
+        guard let described = decoded as? any WireRequest else { return decoded }
+        guard let validated = try Self.validate(described) as? Body else { throw APIError.internalError }
         return validated
     }
 
-    private static func validate<Value: ValidatedRequest>(_ value: Value) throws -> Value {
+    /// The body checked against the rules its type declares (`WireRequest.fields`).
+    private static func validate<Value: WireRequest>(_ value: Value) throws -> Value {
         do {
             return try value.validated()
         } catch {

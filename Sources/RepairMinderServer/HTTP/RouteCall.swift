@@ -39,12 +39,12 @@ struct RouteCall<Body: Sendable>: Sendable {
         ClientDevice(isMobile: isMobile, userAgent: request.headers[.userAgent], ipAddress: context.clientIP)
     }
 
-    /// The query parameter `name` as a whole number of 1 or more; nil when absent, 400
-    /// `VALIDATION_ERROR` naming it when it is anything else (`page=0`, `limit=abc`).
-    func positiveQuery(_ name: String) throws -> Int? {
-        guard let raw = request.uri.queryParameters.get(name) else { return nil }
-        guard let value = Int(raw), value >= 1, value <= 1_000_000 else {
-            throw APIError.validation("\(name) must be a whole number from 1")
+    /// The whole-number query `parameter`; nil when absent, 400 `VALIDATION_ERROR` naming it
+    /// when it is outside the range its declaration documents (`page=0`, `limit=abc`).
+    func query(_ parameter: QueryParameter) throws -> Int? {
+        guard let raw = request.uri.queryParameters.get(parameter.name), let range = parameter.integers else { return nil }
+        guard let value = Int(raw), range.contains(value) else {
+            throw APIError.validation("\(parameter.name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
     }

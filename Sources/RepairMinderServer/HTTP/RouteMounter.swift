@@ -50,7 +50,7 @@ struct RouteMounter {
         let decoder = self.decoder, limiter = route.countedByAuthLimit ? ipLimiter : nil
         let credential = route.credential, isSignIn = route.countedByAuthLimit, pattern = route.path.description
         let staffIdentity = self.staffIdentity, customerIdentity = self.customerIdentity, metrics = self.metrics
-        let rekiIdentity = self.rekiIdentity
+        let rekiIdentity = self.rekiIdentity, fixedFields = route.fixedFields
         let respond: @Sendable (Request, AppRequestContext) async throws -> Response = { request, context in
             if let limiter, let wait = try await limiter.admit(ClientAddress.limitKey(context.clientIP ?? "unknown")) {
                 throw APIError.rateLimited(retryAfter: wait)
@@ -67,7 +67,7 @@ struct RouteMounter {
                 guard let rekiIdentity else { throw APIError.notFound }
                 context.rekiUser = try await rekiIdentity.resolve(BearerToken.from(request))
             }
-            let body = try await decoder.decode(Body.self, from: request)
+            let body = try await decoder.decode(Body.self, from: request, fixedFields: fixedFields)
             return try await handler(RouteCall(body: body, request: request, context: context))
         }
         router.on(RouterPath(pattern), method: route.method.hummingbird) { request, context in

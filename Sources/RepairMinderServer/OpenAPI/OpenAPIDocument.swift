@@ -79,13 +79,24 @@ public enum OpenAPIDocument {
         parameters += route.query.map { query in
             [
                 "name": .string(query.name), "in": "query", "required": false, "description": .string(query.summary),
-                "schema": query.isInteger ? ["type": "integer", "minimum": 1] : ["type": "string"],
+                "schema": query.integers.map { ["type": "integer", "minimum": .number(Double($0.lowerBound)), "maximum": .number(Double($0.upperBound))] }
+                    ?? ["type": "string"],
             ]
         }
         if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
+        if let rule = route.inputRuleBeyondSchema { operation["x-input-rule-beyond-schema"] = .string(rule) }
         if let requestType = route.requestType {
-            var media: [String: JSONValue] = ["schema": schemas.reference(requestType)]
-            if let example = SchemaRendering.example(of: requestType) { media["example"] = example }
+            var schema = schemas.reference(requestType)
+            if !route.fixedFields.isEmpty {
+                // The body's type, with the values this route takes.
+                let fixed = route.fixedFields.map { ($0.name, JSONValue.object(["enum": [.string($0.value)]])) }
+                schema = ["allOf": [schema, ["properties": .object(Dictionary(uniqueKeysWithValues: fixed))]]]
+            }
+            var media: [String: JSONValue] = ["schema": schema]
+            if case .object(var example)? = SchemaRendering.example(of: requestType) {
+                for field in route.fixedFields { example[field.name] = .string(field.value) }
+                media["example"] = .object(example)
+            }
             operation["requestBody"] = ["required": true, "content": ["application/json": .object(media)]]
         }
         switch route.credential {

@@ -10,7 +10,7 @@ struct PushController {
 
     func mount(on routes: RouteMounter) {
         routes.on(Routes.Push.registerDeviceToken) { call in
-            try await register(call, owner: try Self.staffOwner(call), appType: .staff)
+            try await register(call, owner: try Self.staffOwner(call))
         }
         routes.on(Routes.Push.unregisterDeviceToken) { call in
             try await tokens.remove(call.body.deviceToken, owner: try Self.staffOwner(call))
@@ -20,7 +20,7 @@ struct PushController {
         routes.on(Routes.Push.preferences) { call in try await preferences.preferences(userId: try call.staff.user.id) }
         routes.on(Routes.Push.updatePreferences, use: updatePreferences)
         routes.on(Routes.Push.registerCustomerDeviceToken) { call in
-            try await register(call, owner: try Self.customerOwner(call), appType: .customer)
+            try await register(call, owner: try Self.customerOwner(call))
         }
         routes.on(Routes.Push.unregisterCustomerDeviceToken) { call in
             try await tokens.remove(call.body.deviceToken, owner: try Self.customerOwner(call))
@@ -38,14 +38,11 @@ struct PushController {
         return DeviceTokenOwner(kind: .customer, id: customer.client.id, sessionId: customer.claims.sessionId)
     }
 
-    /// Registers the body's token; `appType` must be the one of this endpoint's app.
-    private func register(
-        _ call: RouteCall<DeviceTokenRegistration>, owner: DeviceTokenOwner, appType expected: PushAppType
-    ) async throws -> RegisteredDeviceToken {
+    /// Registers the body's token; its `appType` is this endpoint's (the route fixes it).
+    private func register(_ call: RouteCall<DeviceTokenRegistration>, owner: DeviceTokenOwner) async throws
+        -> RegisteredDeviceToken
+    {
         let body = call.body
-        guard body.appType == expected else {
-            throw APIError.validation("appType must be \"\(expected.rawValue)\" on this endpoint")
-        }
         return try await tokens.register(
             body.deviceToken, platform: body.platform, appType: body.appType, owner: owner, now: clock.now())
     }
