@@ -67,10 +67,11 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     let signer = JWTSigner(secret: parts.jwtSecret, previousSecret: settings.previousJWTSecret)
     // Not the JWT secret: that one rotates (docs/API.md §2.6), and the hashes must outlive it.
     let hashing = SecretHashing(masterKey: parts.encryptionKey)
-    // The bearer check's cache, and the stores whose committed changes clear it.
+    // The bearer check's cache, and the one service whose committed revocations clear it.
     let callerCache = StaffCallerCache()
-    let accounts = AccountStore(database: database, callerCache: callerCache)
-    let sessions = SessionStore(database: database, callerCache: callerCache)
+    let revocation = SessionRevocation(database: database, callerCache: callerCache)
+    let accounts = AccountStore(database: database)
+    let sessions = SessionStore(database: database)
     let customers = CustomerStore(database: database)
     let counters = WindowCounters(database: database)
     let limits = AbuseLimits(counters: counters, settings: settings, clock: clock)
@@ -107,27 +108,28 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
         .mount(on: routes)
     let passwordPolicy = try PasswordPolicy.bundled()
     let issuer = TokenIssuer(
-        signer: signer, accounts: accounts, sessions: sessions, settings: settings, clock: clock, metrics: parts.metrics)
+        signer: signer, accounts: accounts, sessions: sessions, revocation: revocation, settings: settings, clock: clock,
+        metrics: parts.metrics)
     StaffLoginController(
         settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher, limits: limits,
         challenges: LoginChallengeStore(database: database), hashing: hashing, mail: parts.mail,
         authenticatorApp: authenticatorApp, issuer: issuer
     ).mount(on: routes)
     MagicLinkController(accounts: accounts, codes: codes, issuer: issuer).mount(on: routes)
-    SessionListController(database: database, clock: clock, sessions: sessions).mount(on: routes)
+    SessionListController(clock: clock, sessions: sessions, revocation: revocation).mount(on: routes)
     RegistrationController(
         database: database, clock: clock, accounts: accounts, store: RegistrationStore(database: database),
         hasher: parts.hasher, policy: passwordPolicy, codes: codes, mail: parts.mail, issuer: issuer
     ).mount(on: routes)
     ActivityController(database: database).mount(on: routes)
     PasswordController(
-        database: database, clock: clock, accounts: accounts, hasher: parts.hasher, policy: passwordPolicy,
+        clock: clock, accounts: accounts, revocation: revocation, hasher: parts.hasher, policy: passwordPolicy,
         limits: limits, codes: codes
     ).mount(on: routes)
     StaffSessionController(
-        settings: settings, clock: clock, sessions: sessions,
+        settings: settings, clock: clock, revocation: revocation,
         rotation: RefreshTokenRotation<UserRecord>(
-            database: database, hashing: hashing, settings: settings, metrics: parts.metrics, callerCache: callerCache),
+            database: database, hashing: hashing, settings: settings, metrics: parts.metrics, revocation: revocation),
         issuer: issuer
     ).mount(on: routes)
     TOTPController(app: authenticatorApp, limits: limits, clock: clock).mount(on: routes)
@@ -138,7 +140,9 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     if settings.rekiEnabled {
         REKIController(
             database: database, settings: settings, clock: clock, users: rekiUsers, sessions: rekiSessions,
-            rotation: RefreshTokenRotation(database: database, hashing: hashing, settings: settings, metrics: parts.metrics),
+            revocation: revocation,
+            rotation: RefreshTokenRotation(
+                database: database, hashing: hashing, settings: settings, metrics: parts.metrics, revocation: revocation),
             resets: REKIPasswordResets(database: database, mail: parts.mail), signer: rekiSigner, hasher: parts.hasher,
             policy: passwordPolicy, limits: limits
         ).mount(on: routes)

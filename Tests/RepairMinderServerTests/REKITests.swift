@@ -368,7 +368,7 @@ import Testing
             let huge = #"{"email": "a@b.example", "password": "\#(String(repeating: "p", count: 70_000))"}"#
             try await client.send(.post, "/auth/login", json: huge).expectREKIFailure(.contentTooLarge, "Request body is too large")
             try await client.send(.get, "/auth/nothing-here").expectREKIFailure(.notFound, "Not found")
-            try await client.send(.get, "/auth/login").expectREKIFailure(.notFound, "Not found")
+            try await client.send(.get, "/auth/login").expectREKIFailure(.methodNotAllowed, "Method not allowed: use POST")
             // The rest of the API keeps its envelope.
             try await client.send(.get, "/api/nothing-here").expectFailure(.notFound, "NOT_FOUND")
             #expect(try await count(server, "reki_users") == 0)

@@ -4,9 +4,6 @@ import SQLKit
 /// Reads staff users and their companies.
 struct AccountStore: Sendable {
     let database: Database
-    /// The instance's staff caller cache, told of the user writes made through this store and
-    /// (`forgetCachedCallers`) of those its callers commit.
-    var callerCache: StaffCallerCache? = nil
 
     static let rowDecoder = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
 
@@ -67,17 +64,12 @@ struct AccountStore: Sendable {
     /// The company's columns in `caller`'s row, each prefixed `c_`.
     private static let companyColumns = SQLRowDecoder(prefix: "c_")
 
-    func recordLogin(userId: String, at now: Double) async throws {
-        try await database.withConnection { db in
-            try await db.raw("UPDATE users SET last_login = \(bind: now) WHERE id = \(bind: userId)").run()
+    /// Through the revocation service, which tells the caller cache of the changed user.
+    func recordLogin(userId: String, at now: Double, revocation: SessionRevocation) async throws {
+        try await revocation.transaction { changing in
+            try await changing.db.raw("UPDATE users SET last_login = \(bind: now) WHERE id = \(bind: userId)").run()
+            changing.changedUser(userId)
         }
-        forgetCachedCallers(of: userId)
-    }
-
-    /// After a committed change to `userId` (their row, or their sessions): their next request
-    /// reads the database.
-    func forgetCachedCallers(of userId: String) {
-        callerCache?.forget(userId: userId)
     }
 
     /// Sets the user's password hash, inside the caller's transaction (a reset: the emailed

@@ -44,7 +44,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         let path = request.uri.path
         if !rekiServed, Routes.REKI.contains(path: path) { return .notFound }
         let allowed = Set(Routes.routes(matching: path).filter { $0.availability == .served }.map(\.method))
-        guard !allowed.isEmpty else { return .notFound }
+        // Empty, or this very method: the path is not served here (`/metrics` turned off).
+        guard !allowed.isEmpty, !allowed.contains(where: { $0.hummingbird == request.method }) else { return .notFound }
         return .methodNotAllowed(allowed: allowed.sorted { $0.rawValue < $1.rawValue })
     }
 }

@@ -3,9 +3,9 @@ import RepairMinderModels
 
 /// Password reset while signed out, and set or change while signed in: docs/API.md §9.2, §9.3.
 struct PasswordController {
-    let database: Database
     let clock: ServerClock
     let accounts: AccountStore
+    let revocation: SessionRevocation
     let hasher: PasswordHasher
     let policy: PasswordPolicy
     let limits: AbuseLimits
@@ -39,13 +39,13 @@ struct PasswordController {
         try policy.check(body.password, email: user.email)
         let hash = try await hasher.hash(body.password)
         let now = clock.now(), codes = self.codes, device = call.device
-        try await database.transaction { db in
-            guard try await codes.consume(matched, now: now, on: db) else { throw APIError.invalidOrExpiredCode }
-            try await AccountStore.setPassword(userId: user.id, hash: hash, now: now, on: db)
-            try await ActivityLog.record(.passwordReset, userId: user.id, device: device, at: now, on: db)
-            try await SessionStore.revokeAll(userId: user.id, reason: "password_reset", device: device, now: now, on: db)
+        try await revocation.transaction { ending in
+            guard try await codes.consume(matched, now: now, on: ending.db) else { throw APIError.invalidOrExpiredCode }
+            try await AccountStore.setPassword(userId: user.id, hash: hash, now: now, on: ending.db)
+            ending.changedUser(user.id)
+            try await ActivityLog.record(.passwordReset, userId: user.id, device: device, at: now, on: ending.db)
+            try await ending.revokeAll(ofUser: user.id, reason: "password_reset", device: device, now: now)
         }
-        accounts.forgetCachedCallers(of: user.id)
         return MessageResponse(message: "Your password has been reset. Please sign in.")
     }
 
@@ -65,15 +65,16 @@ struct PasswordController {
         try policy.check(call.body.newPassword, email: user.email)
         let hash = try await hasher.hash(call.body.newPassword)
         let now = clock.now(), session = staff.claims.sid, device = call.device
-        try await database.transaction { db in
+        try await revocation.transaction { ending in
             // Conditional on the password checked above: of two changes from it, one wins.
-            guard try await AccountStore.replacePassword(userId: user.id, expected: user.passwordHash, with: hash, now: now, on: db)
+            guard
+                try await AccountStore.replacePassword(
+                    userId: user.id, expected: user.passwordHash, with: hash, now: now, on: ending.db)
             else { throw APIError.invalidCredentials }
-            try await ActivityLog.record(.passwordChanged, userId: user.id, sessionId: session, device: device, at: now, on: db)
-            try await SessionStore.revokeAll(
-                userId: user.id, keeping: session, reason: "password_changed", device: device, now: now, on: db)
+            ending.changedUser(user.id)
+            try await ActivityLog.record(.passwordChanged, userId: user.id, sessionId: session, device: device, at: now, on: ending.db)
+            try await ending.revokeAll(ofUser: user.id, keeping: session, reason: "password_changed", device: device, now: now)
         }
-        accounts.forgetCachedCallers(of: user.id)
         return MessageResponse(message: "Password updated")
     }
 }

@@ -11,6 +11,7 @@ struct REKIController {
     let clock: ServerClock
     let users: REKIUserStore
     let sessions: SessionStore
+    let revocation: SessionRevocation
     let rotation: RefreshTokenRotation<REKIUserRecord>
     let resets: REKIPasswordResets
     let signer: JWTSigner
@@ -88,7 +89,10 @@ struct REKIController {
     }
 
     @Sendable func logout(_ call: RouteCall<EmptyPayload>) async throws -> MessageResponse {
-        try await sessions.revoke(id: try call.rekiUser.claims.sid, reason: "logout", device: call.device, now: clock.now())
+        let session = try call.rekiUser.claims.sid, device = call.device, now = clock.now()
+        try await revocation.transaction {
+            try await $0.revoke(session: session, realm: .reki, reason: "logout", device: device, now: now)
+        }
         return MessageResponse(message: "success")
     }
 
@@ -114,12 +118,12 @@ struct REKIController {
         }
         try policy.check(call.body.newPassword, email: user.email)
         let hash = try await hasher.hash(call.body.newPassword)
-        try await database.transaction { db in
-            guard try await REKIPasswordResets.consume(token, now: now, on: db) == user.id else {
+        try await revocation.transaction { ending in
+            guard try await REKIPasswordResets.consume(token, now: now, on: ending.db) == user.id else {
                 throw APIError.rekiInvalidResetToken
             }
-            try await REKIUserStore.setPassword(userId: user.id, hash: hash, now: now, on: db)
-            try await SessionStore.revokeAll(userId: user.id, reason: "password_reset", device: nil, now: now, realm: .reki, on: db)
+            try await REKIUserStore.setPassword(userId: user.id, hash: hash, now: now, on: ending.db)
+            try await ending.revokeAll(ofUser: user.id, realm: .reki, reason: "password_reset", device: nil, now: now)
         }
         return MessageResponse(message: "success")
     }

@@ -9,11 +9,12 @@ extension RefreshTokenRotation {
     ///
     /// Per claim, in order: its outcome, or nil when its token was not claimable, or was
     /// presented twice in the batch (the second goes the one-by-one way, as the retry it is).
-    static func claimTogether(_ claims: [Claim], database: Database, settings: ServerSettings) async throws -> [Outcome?] {
+    static func claimTogether(_ claims: [Claim], revocation: SessionRevocation, settings: ServerSettings) async throws -> [Outcome?] {
         let realm = Account.realm
         let firstOfHash = Dictionary(claims.enumerated().map { ($1.presentedHash, $0) }, uniquingKeysWith: min)
         let distinct = firstOfHash.values.sorted().map { claims[$0] }
-        let outcomes: [String: Outcome] = try await database.transaction { db in
+        let outcomes: [String: Outcome] = try await revocation.transaction { ending in
+            let db = ending.db
             let presented = distinct.map { "(\(bind: $0.presentedHash), \(bind: $0.successorHash), \(bind: $0.now))" as SQLQueryString }
             let claimed = try await db.raw(
                 """
@@ -43,8 +44,8 @@ extension RefreshTokenRotation {
                 let (row, user) = try decode(columns)
                 if let refusal = refusal(row, user) {
                     if refusal.code == .userInactive {
-                        try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: claim.now, realm: realm, on: db)
-                        outcomes[hash] = .rejected(refusal, revoked: row.sessionId)
+                        try await ending.revoke(session: row.sessionId, realm: realm, reason: "user_inactive", now: claim.now)
+                        outcomes[hash] = .rejected(refusal)
                     } else {
                         outcomes[hash] = .rejected(refusal)
                     }

@@ -16,22 +16,19 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
     let hashing: SecretHashing
     let settings: ServerSettings
     let metrics: ServerMetrics?
-    /// The instance's staff caller cache, told of the sessions a refresh revokes.
-    let callerCache: StaffCallerCache?
+    /// How the sessions a refresh ends (reuse, an inactive user) are ended.
+    let revocation: SessionRevocation
     /// SQLite only: concurrent exchanges claimed together (`claimTogether`).
     private let batches: GroupCommit<Claim, Outcome?>?
 
-    init(
-        database: Database, hashing: SecretHashing, settings: ServerSettings, metrics: ServerMetrics?,
-        callerCache: StaffCallerCache? = nil
-    ) {
+    init(database: Database, hashing: SecretHashing, settings: ServerSettings, metrics: ServerMetrics?, revocation: SessionRevocation) {
         self.database = database
         self.hashing = hashing
         self.settings = settings
         self.metrics = metrics
-        self.callerCache = callerCache
+        self.revocation = revocation
         batches = database.engine == .sqlite
-            ? GroupCommit { claims in try await Self.claimTogether(claims, database: database, settings: settings) }
+            ? GroupCommit { claims in try await Self.claimTogether(claims, revocation: revocation, settings: settings) }
             : nil
     }
 
@@ -54,8 +51,8 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
     enum Outcome: Sendable {
         /// `retried`: the grace window's repeat of an exchange already made.
         case rotated(Rotated, retried: Bool)
-        /// `revoked`: the session the refusal ended, if it did.
-        case rejected(APIError, revoked: String? = nil)
+        /// Refused; a session the refusal ended was ended through `revocation`.
+        case rejected(APIError)
     }
 
     struct TokenRow: Decodable {
@@ -103,7 +100,8 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         // One transaction that starts by claiming the token: a conditional UPDATE, which of
         // concurrent refreshes (on any instance) exactly one wins; the others wait for its row
         // lock, find the token rotated, and take the retry path below.
-        let outcome: Outcome = try await database.transaction { db in
+        let outcome: Outcome = try await revocation.transaction { ending in
+            let db = ending.db
             let claimed = try await db.raw(
                 """
                 UPDATE \(ident: realm.refreshTokens) SET rotated_at = \(bind: now), successor_hash = \(bind: successorHash)
@@ -125,8 +123,8 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
             let (row, user) = try Self.decode(found)
             if let refusal = Self.refusal(row, user) {
                 guard refusal.code == .userInactive else { return .rejected(refusal) }
-                try await SessionStore.revoke(id: row.sessionId, reason: "user_inactive", now: now, realm: realm, on: db)
-                return .rejected(refusal, revoked: row.sessionId)
+                try await ending.revoke(session: row.sessionId, realm: realm, reason: "user_inactive", now: now)
+                return .rejected(refusal)
             }
             let rotated = Rotated(
                 refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0)
@@ -151,9 +149,8 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
                 try await ActivityLog.record(
                     .tokenReuseDetected, userId: user.id, sessionId: row.sessionId, device: device, at: now, on: db)
             }
-            try await SessionStore.revoke(
-                id: row.sessionId, reason: "refresh_token_reuse", device: device, now: now, realm: realm, on: db)
-            return .rejected(.tokenReuseDetected, revoked: row.sessionId)
+            try await ending.revoke(session: row.sessionId, realm: realm, reason: "refresh_token_reuse", device: device, now: now)
+            return .rejected(.tokenReuseDetected)
         }
         return try finish(outcome)
     }
@@ -163,10 +160,8 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         case .rotated(let rotated, let retried):
             metrics?.refreshRotated(retried: retried)
             return rotated
-        case .rejected(let error, let revoked):
+        case .rejected(let error):
             if error.code == .tokenReuseDetected { metrics?.refreshReuseDetected() }
-            // Committed by now: the session's access tokens stop at once on this instance.
-            if let revoked { callerCache?.forget(sessionId: revoked) }
             throw error
         }
     }
@@ -204,8 +199,10 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         let (row, user) = try Self.decode(found)
         if let refusal = Self.refusal(row, user) {
             guard refusal.code == .userInactive else { return .rejected(refusal) }
-            try await SessionStore(database: database, realm: realm).revoke(id: row.sessionId, reason: "user_inactive", now: now)
-            return .rejected(refusal, revoked: row.sessionId)
+            try await revocation.transaction {
+                try await $0.revoke(session: row.sessionId, realm: realm, reason: "user_inactive", now: now)
+            }
+            return .rejected(refusal)
         }
         return .rotated(
             Rotated(refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0), retried: false)

@@ -4,9 +4,9 @@ import RepairMinderModels
 /// The caller's signed-in devices: list them, sign one out, sign out all the others
 /// (docs/API.md §9.4). Revoking works as logout does (§2.9): refresh and access tokens stop.
 struct SessionListController {
-    let database: Database
     let clock: ServerClock
     let sessions: SessionStore
+    let revocation: SessionRevocation
 
     func mount(on routes: RouteMounter) {
         routes.on(Routes.AccountLifecycle.sessions, use: list)
@@ -26,20 +26,21 @@ struct SessionListController {
 
     /// Another user's session, or an unknown or already-ended one, is 404: ids are not probed.
     @Sendable func revoke(_ call: RouteCall<EmptyPayload>) async throws -> EmptyPayload {
-        let staff = try call.staff
-        guard try await sessions.revoke(id: try call.parameter("id"), ofUser: staff.user.id, reason: "revoked_by_user", device: call.device, now: clock.now())
-        else { throw APIError.notFound }
+        let userId = try call.staff.user.id, session = try call.parameter("id"), device = call.device, now = clock.now()
+        let revoked = try await revocation.transaction {
+            try await $0.revoke(session: session, ofUser: userId, reason: "revoked_by_user", device: device, now: now)
+        }
+        guard revoked else { throw APIError.notFound }
         return EmptyPayload()
     }
 
     @Sendable func logoutOthers(_ call: RouteCall<EmptyPayload>) async throws -> RevokedSessionsResponse {
         let staff = try call.staff
         let now = clock.now(), device = call.device
-        let revoked = try await database.transaction { db in
-            try await SessionStore.revokeAll(
-                userId: staff.user.id, keeping: staff.claims.sid, reason: "signed_out_elsewhere", device: device, now: now, on: db)
+        let revoked = try await revocation.transaction {
+            try await $0.revokeAll(
+                ofUser: staff.user.id, keeping: staff.claims.sid, reason: "signed_out_elsewhere", device: device, now: now)
         }
-        sessions.callerCache?.forget(userId: staff.user.id)
         return RevokedSessionsResponse(revoked: revoked)
     }
 }

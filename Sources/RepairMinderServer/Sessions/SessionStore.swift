@@ -20,12 +20,11 @@ struct ClientDevice: Sendable {
     var ipAddress: String?
 }
 
-/// The sessions of one realm (staff or REKI) and their refresh tokens (stored only as SHA-256 hashes).
+/// The sessions of one realm (staff or REKI) and their refresh tokens (stored only as SHA-256
+/// hashes). Sessions end through `SessionRevocation` only.
 struct SessionStore: Sendable {
     let database: Database
     var realm: SessionRealm = .staff
-    /// The instance's staff caller cache, told of every revocation committed through this store.
-    var callerCache: StaffCallerCache? = nil
 
     /// Starts a session with its first refresh token; returns the session id.
     func create(userId: String, device: ClientDevice, refreshToken: String, now: Double, refreshTTL: Double) async throws -> String {
@@ -102,66 +101,5 @@ struct SessionStore: Sendable {
                 """
             ).all(decoding: SessionRecord.self, with: AccountStore.rowDecoder)
         }
-    }
-
-    /// Revokes session `id` if it is a live session of `userId`; false for another user's or an unknown one.
-    func revoke(id: String, ofUser userId: String, reason: String, device: ClientDevice?, now: Double) async throws -> Bool {
-        let realm = self.realm
-        let revoked = try await database.transaction { db in
-            let owned = try await db.raw(
-                "SELECT id FROM \(ident: realm.sessions) WHERE id = \(bind: id) AND user_id = \(bind: userId) AND revoked_at IS NULL"
-            ).first()
-            guard owned != nil else { return false }
-            try await Self.revoke(id: id, reason: reason, device: device, now: now, realm: realm, on: db)
-            return true
-        }
-        if revoked { callerCache?.forget(sessionId: id) }
-        return revoked
-    }
-
-    /// Ends a session: its refresh tokens and access tokens stop working, and the device tokens
-    /// it registered are forgotten.
-    func revoke(id: String, reason: String, device: ClientDevice? = nil, now: Double) async throws {
-        let realm = self.realm
-        try await database.transaction { db in
-            try await Self.revoke(id: id, reason: reason, device: device, now: now, realm: realm, on: db)
-        }
-        callerCache?.forget(sessionId: id)
-    }
-
-    /// `revoke` inside a transaction the caller already holds; for staff, the activity log
-    /// records it for the session's user, from `device` (the request that caused it, if any).
-    /// Once committed, the caller tells the instance's `StaffCallerCache` (`forget`).
-    static func revoke(
-        id: String, reason: String, device: ClientDevice? = nil, now: Double, realm: SessionRealm = .staff, on db: any SQLDatabase
-    ) async throws {
-        let revoked = try await db.raw(
-            """
-            UPDATE \(ident: realm.sessions) SET revoked_at = \(bind: now), revoked_reason = \(bind: reason)
-            WHERE id = \(bind: id) AND revoked_at IS NULL RETURNING user_id
-            """
-        ).first(decodingColumn: "user_id", as: String.self)
-        guard realm.isStaff else { return }
-        try await DeviceTokenStore.removeAll(ofSession: id, on: db)
-        if let userId = revoked {
-            try await ActivityLog.record(.sessionRevoked, userId: userId, sessionId: id, device: device, at: now, on: db)
-        }
-    }
-
-    /// Revokes every live session of `userId` but `keeping` (the caller's own, when it stays
-    /// signed in), inside the caller's transaction; how many were revoked.
-    @discardableResult
-    static func revokeAll(
-        userId: String, keeping: String? = nil, reason: String, device: ClientDevice?, now: Double,
-        realm: SessionRealm = .staff, on db: any SQLDatabase
-    ) async throws -> Int {
-        let ids = try await db.raw(
-            """
-            SELECT id FROM \(ident: realm.sessions)
-            WHERE user_id = \(bind: userId) AND revoked_at IS NULL AND id <> \(bind: keeping ?? "")
-            """
-        ).all(decodingColumn: "id", as: String.self)
-        for id in ids { try await revoke(id: id, reason: reason, device: device, now: now, realm: realm, on: db) }
-        return ids.count
     }
 }

@@ -5,7 +5,7 @@ import RepairMinderModels
 struct StaffSessionController {
     let settings: ServerSettings
     let clock: ServerClock
-    let sessions: SessionStore
+    let revocation: SessionRevocation
     let rotation: RefreshTokenRotation<UserRecord>
     let issuer: TokenIssuer
 
@@ -31,7 +31,8 @@ struct StaffSessionController {
     }
 
     @Sendable func logout(_ call: RouteCall<EmptyPayload>) async throws -> EmptyPayload {
-        try await sessions.revoke(id: try call.staff.claims.sid, reason: "logout", device: call.device, now: clock.now())
+        let session = try call.staff.claims.sid, device = call.device, now = clock.now()
+        try await revocation.transaction { try await $0.revoke(session: session, reason: "logout", device: device, now: now) }
         return EmptyPayload()
     }
 }

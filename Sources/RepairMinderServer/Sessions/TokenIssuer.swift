@@ -6,6 +6,7 @@ struct TokenIssuer: Sendable {
     let signer: JWTSigner
     let accounts: AccountStore
     let sessions: SessionStore
+    let revocation: SessionRevocation
     let settings: ServerSettings
     let clock: ServerClock
     let metrics: ServerMetrics?
@@ -35,7 +36,7 @@ struct TokenIssuer: Sendable {
         let sessionId = try await sessions.create(
             userId: user.id, device: device, refreshToken: refreshToken, now: now,
             refreshTTL: Double(isMobile ? settings.refreshTokenTTLMobile : settings.refreshTokenTTLWeb))
-        try await accounts.recordLogin(userId: user.id, at: now)
+        try await accounts.recordLogin(userId: user.id, at: now, revocation: revocation)
         metrics?.signedIn(method)
         var signedIn = user
         signedIn.lastLogin = now
