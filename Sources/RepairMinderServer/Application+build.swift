@@ -16,6 +16,14 @@ public func buildApplication(
     mailTransport: (any MailTransport)? = nil,
     logger: Logger = Logger(label: "repairminder")
 ) async throws -> some ApplicationProtocol {
+    try await buildApplication(settings: settings, clock: clock, mailTransport: mailTransport, logger: logger, mountingAlso: { _ in })
+}
+
+/// `buildApplication`, with routes of a test's own (`mountingAlso`) beside the table's.
+func buildApplication(
+    settings: ServerSettings, clock: ServerClock, mailTransport: (any MailTransport)?, logger: Logger,
+    mountingAlso extra: (RouteMounter) -> Void
+) async throws -> some ApplicationProtocol {
     try settings.validate()
     let secret = try settings.jwtSecret ?? GeneratedSecret.loadOrCreate(named: "jwt-secret", in: settings.dataDirectory)
     let encryptionKey = try settings.resolvedEncryptionKey()
@@ -29,7 +37,8 @@ public func buildApplication(
         router = try buildRouter(
             ServerParts(
                 settings: settings, database: database, hasher: hasher, jwtSecret: secret, encryptionKey: encryptionKey,
-                clock: clock, mail: mail, metrics: metrics))
+                clock: clock, mail: mail, metrics: metrics),
+            mountingAlso: extra)
     } catch {
         await database.close()
         await hasher.shutdown()
@@ -62,7 +71,7 @@ struct ServerParts: Sendable {
 }
 
 /// Wires each feature with exactly what it needs and mounts the served routes of the table.
-func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
+func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Void = { _ in }) throws -> Router<AppRequestContext> {
     let (settings, database, clock) = (parts.settings, parts.database, parts.clock)
     let signer = JWTSigner(secret: parts.jwtSecret, previousSecret: settings.previousJWTSecret)
     // Not the JWT secret: that one rotates (docs/API.md §2.6), and the hashes must outlive it.
@@ -76,12 +85,13 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     let counters = WindowCounters(database: database)
     let limits = AbuseLimits(counters: counters, settings: settings, clock: clock)
     let codes = EmailedCodes(
-        store: EmailedCodeStore(database: database), hashing: hashing, limits: limits, mail: parts.mail, clock: clock,
+        store: EmailedCodeStore(database: database), hashing: hashing, mail: parts.mail, clock: clock,
         lifetime: settings.codeTTL, maxAttempts: settings.maxCodeAttempts,
         minimumDuration: .milliseconds(settings.codeRequestMinimumMilliseconds))
     let authenticatorApp = AuthenticatorApp(
         store: TOTPStore(database: database), secretBox: SecretBox(key: parts.encryptionKey), hashing: hashing)
-    let staffIdentity = StaffIdentity(signer: signer, sessions: sessions, accounts: accounts, clock: clock, cache: callerCache)
+    let staffIdentity = StaffIdentity(
+        signer: signer, lookup: StaffCallers(sessions: sessions, accounts: accounts, cache: callerCache), clock: clock)
     // REKI's tokens have keys of their own (derived): neither kind verifies as the other.
     let rekiSigner = signer.derived(for: "reki")
     let rekiSessions = SessionStore(database: database, realm: .reki)
@@ -94,12 +104,12 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     router.add(middleware: QuarantineMiddleware(identity: staffIdentity))
     let routes = RouteMounter(
         router: router, decoder: RequestDecoder(limit: settings.maxBodySize),
-        // One budget per client IP across staff and customer sign-in.
-        ipLimiter: settings.ipRateLimit > 0 ? IPRateLimiter(counters: counters, limit: settings.ipRateLimit, clock: clock) : nil,
+        limits: limits,
         staffIdentity: staffIdentity,
-        customerIdentity: CustomerIdentity(signer: signer, customers: customers, accounts: accounts, clock: clock),
+        customerIdentity: CustomerIdentity(
+            signer: signer, lookup: CustomerCallers(customers: customers, accounts: accounts), clock: clock),
         rekiIdentity: settings.rekiEnabled
-            ? REKIIdentity(signer: rekiSigner, sessions: rekiSessions, users: rekiUsers, clock: clock) : nil,
+            ? REKIIdentity(signer: rekiSigner, lookup: REKICallers(sessions: rekiSessions, users: rekiUsers), clock: clock) : nil,
         metrics: parts.metrics)
 
     try PublicController(
@@ -111,7 +121,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
         signer: signer, accounts: accounts, sessions: sessions, revocation: revocation, settings: settings, clock: clock,
         metrics: parts.metrics)
     StaffLoginController(
-        settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher, limits: limits,
+        settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher,
         challenges: LoginChallengeStore(database: database), hashing: hashing, mail: parts.mail,
         authenticatorApp: authenticatorApp, issuer: issuer
     ).mount(on: routes)
@@ -124,7 +134,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
     ActivityController(database: database).mount(on: routes)
     PasswordController(
         clock: clock, accounts: accounts, revocation: revocation, hasher: parts.hasher, policy: passwordPolicy,
-        limits: limits, codes: codes
+        codes: codes
     ).mount(on: routes)
     StaffSessionController(
         settings: settings, clock: clock, revocation: revocation,
@@ -132,7 +142,7 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
             database: database, hashing: hashing, settings: settings, metrics: parts.metrics, revocation: revocation),
         issuer: issuer
     ).mount(on: routes)
-    TOTPController(app: authenticatorApp, limits: limits, clock: clock).mount(on: routes)
+    TOTPController(app: authenticatorApp, clock: clock).mount(on: routes)
     CustomerAuthController(
         settings: settings, clock: clock, customers: customers, codes: codes, signer: signer, metrics: parts.metrics
     ).mount(on: routes)
@@ -144,11 +154,12 @@ func buildRouter(_ parts: ServerParts) throws -> Router<AppRequestContext> {
             rotation: RefreshTokenRotation(
                 database: database, hashing: hashing, settings: settings, metrics: parts.metrics, revocation: revocation),
             resets: REKIPasswordResets(database: database, mail: parts.mail), signer: rekiSigner, hasher: parts.hasher,
-            policy: passwordPolicy, limits: limits
+            policy: passwordPolicy
         ).mount(on: routes)
     }
     PushController(
         tokens: DeviceTokenStore(database: database), preferences: PushPreferencesStore(database: database), clock: clock
     ).mount(on: routes)
+    extra(routes)
     return router
 }

@@ -102,6 +102,22 @@ import Testing
     }
 }
 
+extension AuthStateMachineTests {
+    /// A step out of order throws the one sign-in flow error, from the customer flow too (issue 24):
+    /// nothing is sent.
+    @Test func stepsOutOfOrderThrowTheSignInFlowError() async throws {
+        let transport = ScriptedTransport { _ in (500, "not expected", [:]) }
+        let api = APIClient(baseURL: URL(string: "https://rm.example")!, store: InMemoryCredentialStore(), transport: transport)
+        let staff = StaffAuth(api: api), customer = CustomerAuth(api: api)
+        await #expect(throws: SignInFlowError.noLoginInProgress) { try await staff.verifySecondFactor(code: "123456") }
+        await #expect(throws: SignInFlowError.noLoginInProgress) { try await staff.verifyMagicCode("123456") }
+        await #expect(throws: SignInFlowError.noLoginInProgress) { try await customer.verify(code: "123456") }
+        await #expect(throws: SignInFlowError.noLoginInProgress) { try await customer.selectCompany(id: "c1") }
+        await #expect(throws: SignInFlowError.noLoginInProgress) { try await CustomerCodeViewModel(auth: customer).sendAgain() }
+        #expect(transport.requests.isEmpty)
+    }
+}
+
 final class URLBox: @unchecked Sendable {
     var url: URL?
 }

@@ -17,7 +17,7 @@ func signInAsStaff(server: URL, email: String, password: String, readCode: () as
     try await auth.login(email: email, password: password)   // → .awaitingSecondFactor
     try await auth.requestEmailCode()                          // emails a 6-digit code
     try await auth.verifySecondFactor(code: try await readCode())
-    guard case .signedIn(let me) = auth.state else { throw StaffAuthError.noLoginInProgress }
+    guard case .signedIn(let me) = auth.state else { throw SignInFlowError.noLoginInProgress }
 
     // Any route of the table, answered as its typed response; 401s, refresh and retries are
     // handled inside.

@@ -118,6 +118,34 @@ import FoundationNetworking
     }
 }
 
+extension RequestFeatureTests {
+    /// `Retry-After` as RFC 9110 writes it, read one way by both clients: seconds, or an
+    /// HTTP-date counted from the answer's `Date`; anything else is no wait (issue 24).
+    @Test func retryAfterIsReadTheSameWayByEveryClient() async throws {
+        let sent = "Sun, 06 Nov 1994 08:49:37 GMT"
+        let cases: [(value: String, date: String?, seconds: Int?)] = [
+            ("7", nil, 7), (" 120 ", nil, 120), ("99999999999999999999999", nil, 2_147_483_648),
+            ("Sun, 06 Nov 1994 08:50:07 GMT", sent, 30), ("Sunday, 06-Nov-94 08:50:07 GMT", sent, 30),
+            ("Sun Nov  6 08:50:07 1994", sent, 30), ("Sun, 06 Nov 1994 08:49:00 GMT", sent, 0),
+            ("-5", nil, nil), ("+7", nil, nil), ("1.5", nil, nil), ("soon", nil, nil), ("", nil, nil),
+        ]
+        for (value, date, seconds) in cases {
+            var headers = ["Retry-After": value]
+            headers["Date"] = date
+            let limited = ScriptedTransport { [headers] _ in (429, #"{"success":false,"error":"Too many requests","code":"RATE_LIMITED"}"#, headers) }
+            await #expect(throws: APIError.rateLimited(retryAfter: seconds, message: "Too many requests"), "\(value)") {
+                _ = try await Self.client(limited).send(Routes.Orders.collect, ["signature": "s"], path: ["o1"])
+            }
+            let rekiBody = #"{"statusCode":429,"message":"Too Many Requests","timestamp":"2026-02-15T10:00:00.000Z"}"#
+            let reki = REKIClient(
+                baseURL: Self.base, store: InMemoryCredentialStore(), transport: ScriptedTransport { [headers] _ in (429, rekiBody, headers) })
+            await #expect(throws: APIError.rateLimited(retryAfter: seconds, message: "Too Many Requests"), "\(value)") {
+                try await reki.login(email: "reki.user@example.com", password: "violet kettle 1987")
+            }
+        }
+    }
+}
+
 /// A transport that answers from a script and keeps every request it was given.
 final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()

@@ -62,7 +62,7 @@ public final class CustomerAuth {
 
     /// Verifies the emailed code; several shops lead to `selectingCompany`.
     public func verify(code: String) async throws {
-        guard case .codeSent(let email) = state else { throw StaffAuthError.noLoginInProgress }
+        guard case .codeSent(let email) = state else { throw SignInFlowError.noLoginInProgress }
         switch try await api.send(Routes.CustomerAuth.verifyCode, CustomerVerifyCodeRequest(email: email, code: code)) {
         case .selectCompany(let selection): state = .selectingCompany(selection)
         case .signedIn(let response): try await finish(response)
@@ -71,7 +71,7 @@ public final class CustomerAuth {
 
     /// Completes a multi-shop sign-in with the chosen company.
     public func selectCompany(id: String) async throws {
-        guard case .selectingCompany(let selection) = state else { throw StaffAuthError.noLoginInProgress }
+        guard case .selectingCompany(let selection) = state else { throw SignInFlowError.noLoginInProgress }
         let request = CustomerVerifyCodeRequest(email: selection.email, code: selection.code, companyId: id)
         guard case .signedIn(let response) = try await api.send(Routes.CustomerAuth.verifyCode, request) else {
             throw APIError.decoding("The server asked for a company again after one was chosen")

@@ -61,7 +61,7 @@ public final class StaffAuth {
     /// Reads the signed-in user and their company again: after an operator approved or
     /// suspended the shop, say ("Check again" on the quarantine screen).
     public func reload() async throws {
-        guard case .signedIn = state else { throw StaffAuthError.noLoginInProgress }
+        guard case .signedIn = state else { throw SignInFlowError.noLoginInProgress }
         state = .signedIn(try await api.send(Routes.StaffAuth.me))
     }
 
@@ -75,7 +75,7 @@ public final class StaffAuth {
 
     /// Login step 2: email a code (also "resend code").
     public func requestEmailCode() async throws {
-        guard case .awaitingSecondFactor(let challenge) = state else { throw StaffAuthError.noLoginInProgress }
+        guard case .awaitingSecondFactor(let challenge) = state else { throw SignInFlowError.noLoginInProgress }
         _ = try await api.send(
             Routes.StaffAuth.requestTwoFactorCode,
             TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email, challengeToken: challenge.challengeToken))
@@ -83,7 +83,7 @@ public final class StaffAuth {
 
     /// Login step 3 with an emailed code, an authenticator code or a recovery code.
     public func verifySecondFactor(code: String) async throws {
-        guard case .awaitingSecondFactor(let challenge) = state else { throw StaffAuthError.noLoginInProgress }
+        guard case .awaitingSecondFactor(let challenge) = state else { throw SignInFlowError.noLoginInProgress }
         let tokens = try await api.send(
             Routes.StaffAuth.verifyTwoFactorCode,
             TwoFactorVerifyRequest(
@@ -98,7 +98,7 @@ public final class StaffAuth {
     }
 
     public func verifyMagicCode(_ code: String) async throws {
-        guard case .awaitingMagicCode(let email) = state else { throw StaffAuthError.noLoginInProgress }
+        guard case .awaitingMagicCode(let email) = state else { throw SignInFlowError.noLoginInProgress }
         let tokens = try await api.send(Routes.StaffAuth.verifyMagicLink, MagicLinkVerifyRequest(email: email, code: code))
         try await finishSignIn(tokens)
     }
@@ -198,9 +198,4 @@ public final class StaffAuth {
         // The token response does not say whether a password is set; /me does.
         if let me = try? await api.send(Routes.StaffAuth.me) { state = .signedIn(me) }
     }
-}
-
-/// A step was called out of order.
-public enum StaffAuthError: Error, Equatable {
-    case noLoginInProgress
 }

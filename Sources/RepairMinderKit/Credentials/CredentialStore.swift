@@ -55,10 +55,15 @@ public enum AppRole: String, Codable, Sendable, CaseIterable {
 }
 
 extension CredentialStore {
-    public func staffCredentials() throws -> StaffCredentials? { try decode(StaffCredentials.self, .staff) }
-    public func saveStaff(_ credentials: StaffCredentials) throws { try write(JSONEncoder().encode(credentials), for: .staff) }
-    public func rekiCredentials() throws -> SessionCredentials? { try decode(SessionCredentials.self, .reki) }
-    public func saveREKI(_ credentials: SessionCredentials) throws { try write(JSONEncoder().encode(credentials), for: .reki) }
+    public func staffCredentials() throws -> StaffCredentials? { try sessionCredentials(.staff) }
+    public func saveStaff(_ credentials: StaffCredentials) throws { try saveSession(credentials, as: .staff) }
+    public func rekiCredentials() throws -> SessionCredentials? { try sessionCredentials(.reki) }
+    public func saveREKI(_ credentials: SessionCredentials) throws { try saveSession(credentials, as: .reki) }
+    /// The refreshable session stored under `key` (`.staff`, `.reki`).
+    func sessionCredentials(_ key: CredentialKey) throws -> SessionCredentials? { try decode(SessionCredentials.self, key) }
+    func saveSession(_ credentials: SessionCredentials, as key: CredentialKey) throws {
+        try write(JSONEncoder().encode(credentials), for: key)
+    }
     public func customerCredentials() throws -> CustomerCredentials? { try decode(CustomerCredentials.self, .customer) }
     public func saveCustomer(_ credentials: CustomerCredentials) throws {
         try write(JSONEncoder().encode(credentials), for: .customer)

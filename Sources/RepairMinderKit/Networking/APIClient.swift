@@ -7,14 +7,15 @@ import FoundationNetworking
 /// Sends the routes of the table (`Routes`), unwraps the envelope into each route's typed
 /// answer, keeps the staff session alive, and says where the session stands (`authStates()`).
 ///
-/// Refresh (DESIGN.md §4): one refresh at a time, shared by every caller that needs it
-/// (`RefreshGate`); an access token within 60 s of expiry is refreshed before use; a request
-/// that meets a 401 retries once, without a second refresh if another caller already got a
-/// new token. Only a refusal (any 401) from `/api/auth/refresh` ends the session; network
-/// errors, 429 and 5xx keep it, and do not count towards the `maxRefreshesPerMinute` that
-/// stop a server bug from making the client loop. Expiry is planned from `expiresIn` on the
-/// local clock, so a device whose clock is off does not refresh on every call. Signing out
-/// wins over a refresh in flight: its tokens are never written back.
+/// The staff session is a `RefreshingSession` (DESIGN.md §4): one refresh at a time, shared
+/// by every caller that needs it; an access token within 60 s of expiry is refreshed before
+/// use; a request that meets a 401 retries once, without a second refresh if another caller
+/// already got a new token. Only a refusal (any 401) from `/api/auth/refresh` ends the
+/// session; network errors, 429 and 5xx keep it, and do not count towards the
+/// `maxRefreshesPerMinute` that stop a server bug from making the client loop. Expiry is
+/// planned from `expiresIn` on the local clock, so a device whose clock is off does not
+/// refresh on every call. Signing out wins over a refresh in flight: its tokens are never
+/// written back.
 ///
 /// A customer's 401, or a customer token past its lifetime, ends the customer session the same
 /// way: the state moves to `.signedOut` with the reason, and every listener hears it.
@@ -27,12 +28,8 @@ public actor APIClient {
     public nonisolated let store: any CredentialStore
     private let sender: RequestSender
     private let now: @Sendable () -> Date
-    private let refreshGate: RefreshGate<StaffCredentials>
-    private let states: Broadcast<AuthState>
-    private let eventBroadcast = Broadcast<AuthEvent>()
-    /// Moves on at every sign-in and sign-out: a refresh that started in another generation
-    /// must not write its tokens back.
-    private var generation = 0
+    private let staffSession: RefreshingSession
+    private let announcer: SessionAnnouncer
 
     public init(
         baseURL: URL, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport(),
@@ -43,9 +40,10 @@ public actor APIClient {
         self.baseURL = baseURL
         self.store = store
         sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent, retry: retry, log: log)
-        refreshGate = RefreshGate(maxPerMinute: maxRefreshesPerMinute, now: now)
         self.now = now
-        states = Broadcast(replaying: Self.storedState(in: store))
+        announcer = SessionAnnouncer(states: Broadcast(replaying: Self.storedState(in: store)))
+        staffSession = RefreshingSession(
+            .staff(announcing: announcer), store: store, sender: sender, maxRefreshesPerMinute: maxRefreshesPerMinute, now: now)
     }
 
     /// The state the stored credentials describe, before any request confirms them.
@@ -58,15 +56,15 @@ public actor APIClient {
     }
 
     /// Where the session stands now.
-    public nonisolated var authState: AuthState { states.value ?? .signedOut(reason: nil) }
+    public nonisolated var authState: AuthState { announcer.states.value ?? .signedOut(reason: nil) }
 
     /// A new listener to the session state: the current state first, then every change. Any
     /// number of listeners may follow it at once (the app's navigation, the auth machines).
-    public nonisolated func authStates() -> AsyncStream<AuthState> { states.stream() }
+    public nonisolated func authStates() -> AsyncStream<AuthState> { announcer.states.stream() }
 
     /// A new listener to session events (`signedIn`, `tokenRefreshed`, `signedOut`) from now on;
     /// each use of this property is a listener of its own.
-    public nonisolated var events: AsyncStream<AuthEvent> { eventBroadcast.stream() }
+    public nonisolated var events: AsyncStream<AuthEvent> { announcer.events.stream() }
 
     /// Sends `route` with `body` and returns its typed answer: the envelope's `data`, or the
     /// file of a binary route. `path` fills the template's parameters in order (escaped);
@@ -122,7 +120,8 @@ public actor APIClient {
         case .customer:
             return try await performAsCustomer(request)
         case .staff:
-            return try await performAsStaff(request)
+            let sender = self.sender
+            return try await staffSession.send { token in try Self.checked(try await sender.send(request, bearer: token)) }
         case .reki:
             // REKI has its own client; a REKI route is never sent with Repair Minder credentials.
             throw APIError.notSignedIn
@@ -132,7 +131,7 @@ public actor APIClient {
     private func performAsCustomer(_ request: OutgoingRequest) async throws -> (Data, HTTPURLResponse) {
         guard let credentials = try store.customerCredentials() else { throw APIError.notSignedIn }
         if let expiry = credentials.expiresAt, expiry <= now() {
-            try endSession(.customer, reason: .tokenRejected)
+            try await endSession(.customer, reason: .tokenRejected)
             throw APIError.sessionExpired(code: .tokenExpired)
         }
         do {
@@ -140,21 +139,9 @@ public actor APIClient {
         } catch APIError.unauthorized(_, let code) {
             // A customer has no refresh token: a refused one is the end of the session (unless
             // another sign-in replaced it meanwhile).
-            if try store.customerCredentials()?.token == credentials.token { try endSession(.customer, reason: .tokenRejected) }
+            if try store.customerCredentials()?.token == credentials.token { try await endSession(.customer, reason: .tokenRejected) }
             throw APIError.sessionExpired(code: code)
         }
-    }
-
-    private func performAsStaff(_ request: OutgoingRequest) async throws -> (Data, HTTPURLResponse) {
-        guard var credentials = try store.staffCredentials() else { throw APIError.notSignedIn }
-        if credentials.accessTokenExpiresAt.timeIntervalSince(now()) < 60 {
-            credentials = try await freshCredentials(replacing: credentials)
-        }
-        let first = try await transmit(request, bearer: credentials.accessToken)
-        guard first.1.statusCode == 401 else { return try Self.checked(first) }
-        // Another caller may have refreshed while this request was in flight: use its token.
-        let retryCredentials = try await freshCredentials(replacing: credentials)
-        return try Self.checked(try await transmit(request, bearer: retryCredentials.accessToken))
     }
 
     /// Refreshes the staff session now if its access token expires within `margin` seconds;
@@ -162,51 +149,17 @@ public actor APIClient {
     /// foreground (`AppModel.appBecameActive()`), so a request after a pause does not wait.
     @discardableResult
     public func refreshIfNeeded(margin: TimeInterval = 60) async throws -> Date? {
-        guard var credentials = try store.staffCredentials() else { return nil }
-        if credentials.accessTokenExpiresAt.timeIntervalSince(now()) < margin {
-            credentials = try await freshCredentials(replacing: credentials)
-        }
-        return credentials.accessTokenExpiresAt
-    }
-
-    /// Credentials newer than `stale` (`RefreshGate`: one refresh at a time, shared).
-    private func freshCredentials(replacing stale: StaffCredentials) async throws -> StaffCredentials {
-        let store = self.store
-        return try await refreshGate.fresh(replacing: stale, stored: { try store.staffCredentials() }) { stored in
-            try await self.refresh(using: stored)
-        }
-    }
-
-    private func refresh(using credentials: StaffCredentials) async throws -> StaffCredentials {
-        let started = now(), startedIn = generation
-        let body = try JSONEncoder().encode(RefreshRequest(refreshToken: credentials.refreshToken))
-        let request = try OutgoingRequest(route: Routes.StaffAuth.refresh, path: [], query: [], body: body)
-        let response = try await transmit(request, bearer: nil)
-        // Signed out (or in again) while the refresh was in flight: its tokens are not wanted.
-        guard generation == startedIn else { throw APIError.notSignedIn }
-        do {
-            let refreshed = try Self.decodeData(RefreshResponse.self, from: try Self.check(response))
-            let next = StaffCredentials(
-                accessToken: refreshed.token, refreshToken: refreshed.refreshToken,
-                accessTokenExpiresAt: started.addingTimeInterval(Double(refreshed.expiresIn)))
-            try store.saveStaff(next)
-            eventBroadcast.send(.tokenRefreshed)
-            return next
-        } catch APIError.unauthorized(_, let code) {
-            // Any refusal of the refresh token is final (expired, revoked, reused, user gone).
-            try endSession(.staff, reason: .sessionRejected(code: code))
-            throw APIError.sessionExpired(code: code)
-        }
+        try await staffSession.current(refreshingWithin: margin)?.accessTokenExpiresAt
     }
 
     /// Records a completed staff sign-in.
-    public func signedIn(staff response: StaffTokenResponse) throws {
-        try store.saveStaff(
+    public func signedIn(staff response: StaffTokenResponse) async throws {
+        try await staffSession.begin(
             StaffCredentials(
                 accessToken: response.token, refreshToken: response.refreshToken,
                 accessTokenExpiresAt: now().addingTimeInterval(Double(response.expiresIn))))
         try store.saveRole(.staff)
-        announceSignIn(.staff)
+        announcer.signedIn(.staff)
     }
 
     /// Records a completed customer sign-in. The token's lifetime (its `exp` less its `iat`)
@@ -217,25 +170,20 @@ public actor APIClient {
             CustomerCredentials(
                 token: response.token, expiresAt: lifetime.map { now().addingTimeInterval($0) }, companyId: response.company.id))
         try store.saveRole(.customer)
-        announceSignIn(.customer)
+        announcer.signedIn(.customer)
     }
 
     /// Forgets `role`'s credentials locally and announces it (the server call is the caller's).
-    public func signedOut(_ role: AppRole, reason: SignOutReason) throws {
-        try endSession(role, reason: reason)
+    public func signedOut(_ role: AppRole, reason: SignOutReason) async throws {
+        try await endSession(role, reason: reason)
     }
 
-    private func announceSignIn(_ role: AppRole) {
-        generation += 1
-        states.send(.signedIn(role))
-        eventBroadcast.send(.signedIn(role))
-    }
-
-    private func endSession(_ role: AppRole, reason: SignOutReason) throws {
-        generation += 1
-        try store.delete(role == .staff ? .staff : .customer)
-        states.send(.signedOut(reason: reason))
-        eventBroadcast.send(.signedOut(role: role, reason: reason))
+    private func endSession(_ role: AppRole, reason: SignOutReason) async throws {
+        switch role {
+        case .staff: try await staffSession.end()
+        case .customer: try store.delete(.customer)
+        }
+        announcer.signedOut(role, reason: reason)
     }
 
     // MARK: Transport and decoding
@@ -283,8 +231,7 @@ public actor APIClient {
             }
             throw APIError.server(status: 403, message: message, code: code)
         case 429:
-            let retryAfter = (http.value(forHTTPHeaderField: "Retry-After")).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            throw APIError.rateLimited(retryAfter: retryAfter, message: message)
+            throw APIError.rateLimited(retryAfter: RetryAfter.seconds(in: http), message: message)
         default: throw APIError.server(status: http.statusCode, message: message, code: code)
         }
     }
@@ -319,22 +266,19 @@ struct DataEnvelope<T: Decodable>: Decodable {
     let data: T
 }
 
-/// A route made concrete: method, escaped path, query, encoded body and credential.
-struct OutgoingRequest: Sendable {
-    let method: HTTPMethod
-    let path: String
-    let query: [URLQueryItem]
-    let body: Data?
-    let credential: RouteCredential
-
-    init<Body, Answer>(route: Route<Body, Answer>, path values: [String], query: [URLQueryItem], body: Data?) throws {
-        guard let path = route.path.rendered(values) else {
-            throw APIError.invalidRequest("\(route.erased) takes \(route.path.parameterNames.count) path values, not \(values.count)")
+extension SessionKind {
+    /// A staff session (docs/API.md §2): renewed at `/api/auth/refresh`, whose answer says how
+    /// long the new access token lives; its renewal and its end are announced to the app.
+    static func staff(announcing announcer: SessionAnnouncer) -> SessionKind {
+        SessionKind(key: .staff, refresh: Routes.StaffAuth.refresh) { answer, receivedAt in
+            let refreshed = try APIClient.decodeData(RefreshResponse.self, from: try APIClient.check(answer))
+            return SessionCredentials(
+                accessToken: refreshed.token, refreshToken: refreshed.refreshToken,
+                accessTokenExpiresAt: receivedAt.addingTimeInterval(Double(refreshed.expiresIn)))
+        } refreshed: {
+            announcer.refreshed()
+        } ended: { code in
+            announcer.signedOut(.staff, reason: .sessionRejected(code: code))
         }
-        method = route.method
-        self.path = path
-        self.query = query
-        self.body = body
-        credential = route.credential
     }
 }

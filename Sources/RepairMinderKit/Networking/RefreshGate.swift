@@ -1,7 +1,7 @@
 import Foundation
 
-/// One refresh of a session at a time, shared by every caller that needs it, for any client
-/// whose access tokens are renewed with a refresh token (`APIClient` for staff, `REKIClient`).
+/// One refresh of a session at a time, shared by every caller that needs it, for any session
+/// whose access tokens are renewed with a refresh token (`RefreshingSession`).
 ///
 /// A caller that meets an expired or refused access token asks for credentials newer than
 /// the ones it used: it gets the stored ones if someone already refreshed, the result of the

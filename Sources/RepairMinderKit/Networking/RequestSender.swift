@@ -33,8 +33,7 @@ struct RequestSender: Sendable {
             }
             record(outgoing, status: answer.1.statusCode, attempt: attempt, since: started, failure: nil)
             guard answer.1.statusCode == 503, attempt < tries else { return answer }
-            let retryAfter = answer.1.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            try await Task.sleep(for: retry.delay(beforeRetry: attempt, retryAfter: retryAfter))
+            try await Task.sleep(for: retry.delay(beforeRetry: attempt, retryAfter: RetryAfter.seconds(in: answer.1)))
         }
         throw APIError.network("no try was made")
     }

@@ -6,18 +6,21 @@ import FoundationNetworking
 
 /// A client of REKI's contract (docs/API.md §10, seed 002) for a REKI app: register, sign in,
 /// who am I, sign out, and password reset, with the session kept alive as `APIClient` keeps a
-/// staff one: one refresh at a time shared by every caller (`RefreshGate`), an access token
-/// within 60 s of expiry refreshed before use, a 401 retried once with fresh tokens. Only a 401
-/// from `/auth/refresh` ends the session; network errors, 429 and 5xx keep it.
+/// staff one (the same `RefreshingSession`): one refresh at a time shared by every caller, an
+/// access token within 60 s of expiry refreshed before use, a 401 retried once with fresh
+/// tokens. Only a 401 from `/auth/refresh` ends the session; network errors, 429 and 5xx keep it.
 ///
 /// It shares the transport and the credential store with `APIClient` (its tokens are kept
 /// under their own key, `.reki`), so one app can hold both kinds of session.
 public actor REKIClient {
-    public nonisolated let baseURL: URL
-    public nonisolated let store: any CredentialStore
     private let sender: RequestSender
+    private let session: RefreshingSession
     private let now: @Sendable () -> Date
-    private let refreshGate: RefreshGate<SessionCredentials>
+
+    /// The server this client talks to.
+    public nonisolated var baseURL: URL { sender.baseURL }
+    /// Where the REKI session is kept (under `.reki`).
+    public nonisolated var store: any CredentialStore { session.store }
 
     public init(
         baseURL: URL, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport(),
@@ -25,29 +28,28 @@ public actor REKIClient {
         retry: RetryPolicy = .standard, log: (@Sendable (RequestRecord) -> Void)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.baseURL = baseURL
-        self.store = store
-        sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent, retry: retry, log: log)
-        refreshGate = RefreshGate(maxPerMinute: maxRefreshesPerMinute, now: now)
+        let sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent, retry: retry, log: log)
+        session = RefreshingSession(.reki, store: store, sender: sender, maxRefreshesPerMinute: maxRefreshesPerMinute, now: now)
+        self.sender = sender
         self.now = now
     }
 
     /// Whether a REKI session is stored.
     public var isSignedIn: Bool {
-        get throws { try store.rekiCredentials() != nil }
+        get throws { try session.stored() != nil }
     }
 
     /// Creates the account and signs in. A taken email is `.server(status: 409, ...)`; a weak
     /// password or a bad email `.server(status: 400, ...)` with the rule as message.
     @discardableResult
     public func register(email: String, password: String) async throws -> REKIUser {
-        try signedIn(try await send(Routes.REKI.register, LoginRequest(email: email, password: password)))
+        try await signedIn(try await send(Routes.REKI.register, LoginRequest(email: email, password: password)))
     }
 
     /// Signs in. Wrong email or password is `.unauthorized(message: "Invalid credentials", ...)`.
     @discardableResult
     public func login(email: String, password: String) async throws -> REKIUser {
-        try signedIn(try await send(Routes.REKI.login, LoginRequest(email: email, password: password)))
+        try await signedIn(try await send(Routes.REKI.login, LoginRequest(email: email, password: password)))
     }
 
     /// The signed-in user.
@@ -59,9 +61,9 @@ public actor REKIClient {
     /// really ends it) if it can be reached, and forgets it locally whatever happens (seed 002:
     /// local clean-up continues even if the server call fails).
     public func logout() async throws {
-        guard try store.rekiCredentials() != nil else { return }
+        guard try session.stored() != nil else { return }
         _ = try? await sendSignedIn(Routes.REKI.logout, EmptyPayload())
-        try store.delete(.reki)
+        try await session.end()
     }
 
     /// Asks for a reset link; the server answers the same for every address.
@@ -74,20 +76,20 @@ public actor REKIClient {
     /// ends, this one included: sign in again afterwards.
     public func resetPassword(token: String, newPassword: String) async throws {
         _ = try await send(Routes.REKI.resetPassword, REKIResetPasswordRequest(token: token, newPassword: newPassword))
-        try store.delete(.reki)
+        try await session.end()
     }
 
     // MARK: Session
 
-    private func signedIn(_ response: REKIAuthResponse) throws -> REKIUser {
-        try store.saveREKI(credentials(response.tokens, receivedAt: now()))
+    private func signedIn(_ response: REKIAuthResponse) async throws -> REKIUser {
+        try await session.begin(Self.credentials(response.tokens, receivedAt: now()))
         return response.user
     }
 
     /// The stored form of a token pair received at `receivedAt`. REKI's answers carry no
     /// `expiresIn`: the access token's lifetime (its `exp` less its `iat`) is counted on the
     /// local clock, so a device whose clock is off does not refresh on every call.
-    private func credentials(_ tokens: REKITokenPair, receivedAt: Date) -> SessionCredentials {
+    static func credentials(_ tokens: REKITokenPair, receivedAt: Date) -> SessionCredentials {
         SessionCredentials(
             accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             accessTokenExpiresAt: receivedAt.addingTimeInterval(APIClient.lifetime(of: tokens.accessToken) ?? 15 * 60))
@@ -95,50 +97,26 @@ public actor REKIClient {
 
     /// Sends a bearer route with the stored session, refreshing it when needed.
     private func sendSignedIn<Body, Answer>(_ route: Route<Body, Answer>, _ body: Body) async throws -> Answer {
-        guard var credentials = try store.rekiCredentials() else { throw APIError.notSignedIn }
-        if credentials.accessTokenExpiresAt.timeIntervalSince(now()) < 60 {
-            credentials = try await freshCredentials(replacing: credentials)
-        }
-        do {
-            return try await send(route, body, bearer: credentials.accessToken)
-        } catch APIError.unauthorized {
-            // Another caller may have refreshed while this request was in flight: use its token.
-            let retry = try await freshCredentials(replacing: credentials)
-            return try await send(route, body, bearer: retry.accessToken)
-        }
-    }
-
-    private func freshCredentials(replacing stale: SessionCredentials) async throws -> SessionCredentials {
-        let store = self.store
-        return try await refreshGate.fresh(replacing: stale, stored: { try store.rekiCredentials() }) { stored in
-            try await self.refresh(using: stored)
-        }
-    }
-
-    private func refresh(using credentials: SessionCredentials) async throws -> SessionCredentials {
-        do {
-            let started = now()
-            let pair = try await send(Routes.REKI.refresh, RefreshRequest(refreshToken: credentials.refreshToken))
-            let next = self.credentials(pair, receivedAt: started)
-            try store.saveREKI(next)
-            return next
-        } catch APIError.unauthorized {
-            // REKI answers every refusal of a refresh token with one 401: the session is over.
-            try store.delete(.reki)
-            throw APIError.sessionExpired(code: nil)
-        }
+        let request = try Self.request(route, body), sender = self.sender
+        return try await session.send { token in try Self.answer(Answer.self, to: try await sender.send(request, bearer: token)) }
     }
 
     // MARK: Transport
 
-    /// Sends `route` and decodes its plain JSON answer, or throws the refusal.
-    private func send<Body, Answer>(_ route: Route<Body, Answer>, _ body: Body, bearer: String? = nil) async throws -> Answer {
-        let encoded = route.hasBody ? try JSONEncoder().encode(body) : nil
-        let request = try OutgoingRequest(route: route, path: [], query: [], body: encoded)
-        let (data, response) = try await sender.send(request, bearer: bearer)
-        try Self.check(data, response)
+    /// Sends `route` without credentials and decodes its plain JSON answer, or throws the refusal.
+    private func send<Body, Answer>(_ route: Route<Body, Answer>, _ body: Body) async throws -> Answer {
+        try Self.answer(Answer.self, to: try await sender.send(try Self.request(route, body), bearer: nil))
+    }
+
+    private static func request<Body, Answer>(_ route: Route<Body, Answer>, _ body: Body) throws -> OutgoingRequest {
+        try OutgoingRequest(route: route, path: [], query: [], body: route.hasBody ? try JSONEncoder().encode(body) : nil)
+    }
+
+    /// The plain JSON answer of a success as `Answer`, or the typed refusal.
+    static func answer<Answer: Decodable>(_ type: Answer.Type, to response: (Data, HTTPURLResponse)) throws -> Answer {
+        try check(response.0, response.1)
         do {
-            return try JSONDecoder().decode(Answer.self, from: data)
+            return try JSONDecoder().decode(Answer.self, from: response.0)
         } catch {
             throw APIError.decoding(String(describing: error))
         }
@@ -151,10 +129,16 @@ public actor REKIClient {
             ?? HTTPURLResponse.localizedString(forStatusCode: response.statusCode)
         switch response.statusCode {
         case 401: throw APIError.unauthorized(message: message, code: nil)
-        case 429:
-            let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-            throw APIError.rateLimited(retryAfter: retryAfter, message: message)
+        case 429: throw APIError.rateLimited(retryAfter: RetryAfter.seconds(in: response), message: message)
         default: throw APIError.server(status: response.statusCode, message: message, code: nil)
         }
+    }
+}
+
+extension SessionKind {
+    /// A REKI session: renewed at `/auth/refresh`, whose token pair carries no lifetime (it is
+    /// read from the access token). REKI answers every refusal of a refresh token with one 401.
+    static let reki = SessionKind(key: .reki, refresh: Routes.REKI.refresh) { answer, receivedAt in
+        REKIClient.credentials(try REKIClient.answer(REKITokenPair.self, to: answer), receivedAt: receivedAt)
     }
 }

@@ -115,7 +115,7 @@ public final class MagicCodeViewModel: EmailCodeEntry {
     }
 
     public func sendAgain() async throws {
-        guard let email else { throw StaffAuthError.noLoginInProgress }
+        guard let email else { throw SignInFlowError.noLoginInProgress }
         try await auth.requestMagicLink(email: email)
     }
 
@@ -151,7 +151,7 @@ public final class CustomerCodeViewModel: EmailCodeEntry {
     }
 
     public func sendAgain() async throws {
-        guard let email else { throw StaffAuthError.noLoginInProgress }
+        guard let email else { throw SignInFlowError.noLoginInProgress }
         try await auth.requestCode(email: email)
     }
 

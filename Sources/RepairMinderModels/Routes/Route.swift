@@ -14,10 +14,27 @@ public enum RouteCredential: String, Sendable, Hashable, CaseIterable {
 public enum QuarantineRule: Sendable, Hashable {
     /// Answers 403 with the quarantine code.
     case blocked
-    /// Answers as usual.
+    /// Answers as usual, within the route's `RouteScope` (a quarantined caller asking for
+    /// another company's data gets the quarantine 403, like any blocked route).
     case allowed
-    /// Allowed only when the path parameter names the caller's own company.
+}
+
+/// Whose data a staff route reaches: the one statement of "own company only", which the route
+/// mounter enforces (403 `FORBIDDEN`) and quarantine consults (`QuarantineRule.allowed`).
+public enum RouteScope: Sendable, Hashable {
+    /// Whatever the route's own logic allows.
+    case any
+    /// Only the caller's company, named by this path parameter.
     case ownCompany(parameter: String)
+
+    /// Whether a member of `companyId` may reach the route at `path` (its path parameters
+    /// matched against `route`'s template).
+    public func permits(_ route: AnyRoute, path: String, companyId: String) -> Bool {
+        switch self {
+        case .any: true
+        case .ownCompany(let parameter): route.path.match(path.split(separator: "/"))?[parameter] == companyId
+        }
+    }
 }
 
 /// What a successful answer's body is.
@@ -95,14 +112,14 @@ public struct Route<Request: WireType, Response: WireType>: Sendable {
     ///     `VALIDATION_ERROR` and published as the operation's `x-input-rule-beyond-schema`.
     public init(
         _ method: HTTPMethod, _ path: RoutePath, _ credential: RouteCredential, _ summary: String,
-        availability: RouteAvailability = .served, quarantine: QuarantineRule = .blocked,
-        countedByAuthLimit: Bool = false, format: ResponseFormat = .envelope, successStatus: Int = 200,
+        availability: RouteAvailability = .served, quarantine: QuarantineRule = .blocked, scope: RouteScope = .any,
+        budgets: [RouteBudget] = [], format: ResponseFormat = .envelope, successStatus: Int = 200,
         query: [QueryParameter] = [], fixedFields: KeyValuePairs<String, String> = [:],
         inputRuleBeyondSchema: String? = nil, failures: [DocumentedFailure] = []
     ) {
         erased = AnyRoute(
             method: method, path: path, credential: credential, summary: summary, availability: availability,
-            quarantine: quarantine, countedByAuthLimit: countedByAuthLimit, format: format,
+            quarantine: quarantine, scope: scope, budgets: budgets, format: format,
             successStatus: successStatus, query: query, fixedFields: fixedFields.map { ($0.key, $0.value) },
             inputRuleBeyondSchema: inputRuleBeyondSchema, failures: failures,
             requestType: Request.self == EmptyPayload.self ? nil : Request.self, responseType: Response.self)
@@ -123,8 +140,12 @@ public struct AnyRoute: Sendable, CustomStringConvertible {
     public let availability: RouteAvailability
     /// How a staff route behaves in quarantine; meaningless for other credentials.
     public let quarantine: QuarantineRule
-    /// Counted by the per-client-IP limit on sign-in endpoints (docs/API.md §7).
-    public let countedByAuthLimit: Bool
+    /// Whose data a staff route reaches.
+    public let scope: RouteScope
+    /// The budgets of docs/API.md §7 a call spends.
+    public let budgets: [RouteBudget]
+    /// A sign-in endpoint: counted by the per-client-IP limit (docs/API.md §7).
+    public var isSignIn: Bool { budgets.contains(.clientIP) }
     public let format: ResponseFormat
     /// 200, or 201 for creations.
     public let successStatus: Int

@@ -4,26 +4,26 @@ extension Routes {
         public static let register = Route<RegisterRequest, MessageResponse>(
             .post, "/api/auth/register", .none,
             "Register a new shop: emails a code (the same answer whether or not the email has an account)",
-            countedByAuthLimit: true, successStatus: 201,
-            failures: [.init(400, .weakPassword), .init(409, .companyNameTaken), .init(429, .rateLimited)])
+            budgets: [.clientIP, .codeEmails(by: .foundByHandler)], successStatus: 201,
+            failures: [.init(400, .weakPassword), .init(409, .companyNameTaken)])
         public static let verifyRegistration = Route<RegisterVerifyRequest, StaffTokenResponse>(
             .post, "/api/auth/register/verify", .none,
             "Finish registration with the code: creates the shop (pending approval) and its admin, and signs in",
-            countedByAuthLimit: true,
-            failures: [.init(401, .invalidCode), .init(409, .emailTaken), .init(409, .companyNameTaken), .init(429, .rateLimited)])
+            budgets: [.clientIP, .wrongCodes(by: .bodyEmail)],
+            failures: [.init(401, .invalidCode), .init(409, .emailTaken), .init(409, .companyNameTaken)])
         public static let forgotPassword = Route<ForgotPasswordRequest, MessageResponse>(
             .post, "/api/auth/password/forgot", .none, "Email a password reset code (the same answer for every address)",
-            countedByAuthLimit: true, failures: [.init(429, .rateLimited)])
+            budgets: [.clientIP, .codeEmails(by: .bodyEmail)])
         public static let resetPassword = Route<ResetPasswordRequest, MessageResponse>(
             .post, "/api/auth/password/reset", .none,
             "Set a new password with the emailed code; every session of the user is revoked",
-            countedByAuthLimit: true,
-            failures: [.init(400, .weakPassword), .init(401, .invalidCode), .init(429, .rateLimited)])
+            budgets: [.clientIP, .wrongCodes(by: .bodyEmail)],
+            failures: [.init(400, .weakPassword), .init(401, .invalidCode)])
         public static let changePassword = Route<ChangePasswordRequest, MessageResponse>(
             .put, "/api/users/me/password", .staff,
             "Set or change the signed-in user's password; their other sessions are revoked",
-            quarantine: .allowed, inputRuleBeyondSchema: "currentPassword is required when the user has a password",
-            failures: [.init(400, .weakPassword), .init(401, .invalidCredentials), .init(429, .rateLimited)])
+            quarantine: .allowed, budgets: [.failedSecrets(by: .callerEmail)], inputRuleBeyondSchema: "currentPassword is required when the user has a password",
+            failures: [.init(400, .weakPassword), .init(401, .invalidCredentials)])
 
         public static let sessions = Route<EmptyPayload, [SessionInfo]>(
             .get, "/api/auth/sessions", .staff, "The caller's live sessions, newest first", quarantine: .allowed)

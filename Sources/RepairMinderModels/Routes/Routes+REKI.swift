@@ -7,10 +7,11 @@ extension Routes {
 
         public static let register = Route<LoginRequest, REKIAuthResponse>(
             .post, "/auth/register", .none, "Create a REKI account and sign in",
-            countedByAuthLimit: true, format: .plain, successStatus: 201,
+            budgets: [.clientIP], format: .plain, successStatus: 201,
             failures: [.init(400, .weakPassword), .init(409, .emailTaken)])
         public static let login = Route<LoginRequest, REKIAuthResponse>(
-            .post, "/auth/login", .none, "Sign in with email and password", countedByAuthLimit: true, format: .plain,
+            .post, "/auth/login", .none, "Sign in with email and password",
+            budgets: [.clientIP, .failedSecrets(by: .bodyEmail, namespace: "reki")], format: .plain,
             failures: [.init(401, .invalidCredentials)])
         public static let refresh = Route<RefreshRequest, REKITokenPair>(
             .post, "/auth/refresh", .none,
@@ -21,10 +22,10 @@ extension Routes {
             .post, "/auth/logout", .reki, "End the session: its refresh and access tokens stop working", format: .plain)
         public static let forgotPassword = Route<ForgotPasswordRequest, MessageResponse>(
             .post, "/auth/forgot-password", .none, "Email a password reset link (the same answer for every address)",
-            countedByAuthLimit: true, format: .plain)
+            budgets: [.clientIP, .codeEmails(by: .bodyEmail)], format: .plain)
         public static let resetPassword = Route<REKIResetPasswordRequest, MessageResponse>(
             .post, "/auth/reset-password", .none, "Set a new password with the link's token; every session is revoked",
-            countedByAuthLimit: true, format: .plain, failures: [.init(400, .weakPassword), .init(400, .invalidCode)])
+            budgets: [.clientIP], format: .plain, failures: [.init(400, .weakPassword), .init(400, .invalidCode)])
 
         static let all: [AnyRoute] = [
             register.erased, login.erased, refresh.erased, me.erased, logout.erased, forgotPassword.erased,

@@ -3,33 +3,32 @@ extension Routes {
     public enum StaffAuth {
         public static let login = Route<LoginRequest, LoginChallengeResponse>(
             .post, "/api/auth/login", .none, "Login step 1: check the password and open a login challenge",
-            countedByAuthLimit: true,
+            budgets: [.clientIP, .failedSecrets(by: .bodyEmail)],
             failures: [
                 .init(401, .invalidCredentials), .init(401, .accountDeactivated), .init(401, .accountArchived),
-                .init(401, .noPasswordSet), .init(429, .rateLimited),
+                .init(401, .noPasswordSet),
             ])
         public static let requestTwoFactorCode = Route<TwoFactorCodeRequest, MessageResponse>(
             .post, "/api/auth/2fa/request", .none, "Login step 2: email a 6-digit code",
-            countedByAuthLimit: true, failures: [.init(401, .loginChallengeExpired), .init(429, .rateLimited)])
+            budgets: [.clientIP, .codeEmails(by: .foundByHandler)], failures: [.init(401, .loginChallengeExpired)])
         public static let verifyTwoFactorCode = Route<TwoFactorVerifyRequest, StaffTokenResponse>(
             .post, "/api/auth/2fa/verify", .none,
             "Login step 3: an emailed, authenticator or recovery code completes sign-in",
-            countedByAuthLimit: true,
+            budgets: [.clientIP, .secondFactors(by: .foundByHandler)],
             failures: [
                 .init(401, .invalidCode), .init(401, .codeExpired), .init(401, .loginChallengeExpired),
-                .init(401, .tooManyAttempts), .init(429, .rateLimited),
+                .init(401, .tooManyAttempts),
             ])
         public static let requestMagicLink = Route<MagicLinkRequest, MessageResponse>(
             .post, "/api/auth/magic-link/request", .none, "Email a sign-in code (magic link)",
-            countedByAuthLimit: true, failures: [.init(429, .rateLimited)])
+            budgets: [.clientIP, .codeEmails(by: .bodyEmail)])
         public static let verifyMagicLink = Route<MagicLinkVerifyRequest, StaffTokenResponse>(
             .post, "/api/auth/magic-link/verify-code", .none, "Sign in with a magic-link code",
-            countedByAuthLimit: true, failures: [.init(401, .invalidCode), .init(429, .rateLimited)])
+            budgets: [.clientIP, .wrongCodes(by: .bodyEmail)], failures: [.init(401, .invalidCode)])
         public static let refresh = Route<RefreshRequest, RefreshResponse>(
             .post, "/api/auth/refresh", .none, "Rotate the refresh token; a new access token",
-            quarantine: .allowed, countedByAuthLimit: true,
-            failures: ErrorCode.refreshTokenRefusals.sorted { $0.rawValue < $1.rawValue }.map { .init(401, $0) }
-                + [.init(429, .rateLimited)])
+            quarantine: .allowed, budgets: [.clientIP],
+            failures: ErrorCode.refreshTokenRefusals.sorted { $0.rawValue < $1.rawValue }.map { .init(401, $0) })
         public static let me = Route<EmptyPayload, StaffMeResponse>(
             .get, "/api/auth/me", .staff, "The signed-in staff member and their company", quarantine: .allowed)
         public static let logout = Route<EmptyPayload, EmptyPayload>(
@@ -40,13 +39,12 @@ extension Routes {
             failures: [.init(409, .totpAlreadyEnabled)])
         public static let totpVerifySetup = Route<TOTPCodeRequest, TOTPEnabledResponse>(
             .post, "/api/auth/totp/verify-setup", .staff, "Confirm enrolment with a code; returns recovery codes",
-            failures: [
-                .init(400, .invalidCode), .init(400, .totpSetupRequired), .init(409, .totpAlreadyEnabled),
-                .init(429, .rateLimited),
-            ])
+            budgets: [.failedSecrets(by: .callerId, namespace: "totp")],
+            failures: [.init(400, .invalidCode), .init(400, .totpSetupRequired), .init(409, .totpAlreadyEnabled)])
         public static let totpDisable = Route<TOTPCodeRequest, TOTPDisabledResponse>(
             .post, "/api/auth/totp/disable", .staff, "Turn the authenticator app off with a current or recovery code",
-            failures: [.init(400, .invalidCode), .init(400, .totpNotEnabled), .init(429, .rateLimited)])
+            budgets: [.failedSecrets(by: .callerId, namespace: "totp")],
+            failures: [.init(400, .invalidCode), .init(400, .totpNotEnabled)])
         public static let totpStatus = Route<EmptyPayload, TOTPStatusResponse>(
             .get, "/api/auth/totp/status", .staff, "Whether the authenticator app is on, and recovery codes left")
 

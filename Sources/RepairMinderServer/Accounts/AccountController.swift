@@ -14,10 +14,9 @@ struct AccountController {
         return staff.user.wire(companyStatus: staff.company.companyStatus)
     }
 
-    /// Only the caller's own company; any other id is 403, whether or not it exists.
+    /// The caller's own company: the route's scope (`.ownCompany`) answers any other id 403,
+    /// whether or not it exists.
     @Sendable func company(_ call: RouteCall<EmptyPayload>) async throws -> Company {
-        let staff = try call.staff
-        guard try call.parameter("id") == staff.company.id else { throw APIError.forbidden }
-        return staff.company.wire(serverURL: serverURL)
+        try call.staff.company.wire(serverURL: serverURL)
     }
 }

@@ -19,11 +19,8 @@ struct QuarantineMiddleware: RouterMiddleware {
     /// Whether a quarantined member of `companyId` may call `path` (normalised, any method),
     /// which reaches `route` in the table (nil: a path the table does not know).
     static func isAllowed(_ route: AnyRoute?, path: String, companyId: String) -> Bool {
-        switch route?.quarantine {
-        case nil, .blocked: return false
-        case .allowed: return true
-        case .ownCompany(let parameter): return route?.path.match(path.split(separator: "/"))?[parameter] == companyId
-        }
+        guard let route, route.quarantine == .allowed else { return false }
+        return route.scope.permits(route, path: path, companyId: companyId)
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -18,15 +18,15 @@ struct MatchedCode: Sendable {
     var companyId: String? { code.companyId }
 }
 
-/// One service for every 6-digit code sent by email (staff magic link, customer sign-in): it
-/// counts the send against the address's budget, issues and hashes the code, stores it and
-/// queues its email in one transaction, and verifies and consumes it with one attempt policy
-/// (docs/API.md §2.4–§2.5, §3.1–§3.2, §7). Flows differ only in their purpose and in what a
-/// success does.
+/// One service for every 6-digit code sent by email (staff magic link, customer sign-in, reset,
+/// registration): it issues and hashes the code, stores it and queues its email in one
+/// transaction, and verifies and consumes it with one attempt policy (docs/API.md §2.4–§2.5,
+/// §3.1–§3.2). The per-address budgets of §7 (code emails, wrong codes) are the routes'
+/// declarations (`RouteBudget`), spent and settled by the route mounter. Flows differ only in
+/// their purpose and in what a success does.
 struct EmailedCodes: Sendable {
     let store: EmailedCodeStore
     let hashing: SecretHashing
-    let limits: AbuseLimits
     let mail: MailQueue
     let clock: ServerClock
     /// Seconds a code stays valid.
@@ -38,16 +38,15 @@ struct EmailedCodes: Sendable {
     /// otherwise tell the two apart (docs/API.md §2.4, §9.1, §9.2).
     var minimumDuration: Duration = .zero
 
-    /// Counts a code email to `email` against its send limits — for every address, known or
-    /// not, so the answer never tells them apart — then, if `compose` writes a message (the
-    /// address has an account), issues a fresh code, replacing the previous one, and queues its
-    /// email, in one transaction with whatever `alongside` stores for the code (a pending registration).
+    /// If `compose` writes a message (the address has an account), issues a fresh code,
+    /// replacing the previous one, and queues its email, in one transaction with whatever
+    /// `alongside` stores for the code (a pending registration); in about the same time either
+    /// way, so the answer never tells known and unknown addresses apart.
     func send(
         _ purpose: CodePurpose, to email: String, companyId: String? = nil,
         alongside: @Sendable @escaping (_ now: Double, _ db: any SQLDatabase) async throws -> Void = { _, _ in },
         compose: @Sendable (_ code: String, _ validMinutes: Int, _ now: Double) async throws -> MailMessage?
     ) async throws {
-        try await limits.admitCodeEmail(to: email)
         try await takingAtLeast(minimumDuration) {
             let now = clock.now()
             let code = RandomToken.digits(6)
@@ -61,15 +60,12 @@ struct EmailedCodes: Sendable {
     }
 
     /// The live code of `email` if `code` is it and `accept` agrees (a customer's company
-    /// choice, say); otherwise the wrong try is counted and the answer is 401 `INVALID_CODE`.
-    /// Every try is first counted against the address's wrong-code budget across all its codes
-    /// (docs/API.md §7: 429 once it is used up, whatever the code); a right one is taken back.
-    /// The code is not used up: `consume` does that.
+    /// choice, say); otherwise the wrong try is counted against the code and the answer is 401
+    /// `INVALID_CODE`. The code is not used up: `consume` does that.
     func match(
         _ purpose: CodePurpose, email: String, code: String,
         accept: (MatchedCode) async throws -> Bool = { _ in true }
     ) async throws -> MatchedCode {
-        let guess = try await limits.admitEmailedCodeGuess(email: email)
         let now = clock.now()
         guard let live = try await store.live(purpose: purpose.rawValue, email: email, now: now) else {
             throw APIError.invalidOrExpiredCode
@@ -79,7 +75,6 @@ struct EmailedCodes: Sendable {
             try await store.recordFailure(id: live.id, maxAttempts: maxAttempts, now: now)
             throw APIError.invalidOrExpiredCode
         }
-        try await limits.refund(guess)
         return matched
     }
 

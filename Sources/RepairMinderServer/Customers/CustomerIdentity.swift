@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import RepairMinderModels
 
 /// The caller of a customer endpoint.
@@ -9,23 +8,21 @@ struct AuthenticatedCustomer: Sendable {
     let company: CompanyRecord
 }
 
-/// Who a customer token belongs to: a valid signature and a live customer session. A staff
-/// token is refused like any other wrong token (401 `UNAUTHORIZED`).
-struct CustomerIdentity: Sendable {
-    let signer: JWTSigner
+/// Who a customer token belongs to; a staff token is refused like any other wrong token
+/// (401 `UNAUTHORIZED`).
+typealias CustomerIdentity = BearerIdentity<CustomerCallers>
+
+/// A customer token's caller: a live customer session of the token's client, and the client's company.
+struct CustomerCallers: CallerLookup {
     let customers: CustomerStore
     let accounts: AccountStore
-    let clock: ServerClock
 
-    func resolve(_ token: String?) async throws -> AuthenticatedCustomer {
-        guard let token else { throw APIError.unauthorized }
-        let now = clock.now()
-        let claims = try signer.verifyBearer(token, as: CustomerTokenClaims.self, now: now)
+    func caller(for claims: CustomerTokenClaims, now: Double) async throws -> AuthenticatedCustomer? {
         guard let session = try await customers.session(id: claims.sessionId),
             session.revokedAt == nil, session.expiresAt > now, session.clientId == claims.clientId,
             let client = try await customers.client(id: claims.clientId),
             let company = try await accounts.company(id: client.companyId)
-        else { throw APIError.unauthorized }
+        else { return nil }
         return AuthenticatedCustomer(claims: claims, client: client, company: company)
     }
 }

@@ -6,6 +6,18 @@ struct RouteCall<Body: Sendable>: Sendable {
     let body: Body
     let request: Request
     let context: AppRequestContext
+    /// The budgets the route declares; nil when it declares none.
+    let budgets: BudgetLedger?
+
+    /// Spends the route's budget of `kind` whose key only the handler knows
+    /// (`RouteBudget.Key.foundByHandler`: a login challenge's address or user), now that it
+    /// knows it; the mounter settles it from the answer. Throws 429 once it is used up.
+    func spend(_ kind: RouteBudget.Kind, key: String) async throws {
+        guard let budgets, let budget = budgets.declared.first(where: { $0.kind == kind && $0.key == .foundByHandler }) else {
+            preconditionFailure("the route does not declare a \(kind) budget keyed by its handler")
+        }
+        try await budgets.spend(budget, key: key)
+    }
 
     /// The signed-in staff member; set for every route whose credential is `.staff`.
     var staff: AuthenticatedStaff {

@@ -2,14 +2,15 @@ import Hummingbird
 import RepairMinderModels
 
 /// Mounts routes of the table (`RepairMinderModels.Routes`) on the router: the path and method
-/// come from the route, and so do the guards it asks for — the per-IP sign-in limit, the
-/// credential — and the body is decoded into the route's request type. Handlers only ever see
-/// a validated body and an authenticated caller.
+/// come from the route, and so do the guards it asks for — the credential, the company it may
+/// reach (`RouteScope`), the budgets it spends (`RouteBudget`: spent before the handler when
+/// the request names their key, settled from the answer) — and the body is decoded into the
+/// route's request type. Handlers only ever see a validated body and an authorised caller.
 struct RouteMounter {
     let router: Router<AppRequestContext>
     let decoder: RequestDecoder
-    /// nil when the per-IP limit is off.
-    let ipLimiter: IPRateLimiter?
+    /// The limits the routes' budgets are counted by.
+    let limits: AbuseLimits
     let staffIdentity: StaffIdentity
     let customerIdentity: CustomerIdentity
     /// nil when REKI's routes are off (`--reki false`).
@@ -47,13 +48,17 @@ struct RouteMounter {
         _ route: Route<Body, Answer>, respond handler: @escaping @Sendable (RouteCall<Body>) async throws -> Response
     ) {
         precondition(route.availability == .served, "\(route.erased) is client-only in the route table")
-        let decoder = self.decoder, limiter = route.countedByAuthLimit ? ipLimiter : nil
-        let credential = route.credential, isSignIn = route.countedByAuthLimit, pattern = route.path.description
+        Self.checkBudgets(of: route)
+        let decoder = self.decoder, limits = self.limits, budgets = route.budgets
+        let credential = route.credential, isSignIn = route.isSignIn, pattern = route.path.description
         let staffIdentity = self.staffIdentity, customerIdentity = self.customerIdentity, metrics = self.metrics
-        let rekiIdentity = self.rekiIdentity, fixedFields = route.fixedFields
+        let rekiIdentity = self.rekiIdentity, fixedFields = route.fixedFields, erased = route.erased
         let respond: @Sendable (Request, AppRequestContext) async throws -> Response = { request, context in
-            if let limiter, let wait = try await limiter.admit(ClientAddress.limitKey(context.clientIP ?? "unknown")) {
-                throw APIError.rateLimited(retryAfter: wait)
+            let ledger = budgets.isEmpty ? nil : BudgetLedger(declared: budgets, limits: limits)
+            // The per-IP limit first: it needs nothing from the request, and holds back floods
+            // before any work is done for them.
+            if let ledger, budgets.contains(.clientIP) {
+                try await ledger.spend(.clientIP, key: ClientAddress.limitKey(context.clientIP ?? "unknown"))
             }
             var context = context
             switch credential {
@@ -61,6 +66,9 @@ struct RouteMounter {
             case .staff:
                 // The quarantine check may already have resolved the caller for this request.
                 if context.staff == nil { context.staff = try await staffIdentity.resolve(BearerToken.from(request)) }
+                if let staff = context.staff, !erased.scope.permits(erased, path: request.uri.path, companyId: staff.company.id) {
+                    throw APIError.forbidden
+                }
             case .customer:
                 context.customer = try await customerIdentity.resolve(BearerToken.from(request))
             case .reki:
@@ -68,7 +76,19 @@ struct RouteMounter {
                 context.rekiUser = try await rekiIdentity.resolve(BearerToken.from(request))
             }
             let body = try await decoder.decode(Body.self, from: request, fixedFields: fixedFields)
-            return try await handler(RouteCall(body: body, request: request, context: context))
+            guard let ledger else { return try await handler(RouteCall(body: body, request: request, context: context, budgets: nil)) }
+            for budget in budgets where budget.key != .clientIP && budget.key != .foundByHandler {
+                try await ledger.spend(budget, key: Self.key(budget.key, body: body, caller: context.staff))
+            }
+            let response: Response
+            do {
+                response = try await handler(RouteCall(body: body, request: request, context: context, budgets: ledger))
+            } catch {
+                try? await ledger.settle(after: error)
+                throw error
+            }
+            try await ledger.settle(after: nil)
+            return response
         }
         router.on(RouterPath(pattern), method: route.method.hummingbird) { request, context in
             guard let metrics else { return try await respond(request, context) }
@@ -81,6 +101,41 @@ struct RouteMounter {
                     metrics.signInFailed(route: pattern, code: error.code.rawValue)
                 }
                 throw error
+            }
+        }
+    }
+}
+
+extension RouteMounter {
+    /// What a budget keyed by the request is keyed by in this call.
+    private static func key(_ key: RouteBudget.Key, body: some Sendable, caller: AuthenticatedStaff?) throws -> String {
+        let value: String? = switch key {
+        case .bodyEmail: (body as? any WireRequest)?.text(of: "email")
+        case .callerEmail: caller?.user.email
+        case .callerId: caller?.user.id
+        case .clientIP, .foundByHandler: nil
+        }
+        // `checkBudgets` made sure at mount time that the key exists.
+        guard let value else { throw APIError.internalError }
+        return value
+    }
+
+    /// A route's budgets must be keyed by something its calls have: a body with an `email`, a
+    /// staff caller. Checked once, when the route is mounted.
+    static func checkBudgets<Body, Answer>(of route: Route<Body, Answer>) {
+        for budget in route.budgets {
+            switch budget.key {
+            case .bodyEmail:
+                let fields = (Body.self as? any WireRequest.Type).map { $0.schema }
+                guard case .object(let properties, _)? = fields, properties.contains(where: { $0.name == "email" }) else {
+                    preconditionFailure("\(route.erased): a budget keyed by the body's email, but the body has none")
+                }
+            case .callerEmail, .callerId:
+                precondition(route.credential == .staff, "\(route.erased): a budget keyed by a staff caller it does not have")
+            case .clientIP:
+                precondition(budget.kind == .clientIP, "\(route.erased): only the per-IP limit is keyed by the client's address")
+            case .foundByHandler:
+                break
             }
         }
     }

@@ -1,6 +1,9 @@
-/// The limits of docs/API.md §7 on secrets and mail, counted in the database (`WindowCounters`)
-/// so they hold across server instances: code emails per address, failed password logins per
-/// account, wrong second factors per staff user and wrong emailed codes per address.
+import RepairMinderModels
+
+/// The limits of docs/API.md §7, counted in the database (`WindowCounters`) so they hold
+/// across server instances. Routes declare which they spend (`RouteBudget`); `RouteMounter`
+/// spends them through a `BudgetLedger` and settles each counted try from the answer here, so
+/// how a kind counts is written once, whichever route spends it.
 struct AbuseLimits: Sendable {
     let counters: WindowCounters
     let settings: ServerSettings
@@ -9,68 +12,85 @@ struct AbuseLimits: Sendable {
     static let failureWindow: Double = 15 * 60
     static let emailWindow: Double = 3600
     static let guessWindow: Double = 3600
+    static let ipWindow: Double = 60
 
-    /// Admits one code email to `email` and counts it, or throws 429 with `Retry-After`: at
-    /// most `codeEmailsPerHour` an hour, at least `codeResendInterval` seconds apart.
-    func admitCodeEmail(to email: String) async throws {
-        let perHour = settings.codeEmailsPerHour, interval = Double(settings.codeResendInterval)
-        guard perHour > 0 || interval > 0 else { return }
-        let rule = WindowCounters.Rule(limit: perHour > 0 ? perHour : Int.max, window: Self.emailWindow, spacing: interval)
-        if let wait = try await counters.admit("code-emails:\(email)", rule, now: clock.now()) {
-            throw APIError.rateLimited(retryAfter: wait)
+    /// One counted try: the counter it went to and its kind.
+    struct Spent: Sendable {
+        let kind: RouteBudget.Kind
+        let counter: String
+    }
+
+    /// The rule `kind` is counted by, or nil when the settings turn it off.
+    func rule(for kind: RouteBudget.Kind) -> WindowCounters.Rule? {
+        switch kind {
+        case .clientIP:
+            settings.ipRateLimit > 0 ? .init(limit: settings.ipRateLimit, window: Self.ipWindow) : nil
+        case .failedSecrets:
+            settings.loginFailureLimit > 0 ? .init(limit: settings.loginFailureLimit, window: Self.failureWindow) : nil
+        case .codeEmails:
+            settings.codeEmailsPerHour > 0 || settings.codeResendInterval > 0
+                ? .init(
+                    limit: settings.codeEmailsPerHour > 0 ? settings.codeEmailsPerHour : Int.max, window: Self.emailWindow,
+                    spacing: Double(settings.codeResendInterval))
+                : nil
+        case .wrongCodes:
+            settings.wrongCodeLimit > 0 ? .init(limit: settings.wrongCodeLimit, window: Self.guessWindow) : nil
+        case .secondFactors:
+            settings.secondFactorFailureLimit > 0 ? .init(limit: settings.secondFactorFailureLimit, window: Self.guessWindow) : nil
         }
     }
 
-    /// Counts a secret-guessing attempt for `key` before it is checked, or throws 429 while its
-    /// failure budget for the window is used up. Keys: the email for passwords (so unknown
-    /// emails behave the same), `totp:<user id>` for authenticator codes outside a login.
-    /// Counting first keeps the limit exact under concurrent attempts; a correct secret then
-    /// clears the count (`clearLoginFailures`), so only failures remain counted.
-    func admitLoginAttempt(for key: String) async throws {
-        let limit = settings.loginFailureLimit
-        guard limit > 0 else { return }
-        if let wait = try await counters.admit("login-failures:\(key)", .init(limit: limit, window: Self.failureWindow), now: clock.now()) {
-            throw APIError.rateLimited(retryAfter: wait)
+    /// Counts one try of `kind` for `key`, or throws 429 with `Retry-After` while its budget is
+    /// used up; nil when the limit is off. Counting before the check keeps a limit exact under
+    /// concurrent tries.
+    func spend(_ kind: RouteBudget.Kind, key: String) async throws -> Spent? {
+        guard let rule = rule(for: kind) else { return nil }
+        let counter = Self.prefix(of: kind) + key
+        if let wait = try await counters.admit(counter, rule, now: clock.now()) { throw APIError.rateLimited(retryAfter: wait) }
+        return Spent(kind: kind, counter: counter)
+    }
+
+    /// What the answer does to a counted try (see `RouteBudget.Kind`): `error` is nil for a
+    /// success. An unexpected failure (a 5xx) leaves every try counted.
+    func settle(_ spent: Spent, after error: (any Error)?) async throws {
+        switch Self.settlement(of: spent.kind, after: error) {
+        case .keep: break
+        case .refund: try await counters.refund(spent.counter)
+        case .startAfresh: try await counters.reset(spent.counter)
         }
     }
 
-    /// A correct secret starts the key's budget afresh.
-    func clearLoginFailures(for key: String) async throws {
-        guard settings.loginFailureLimit > 0 else { return }
-        try await counters.reset("login-failures:\(key)")
-    }
+    enum Settlement: Equatable { case keep, refund, startAfresh }
 
-    /// A code guess counted against its budget before the code is compared; `refund` it when
-    /// the code was right (or was never compared), so only wrong codes stay counted.
-    struct Guess: Sendable {
-        fileprivate let key: String?
-    }
-
-    /// Counts a second-factor try (emailed, TOTP or recovery code) of staff user `userId` across
-    /// all their login challenges, or throws 429 for the rest of the hour once
-    /// `secondFactorFailureLimit` wrong codes were counted. A right password does not reset it.
-    func admitSecondFactorGuess(userId: String) async throws -> Guess {
-        try await admitGuess("second-factor:\(userId)", limit: settings.secondFactorFailureLimit)
-    }
-
-    /// Counts a try at an emailed code sent to `email` across every code it was sent (a new code
-    /// does not reset it), or throws 429 for the rest of the hour once `wrongCodeLimit` wrong
-    /// codes were counted.
-    func admitEmailedCodeGuess(email: String) async throws -> Guess {
-        try await admitGuess("wrong-codes:\(email)", limit: settings.wrongCodeLimit)
-    }
-
-    /// Takes back a guess that was not wrong.
-    func refund(_ guess: Guess) async throws {
-        guard let key = guess.key else { return }
-        try await counters.refund(key)
-    }
-
-    private func admitGuess(_ key: String, limit: Int) async throws -> Guess {
-        guard limit > 0 else { return Guess(key: nil) }
-        if let wait = try await counters.admit(key, .init(limit: limit, window: Self.guessWindow), now: clock.now()) {
-            throw APIError.rateLimited(retryAfter: wait)
+    static func settlement(of kind: RouteBudget.Kind, after error: (any Error)?) -> Settlement {
+        let refusal = (error as? APIError).flatMap { $0.status.code < 500 ? $0.code : nil }
+        switch kind {
+        case .clientIP, .codeEmails:
+            return .keep
+        case .failedSecrets:
+            if error == nil { return .startAfresh }
+            guard let refusal else { return .keep }
+            return wrongSecret.contains(refusal) ? .keep : .refund
+        case .wrongCodes, .secondFactors:
+            if error == nil { return .refund }
+            guard let refusal else { return .keep }
+            return wrongCode.contains(refusal) ? .keep : .refund
         }
-        return Guess(key: key)
+    }
+
+    /// The answers that say a password or authenticator code was wrong.
+    static let wrongSecret: Set<ErrorCode> = [.invalidCredentials, .invalidCode]
+    /// The answers that say a code was wrong, or that it was wrong once too often.
+    static let wrongCode: Set<ErrorCode> = [.invalidCode, .codeExpired, .tooManyAttempts]
+
+    /// Each kind's counters in `request_windows`.
+    static func prefix(of kind: RouteBudget.Kind) -> String {
+        switch kind {
+        case .clientIP: "ip:"
+        case .failedSecrets: "login-failures:"
+        case .codeEmails: "code-emails:"
+        case .wrongCodes: "wrong-codes:"
+        case .secondFactors: "second-factor:"
+        }
     }
 }

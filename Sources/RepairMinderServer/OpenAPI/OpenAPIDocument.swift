@@ -162,7 +162,7 @@ public enum OpenAPIDocument {
         if route.credential == .staff, route.quarantine != .allowed {
             failures += [.init(403, .accountPendingApproval), .init(403, .accountSuspended)]
         }
-        if route.countedByAuthLimit { failures.append(.init(429, .rateLimited)) }
+        if !route.budgets.isEmpty { failures.append(.init(429, .rateLimited)) }
         failures.append(.init(500, .internalError))
         let byStatus = Dictionary(grouping: failures, by: \.status)
         // REKI's failures carry no code: one shape for all of them (seed 002).

@@ -17,7 +17,6 @@ struct REKIController {
     let signer: JWTSigner
     let hasher: PasswordHasher
     let policy: PasswordPolicy
-    let limits: AbuseLimits
 
     func mount(on routes: RouteMounter) {
         routes.on(Routes.REKI.register, use: register)
@@ -54,12 +53,10 @@ struct REKIController {
     /// bcrypt runs for unknown addresses too (against a dummy hash), so both failures take as
     /// long; failures count against the address's budget (docs/API.md §7), apart from staff's.
     @Sendable func login(_ call: RouteCall<LoginRequest>) async throws -> REKIAuthResponse {
-        let email = call.body.email, budget = "reki:\(email)"
-        try await limits.admitLoginAttempt(for: budget)
+        let email = call.body.email
         let user = try await users.user(email: email)
         let matches = try await hasher.verify(call.body.password, against: user?.passwordHash)
         guard let user, matches, user.canSignIn else { throw APIError.invalidCredentials }
-        try await limits.clearLoginFailures(for: budget)
         let now = clock.now(), refreshToken = RandomToken.base64URL(byteCount: 32)
         let sessionId = try await sessions.create(
             userId: user.id, device: call.device, refreshToken: refreshToken, now: now,
@@ -100,7 +97,6 @@ struct REKIController {
     /// (docs/API.md §7) is counted either way.
     @Sendable func forgotPassword(_ call: RouteCall<ForgotPasswordRequest>) async throws -> MessageResponse {
         let email = call.body.email
-        try await limits.admitCodeEmail(to: email)
         try await takingAtLeast(.milliseconds(settings.codeRequestMinimumMilliseconds)) {
             guard let user = try await users.user(email: email), user.canSignIn else { return }
             try await resets.issue(for: user, publicURL: settings.serverURL, now: clock.now())

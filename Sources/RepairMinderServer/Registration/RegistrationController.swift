@@ -30,6 +30,9 @@ struct RegistrationController {
         let pending = PendingRegistration(
             email: body.email, companyName: body.companyName, firstName: body.firstName, lastName: body.lastName,
             passwordHash: hash)
+        // Spent once the request is known to be sendable: a weak password or a taken shop name
+        // does not hold the address's next try back by the resend interval.
+        try await call.spend(.codeEmails, key: body.email)
         try await codes.send(.registration, to: body.email, alongside: { now, db in
             try await RegistrationStore.save(pending, now: now, on: db)
         }) { code, minutes, now in

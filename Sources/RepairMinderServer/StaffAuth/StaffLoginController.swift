@@ -7,7 +7,6 @@ struct StaffLoginController {
     let clock: ServerClock
     let accounts: AccountStore
     let hasher: PasswordHasher
-    let limits: AbuseLimits
     let challenges: LoginChallengeStore
     let hashing: SecretHashing
     let mail: MailQueue
@@ -27,7 +26,6 @@ struct StaffLoginController {
 
     @Sendable func login(_ call: RouteCall<LoginRequest>) async throws -> LoginChallengeResponse {
         let email = call.body.email
-        try await limits.admitLoginAttempt(for: email)
         let user = try await accounts.user(email: email)
         // Always run bcrypt, against a dummy hash for unknown emails or password-less users, so
         // response time does not reveal which accounts exist.
@@ -38,7 +36,6 @@ struct StaffLoginController {
             try await ActivityLog.record(.loginFailed, userId: user.id, device: call.device, at: clock.now(), in: accounts.database)
             throw APIError.invalidCredentials
         }
-        try await limits.clearLoginFailures(for: email)
         guard user.isActive != 0 else { throw APIError.accountDeactivated }
         guard user.archived == 0 else { throw APIError.accountArchived }
         let challengeToken = RandomToken.base64URL(byteCount: 32)
@@ -88,7 +85,7 @@ struct StaffLoginController {
         if let last = challenge.lastCodeSentAt, now - last < interval {
             throw APIError.rateLimited(retryAfter: last + interval - now)
         }
-        try await limits.admitCodeEmail(to: challenge.email)
+        try await call.spend(.codeEmails, key: challenge.email)
         let code = RandomToken.digits(6)
         let email = CodeEmail.twoFactor(to: challenge.email, code: code, validMinutes: settings.codeTTL / 60, now: now)
         // Conditional on the spacing again: of two concurrent requests only one replaces the code.
@@ -108,14 +105,11 @@ struct StaffLoginController {
         let now = clock.now()
         let challenge = try await boundChallenge(userId: call.body.userId, token: call.body.challengeToken, call, now: now)
         // Both budgets count the try before the code is compared: the user's across all their
-        // challenges (§7), then the challenge's own. A try that turns out right is taken back
-        // from the user's budget; an error while checking stays counted in both.
-        let guess = try await limits.admitSecondFactorGuess(userId: challenge.userId)
+        // challenges (§7, settled from the answer by the route's declaration), then the
+        // challenge's own. An error while checking stays counted in both.
+        try await call.spend(.secondFactors, key: challenge.userId)
         guard let tries = try await challenges.recordAttempt(challengeId: challenge.id, maxAttempts: settings.maxCodeAttempts, now: now)
-        else {
-            try await limits.refund(guess)
-            throw APIError.loginChallengeExpired
-        }
+        else { throw APIError.loginChallengeExpired }
         let outcome: SecondFactorOutcome
         do {
             outcome = try await complete(challenge, code: call.body.code, device: call.device, now: now)
@@ -125,10 +119,8 @@ struct StaffLoginController {
         }
         switch outcome {
         case .signedIn:
-            try await limits.refund(guess)
             return try await issuer.signIn(userId: challenge.userId, device: call.device, method: .password)
         case .lostTheRace:
-            try await limits.refund(guess)
             throw APIError.loginChallengeExpired
         case .expiredCode, .wrongCode:
             try await ActivityLog.record(

@@ -2,10 +2,11 @@ import Foundation
 import RepairMinderModels
 
 /// `/api/auth/totp/*` (docs/API.md §2.10), for signed-in staff. Quarantined staff cannot reach
-/// it: the route table does not allow it in quarantine.
+/// it: the route table does not allow it in quarantine. Codes typed here spend the caller's
+/// failed-secret budget (the routes declare it), so a stolen access token cannot guess them
+/// at the per-IP rate for ever.
 struct TOTPController {
     let app: AuthenticatorApp
-    let limits: AbuseLimits
     let clock: ServerClock
 
     func mount(on routes: RouteMounter) {
@@ -34,12 +35,9 @@ struct TOTPController {
         guard let sealed = credential?.pendingSecretSealed else { throw APIError.totpSetupRequired }
         let secret = try app.secretBox.open(sealed, owner: staff.user.id)
         let now = clock.now()
-        // A stolen access token must not be able to guess codes at the per-IP rate for ever.
-        try await limits.admitLoginAttempt(for: Self.guessKey(staff))
         guard code.count == 6, let step = app.generator.matchingStep(of: code, secret: secret, at: now) else {
             throw APIError.invalidTOTPCode
         }
-        try await limits.clearLoginFailures(for: Self.guessKey(staff))
         let codes = RecoveryCodes.generate()
         let hashes = codes.map { app.recoveryHash($0, userId: staff.user.id) }
         guard try await app.store.enable(userId: staff.user.id, sealed: sealed, step: step, recoveryHashes: hashes, device: call.device, now: now)
@@ -51,9 +49,7 @@ struct TOTPController {
         let staff = try call.staff
         let code = call.body.code
         guard try await app.isEnabled(userId: staff.user.id) else { throw APIError.totpNotEnabled }
-        try await limits.admitLoginAttempt(for: Self.guessKey(staff))
         guard try await app.accept(code, userId: staff.user.id, now: clock.now()) else { throw APIError.invalidTOTPCode }
-        try await limits.clearLoginFailures(for: Self.guessKey(staff))
         try await app.store.disable(userId: staff.user.id, device: call.device, now: clock.now())
         return TOTPDisabledResponse()
     }
@@ -64,8 +60,4 @@ struct TOTPController {
         let remaining = enabled ? try await app.store.remainingRecoveryCodes(userId: staff.user.id) : 0
         return TOTPStatusResponse(enabled: enabled, recoveryCodesRemaining: remaining)
     }
-
-    /// The failure budget of authenticator codes typed outside a login (shares
-    /// `--login-failure-limit` per 15 minutes).
-    private static func guessKey(_ staff: AuthenticatedStaff) -> String { "totp:\(staff.user.id)" }
 }

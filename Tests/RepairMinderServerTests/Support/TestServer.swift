@@ -77,11 +77,12 @@ struct TestServer {
     /// Runs `body` against the application over Hummingbird's in-process router transport
     /// (or real sockets with `.live`), then removes the data directory and the database.
     func run(
-        _ testing: TestingSetup = .router, logger: Logger = quietLogger,
+        _ testing: TestingSetup = .router, logger: Logger = quietLogger, mountingAlso extra: (RouteMounter) -> Void = { _ in },
         _ body: @Sendable @escaping (TestClient) async throws -> Void
     ) async throws {
         try await removingAfterwards {
-            let app = try await buildApplication(settings: settings, clock: clock.serverClock, logger: logger)
+            let app = try await buildApplication(
+                settings: settings, clock: clock.serverClock, mailTransport: nil, logger: logger, mountingAlso: extra)
             try await withMailbox { mailbox in
                 try await app.test(testing) { client in
                     try await body(TestClient(client: client, settings: settings, mailbox: mailbox))

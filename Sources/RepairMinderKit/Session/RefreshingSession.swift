@@ -1,0 +1,101 @@
+import Foundation
+import RepairMinderModels
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A session whose access token is renewed with a refresh token, kept alive the same way for
+/// every kind (`SessionKind`: staff for `APIClient`, REKI for `REKIClient`, DESIGN.md §4):
+///
+/// - no stored credentials is `APIError.notSignedIn`;
+/// - an access token within 60 s of expiry is refreshed before use;
+/// - a request that meets a 401 is replayed once with newer credentials: the stored ones if
+///   another caller already refreshed, else one refresh shared by every caller (`RefreshGate`,
+///   which also bounds refreshes per minute);
+/// - only a refusal (any 401) from the refresh endpoint ends the session: the credentials are
+///   deleted, the kind is told, and the caller gets `APIError.sessionExpired`. Network errors,
+///   429, 5xx and an unreadable answer keep it;
+/// - signing in or out wins over a refresh in flight: its tokens are never written back.
+actor RefreshingSession {
+    nonisolated let kind: SessionKind
+    nonisolated let store: any CredentialStore
+    private let sender: RequestSender
+    private let now: @Sendable () -> Date
+    private let gate: RefreshGate<SessionCredentials>
+    /// Moves on at every sign-in and sign-out: a refresh that started in another generation
+    /// must not write its tokens back.
+    private var generation = 0
+
+    init(
+        _ kind: SessionKind, store: any CredentialStore, sender: RequestSender, maxRefreshesPerMinute: Int,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.kind = kind
+        self.store = store
+        self.sender = sender
+        self.now = now
+        gate = RefreshGate(maxPerMinute: maxRefreshesPerMinute, now: now)
+    }
+
+    /// The stored credentials; nil when signed out.
+    nonisolated func stored() throws -> SessionCredentials? { try store.sessionCredentials(kind.key) }
+
+    /// What `transmit` answers when given the session's access token. `transmit` throws
+    /// `APIError.unauthorized` for a 401, and is then called once more with newer credentials.
+    func send<Answer: Sendable>(_ transmit: @Sendable (_ accessToken: String) async throws -> Answer) async throws -> Answer {
+        guard let credentials = try await current(refreshingWithin: 60) else { throw APIError.notSignedIn }
+        do {
+            return try await transmit(credentials.accessToken)
+        } catch APIError.unauthorized {
+            // Another caller may have refreshed while this request was in flight: use its token.
+            let retry = try await fresh(replacing: credentials)
+            return try await transmit(retry.accessToken)
+        }
+    }
+
+    /// The stored credentials, refreshed first if the access token expires within `margin`
+    /// seconds; nil when signed out.
+    func current(refreshingWithin margin: TimeInterval) async throws -> SessionCredentials? {
+        guard let credentials = try stored() else { return nil }
+        guard credentials.accessTokenExpiresAt.timeIntervalSince(now()) < margin else { return credentials }
+        return try await fresh(replacing: credentials)
+    }
+
+    /// Records a completed sign-in.
+    func begin(_ credentials: SessionCredentials) throws {
+        generation += 1
+        try store.saveSession(credentials, as: kind.key)
+    }
+
+    /// Forgets the session locally (the server call, if any, is the caller's).
+    func end() throws {
+        generation += 1
+        try store.delete(kind.key)
+    }
+
+    /// Credentials newer than `stale` (`RefreshGate`: one refresh at a time, shared).
+    private func fresh(replacing stale: SessionCredentials) async throws -> SessionCredentials {
+        let store = self.store, key = kind.key
+        return try await gate.fresh(replacing: stale, stored: { try store.sessionCredentials(key) }) { stored in
+            try await self.refresh(using: stored)
+        }
+    }
+
+    private func refresh(using credentials: SessionCredentials) async throws -> SessionCredentials {
+        let started = now(), startedIn = generation
+        let answer = try await sender.send(try kind.refreshRequest(credentials.refreshToken), bearer: nil)
+        // Signed out (or in again) while the refresh was in flight: its tokens are not wanted.
+        guard generation == startedIn else { throw APIError.notSignedIn }
+        do {
+            let next = try kind.renewed(answer, started)
+            try store.saveSession(next, as: kind.key)
+            kind.refreshed()
+            return next
+        } catch APIError.unauthorized(_, let code) {
+            // Any refusal of the refresh token is final (expired, revoked, reused, user gone).
+            try end()
+            kind.ended(code)
+            throw APIError.sessionExpired(code: code)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import RepairMinderModels
+
+/// The budgets one call of a route spends: those its route declares, and no others. The route
+/// mounter spends the ones keyed by the request before the handler runs, the handler spends
+/// the ones only it can key (`RouteCall.spend`) when it gets there, and the mounter settles
+/// every try counted from the answer (`AbuseLimits.settle`).
+final class BudgetLedger: @unchecked Sendable {
+    let declared: [RouteBudget]
+    private let limits: AbuseLimits
+    private let lock = NSLock()
+    private var spent: [AbuseLimits.Spent] = []
+
+    init(declared: [RouteBudget], limits: AbuseLimits) {
+        self.declared = declared
+        self.limits = limits
+    }
+
+    /// Counts one try of the declared `budget` for `key` (throws 429 once it is used up).
+    func spend(_ budget: RouteBudget, key: String) async throws {
+        precondition(declared.contains(budget), "\(budget) is not declared by the route")
+        let scoped = budget.namespace.isEmpty ? key : "\(budget.namespace):\(key)"
+        guard let counted = try await limits.spend(budget.kind, key: scoped) else { return }
+        lock.withLock { spent.append(counted) }
+    }
+
+    /// Settles every try counted, from the answer (`error` nil for a success).
+    func settle(after error: (any Error)?) async throws {
+        for counted in lock.withLock({ spent }) { try await limits.settle(counted, after: error) }
+    }
+}
