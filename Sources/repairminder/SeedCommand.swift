@@ -10,7 +10,7 @@ struct SeedCommand: AsyncParsableCommand {
         discussion: """
             Companies are matched by name, users by email, clients by email and company: existing rows
             are updated, new ones inserted. Safe to run while a server uses the same database.
-            The file format is in DESIGN.md §3.
+            The file format is in docs/FIXTURES.md.
             """
     )
 

@@ -5,7 +5,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// `repairminder seed`'s loader (DESIGN.md §3).
+/// `repairminder seed`'s loader (docs/FIXTURES.md).
 @Suite struct FixtureTests {
     /// Every row of the fixture tables, for before/after comparisons.
     static func snapshot(_ db: Database) async throws -> [String] {

@@ -7,7 +7,7 @@ import FoundationNetworking
 /// Sends the routes of the table (`Routes`), unwraps the envelope into each route's typed
 /// answer, keeps the staff session alive, and says where the session stands (`authStates()`).
 ///
-/// The staff session is a `RefreshingSession` (DESIGN.md §4): one refresh at a time, shared
+/// The staff session is a `RefreshingSession` (docs/API.md §2.7): one refresh at a time, shared
 /// by every caller that needs it; an access token within 60 s of expiry is refreshed before
 /// use; a request that meets a 401 retries once, without a second refresh if another caller
 /// already got a new token. Only a refusal (any 401) from `/api/auth/refresh` ends the

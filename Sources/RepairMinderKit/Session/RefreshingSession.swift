@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// A session whose access token is renewed with a refresh token, kept alive the same way for
-/// every kind (`SessionKind`: staff for `APIClient`, REKI for `REKIClient`, DESIGN.md §4):
+/// every kind (`SessionKind`: staff for `APIClient`, REKI for `REKIClient`; docs/API.md §2.7):
 ///
 /// - no stored credentials is `APIError.notSignedIn`;
 /// - an access token within 60 s of expiry is refreshed before use;

@@ -1,17 +1,6 @@
 import Foundation
 import RepairMinderModels
 
-/// The caller of a customer endpoint.
-struct AuthenticatedCustomer: Sendable {
-    let claims: CustomerTokenClaims
-    let client: ClientRecord
-    let company: CompanyRecord
-}
-
-/// Who a customer token belongs to; a staff token is refused like any other wrong token
-/// (401 `UNAUTHORIZED`).
-typealias CustomerIdentity = BearerIdentity<CustomerCallers>
-
 /// A customer token's caller: a live customer session of the token's client, and the client's company.
 struct CustomerCallers: CallerLookup {
     let customers: CustomerStore
@@ -25,4 +14,11 @@ struct CustomerCallers: CallerLookup {
         else { return nil }
         return AuthenticatedCustomer(claims: claims, client: client, company: company)
     }
+}
+
+/// The caller of a customer endpoint.
+struct AuthenticatedCustomer: Sendable {
+    let claims: CustomerTokenClaims
+    let client: ClientRecord
+    let company: CompanyRecord
 }

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// A fixtures file for `repairminder seed` (DESIGN.md §3). Optional fields take the defaults shown.
+/// A fixtures file for `repairminder seed` (docs/FIXTURES.md, which gives each optional field's default).
 public struct FixtureFile: Codable, Sendable {
     public struct Company: Codable, Sendable {
         public var name: String

@@ -22,6 +22,6 @@ public struct AppRequestContext: RequestContext {
         rekiUser = nil
     }
 
-    /// Bodies are read explicitly with a smaller limit (`JSONBody`); this only bounds other uses.
+    /// Bodies are read explicitly with a smaller limit (`RequestDecoder`); this only bounds other uses.
     public var maxUploadSize: Int { 64 * 1024 }
 }

@@ -1,15 +1,6 @@
 import Foundation
 import RepairMinderModels
 
-/// The caller of a REKI endpoint.
-struct AuthenticatedREKIUser: Sendable {
-    let claims: REKITokenClaims
-    let user: REKIUserRecord
-}
-
-/// Who a REKI access token belongs to (REKI answers every refusal "Unauthorized").
-typealias REKIIdentity = BearerIdentity<REKICallers>
-
 /// A REKI token's caller: a live session and an active user, read on every request (so logout
 /// takes effect at once, on every instance). Repair Minder's tokens are signed with other keys,
 /// so they never pass, nor do REKI's elsewhere.
@@ -28,4 +19,10 @@ struct REKICallers: CallerLookup {
 
 extension REKITokenClaims: ExpiringClaims {
     var isWellFormed: Bool { !sub.isEmpty && !sid.isEmpty }
+}
+
+/// The caller of a REKI endpoint.
+struct AuthenticatedREKIUser: Sendable {
+    let claims: REKITokenClaims
+    let user: REKIUserRecord
 }

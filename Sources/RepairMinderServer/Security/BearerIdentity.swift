@@ -27,6 +27,16 @@ struct BearerIdentity<Lookup: CallerLookup>: Sendable {
     }
 }
 
+/// Who a customer token belongs to; a staff token is refused like any other wrong token
+/// (401 `UNAUTHORIZED`).
+typealias CustomerIdentity = BearerIdentity<CustomerCallers>
+
+/// Who a staff access token belongs to.
+typealias StaffIdentity = BearerIdentity<StaffCallers>
+
+/// Who a REKI access token belongs to (REKI answers every refusal "Unauthorized").
+typealias REKIIdentity = BearerIdentity<REKICallers>
+
 /// The token of an `Authorization: Bearer <token>` header (the scheme in any case).
 enum BearerToken {
     /// Read on every authenticated request, so by bytes: splitting, lower-casing and trimming

@@ -1,16 +1,6 @@
 import Foundation
 import RepairMinderModels
 
-/// The caller of a staff endpoint, as established by `StaffIdentity`.
-struct AuthenticatedStaff: Sendable {
-    let claims: AccessTokenClaims
-    let user: UserRecord
-    let company: CompanyRecord
-}
-
-/// Who a staff access token belongs to.
-typealias StaffIdentity = BearerIdentity<StaffCallers>
-
 /// A staff token's caller: a live session, an active user, and their company. The company is
 /// read on every request (a status change takes effect on the next one); the session and user
 /// come from `StaffCallerCache` when read less than two seconds ago (a logout or deactivation
@@ -38,4 +28,11 @@ struct StaffCallers: CallerLookup {
         }
         return AuthenticatedStaff(claims: claims, user: user, company: company)
     }
+}
+
+/// The caller of a staff endpoint, as established by `StaffIdentity`.
+struct AuthenticatedStaff: Sendable {
+    let claims: AccessTokenClaims
+    let user: UserRecord
+    let company: CompanyRecord
 }
