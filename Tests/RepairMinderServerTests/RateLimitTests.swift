@@ -27,6 +27,17 @@ import Testing
         }
     }
 
+    /// REKI's refresh is a sign-in route too (docs/API.md §10): a stolen-token guesser meets the per-IP limit.
+    @Test func rekiRefreshesPerClientIPAreLimited() async throws {
+        let server = try await TestServer { $0.ipRateLimit = 2 }
+        try await server.run(.live) { client in
+            for _ in 1...2 {
+                try await client.post("/auth/refresh", ["refreshToken": "not-a-token"]).expectREKIFailure(.unauthorized, "Unauthorized")
+            }
+            try await client.post("/auth/refresh", ["refreshToken": "not-a-token"]).expectREKIFailure(.tooManyRequests, "Too many requests")
+        }
+    }
+
     @Test func failedLoginsPerAccountAreLimitedEvenForUnknownEmails() async throws {
         let server = try await TestServer { $0.loginFailureLimit = 3 }
         try await server.run { client in

@@ -16,7 +16,7 @@ extension Routes {
         public static let refresh = Route<RefreshRequest, REKITokenPair>(
             .post, "/auth/refresh", .none,
             "Exchange a refresh token for a new pair (rotation: the token sent is used up; reuse ends the session)",
-            format: .plain, failures: [.init(401, .unauthorized)])
+            budgets: [.clientIP], format: .plain, failures: [.init(401, .unauthorized)])
         public static let me = Route<EmptyPayload, REKIUser>(.get, "/auth/me", .reki, "The signed-in REKI user", format: .plain)
         public static let logout = Route<EmptyPayload, MessageResponse>(
             .post, "/auth/logout", .reki, "End the session: its refresh and access tokens stop working", format: .plain)

@@ -159,7 +159,8 @@ public enum OpenAPIDocument {
             failures += [.init(400, .invalidJSON), .init(400, .validationError), .init(413, .payloadTooLarge)]
         }
         if route.credential != .none { failures += [.init(401, .unauthorized), .init(401, .tokenExpired)] }
-        if route.credential == .staff, route.quarantine != .allowed {
+        // A blocked route, or an allowed one asked for another company than the caller's.
+        if route.credential == .staff, route.quarantine != .allowed || route.scope != .any {
             failures += [.init(403, .accountPendingApproval), .init(403, .accountSuspended)]
         }
         if !route.budgets.isEmpty { failures.append(.init(429, .rateLimited)) }
