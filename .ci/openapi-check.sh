@@ -72,6 +72,25 @@ echo "-- the document validates (openapi-spec-validator)"
 curl -sf "$base/api/openapi.json" -o "$work/openapi.json"
 python3 -m openapi_spec_validator "$work/openapi.json"
 
+echo "-- every pattern of the document compiles in Python's re and as ECMA-262 without the u flag (node, where installed)"
+python3 - "$work/openapi.json" "$work/patterns.json" <<'PY'
+import json, re, sys
+patterns = set()
+def walk(value):
+    if isinstance(value, dict):
+        if isinstance(value.get("pattern"), str): patterns.add(value["pattern"])
+        for member in value.values(): walk(member)
+    elif isinstance(value, list):
+        for member in value: walk(member)
+walk(json.load(open(sys.argv[1])))
+for pattern in patterns: re.compile(pattern)
+json.dump(sorted(patterns), open(sys.argv[2], "w"))
+print(f"{len(patterns)} patterns")
+PY
+if command -v node > /dev/null; then
+    node -e 'for (const p of JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))) new RegExp(p)' "$work/patterns.json"
+fi
+
 # ---- Sign in through the API as the demo admin (password, then the emailed second factor), as
 # the demo customer jane@example.test (emailed code; she has one shop, so verify-code returns the
 # token directly), and as a REKI user (registered on first use). The codes are read from the

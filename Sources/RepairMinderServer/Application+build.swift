@@ -100,7 +100,10 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let router = Router(context: AppRequestContext.self)
     if let metrics = parts.metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
     router.add(middleware: ClientAddressMiddleware(trustedProxies: try settings.trustedProxyRanges()))
-    router.add(middleware: ErrorMiddleware(rekiServed: settings.rekiEnabled))
+    router.add(
+        middleware: ErrorMiddleware(
+            rekiServed: settings.rekiEnabled,
+            unmountedPaths: settings.metricsEnabled ? [] : [Routes.Public.metrics.path.description]))
     router.add(middleware: QuarantineMiddleware(identity: staffIdentity))
     let routes = RouteMounter(
         router: router, decoder: RequestDecoder(limit: settings.maxBodySize),

@@ -21,7 +21,7 @@ import Testing
             "123456", " 123456 ", "12345", "1234567", "12 3456", "١٢٣٤٥٦", "ABCD2345", "abcd-2345", "ABCD 2345", "AB-CD-23-45",
             "ABCD23456", "ada@acme.test", " Ada@Acme.Test\n", "ada@acme", "@acme.test", "ada@@acme.test", "ada@.test",
             "ada@acme..test", "a da@acme.test", "ada\u{202E}@acme.test", "ada\u{0}@acme.test", "ädä@äcme.test",
-            "ada@acme.test\u{A0}", "x1<ada@acme.test>", "\u{E0041}ada@acme.test", "😀@acme.test",
+            "ada@acme.test\u{A0}", "x1<ada@acme.test>", "😀@acme.test",
         ]
         for count in [63, 64, 65, 100, 101, 128, 129, 254, 255, 512, 513, 1024, 1025] {
             samples.append(String(repeating: "a", count: count))

@@ -106,6 +106,7 @@ import Testing
         let server = try await TestServer { $0.metricsEnabled = false }
         try await server.run { client in
             try await client.send(.get, "/metrics").expectFailure(.notFound, "NOT_FOUND")
+            try await client.send(.post, "/metrics").expectFailure(.notFound, "NOT_FOUND")
         }
     }
 }

@@ -111,6 +111,17 @@ import Testing
         }
     }
 
+    /// The route's fixed `appType` is read from the body's string members only: an unknown
+    /// member of another type (a number too large for a Double) is ignored, as the body type does.
+    @Test func theFixedAppTypeIsReadWhateverElseTheBodyHolds() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let body = #"{"deviceToken":"t1","platform":"ios","appType":"staff","x":1e999,"y":[1,{"z":null}]}"#
+            #expect(try await client.send(.post, "/api/user/device-token", json: body, bearer: token).status == .ok)
+        }
+    }
+
     @Test func customerEndpointWantsTheCustomerAppType() async throws {
         let server = try await TestServer()
         try await server.run { client in

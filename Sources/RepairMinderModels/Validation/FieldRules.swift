@@ -65,12 +65,14 @@ public enum FieldRules {
         0x202F...0x202F, 0x205F...0x205F, 0x3000...0x3000,
     ]
 
-    /// Control characters and the invisible format characters (Unicode's Cf).
+    /// Control characters and the invisible format characters (Unicode's Cf) of the Basic
+    /// Multilingual Plane. Those beyond it (tag characters, U+E0000 and up) are left out: a
+    /// pattern that names a character beyond it is not ECMA-262 without the `u` flag, which
+    /// JavaScript tools reading the document may not use.
     static let invisible: [ClosedRange<UInt32>] = [
         0x00...0x1F, 0x7F...0x9F, 0xAD...0xAD, 0x600...0x605, 0x61C...0x61C, 0x6DD...0x6DD, 0x70F...0x70F,
         0x890...0x891, 0x8E2...0x8E2, 0x180E...0x180E, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2064,
-        0x2066...0x206F, 0xFEFF...0xFEFF, 0xFFF9...0xFFFB, 0x110BD...0x110BD, 0x110CD...0x110CD, 0x13430...0x1343F,
-        0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0001...0xE0001, 0xE0020...0xE007F,
+        0x2066...0x206F, 0xFEFF...0xFEFF, 0xFFF9...0xFFFB,
     ]
 
     /// `whitespace` as the inside of a regular-expression character class.
@@ -79,11 +81,12 @@ public enum FieldRules {
     /// the pattern places itself.
     private static let addressForbidden = characterClass(whitespace + invisible) + "@"
 
-    /// The inside of a character class: `\uXXXX` escapes in the Basic Multilingual Plane (ECMA-262,
-    /// Python and ICU read them alike), the characters themselves beyond it.
+    /// The inside of a character class: `\uXXXX` escapes, which ECMA-262 (with or without the
+    /// `u` flag), Python and ICU read alike. Only the Basic Multilingual Plane can be named so.
     private static func characterClass(_ ranges: [ClosedRange<UInt32>]) -> String {
         func one(_ scalar: UInt32) -> String {
-            scalar <= 0xFFFF ? "\\u" + String(format: "%04X", scalar) : String(Character(Unicode.Scalar(scalar)!))
+            precondition(scalar <= 0xFFFF, "a character class of the document names the Basic Multilingual Plane only")
+            return "\\u" + String(format: "%04X", scalar)
         }
         return ranges.map { $0.count == 1 ? one($0.lowerBound) : one($0.lowerBound) + "-" + one($0.upperBound) }.joined()
     }

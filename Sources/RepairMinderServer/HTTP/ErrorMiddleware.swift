@@ -11,6 +11,8 @@ import RepairMinderModels
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Whether paths under `/auth/` are REKI's (`--reki`).
     var rekiServed = true
+    /// Paths of the table this server does not mount (`/metrics` when metrics are off): 404 whatever the method.
+    var unmountedPaths: Set<String> = []
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let failure: APIError
@@ -43,6 +45,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     private func noRoute(for request: Request) -> APIError {
         let path = request.uri.path
         if !rekiServed, Routes.REKI.contains(path: path) { return .notFound }
+        if unmountedPaths.contains("/" + path.split(separator: "/").joined(separator: "/")) { return .notFound }
         let allowed = Set(Routes.routes(matching: path).filter { $0.availability == .served }.map(\.method))
         // Empty, or this very method: the path is not served here (`/metrics` turned off).
         guard !allowed.isEmpty, !allowed.contains(where: { $0.hummingbird == request.method }) else { return .notFound }

@@ -35,8 +35,10 @@ struct RequestDecoder: Sendable {
         } catch let error as DecodingError {
             throw Self.apiError(for: error)
         }
-        if !fixedFields.isEmpty, case .object(let members) = try Self.jsonDecoder.decode(JSONValue.self, from: data) {
-            for field in fixedFields where members[field.name] != .string(field.value) {
+        if !fixedFields.isEmpty {
+            // The body decoded as its type, so it is an object; only its string members are read.
+            let strings = (try? Self.jsonDecoder.decode(StringMembers.self, from: data))?.values ?? [:]
+            for field in fixedFields where strings[field.name] != field.value {
                 throw APIError.validation("\(field.name) must be \"\(field.value)\" on this endpoint")
             }
         }
@@ -70,6 +72,25 @@ struct RequestDecoder: Sendable {
             return .validation("\(fieldName(context.codingPath)) is invalid")
         @unknown default:
             return .invalidJSON
+        }
+    }
+
+    /// The string-valued members of a JSON object; members of other types are passed over.
+    private struct StringMembers: Decodable {
+        let values: [String: String]
+
+        private struct Name: CodingKey {
+            let stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let members = try decoder.container(keyedBy: Name.self)
+            values = Dictionary(
+                members.allKeys.compactMap { name in (try? members.decode(String.self, forKey: name)).map { (name.stringValue, $0) } },
+                uniquingKeysWith: { first, _ in first })
         }
     }
 

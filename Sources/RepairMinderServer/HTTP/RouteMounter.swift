@@ -77,17 +77,24 @@ struct RouteMounter {
             }
             let body = try await decoder.decode(Body.self, from: request, fixedFields: fixedFields)
             guard let ledger else { return try await handler(RouteCall(body: body, request: request, context: context, budgets: nil)) }
-            for budget in budgets where budget.key != .clientIP && budget.key != .foundByHandler {
-                try await ledger.spend(budget, key: Self.key(budget.key, body: body, caller: context.staff))
-            }
             let response: Response
             do {
+                for budget in budgets where budget.key != .clientIP && budget.key != .foundByHandler {
+                    try await ledger.spend(budget, key: Self.key(budget.key, body: body, caller: context.staff))
+                }
                 response = try await handler(RouteCall(body: body, request: request, context: context, budgets: ledger))
             } catch {
+                // A try the database would not take back stays counted: the safe side.
                 try? await ledger.settle(after: error)
                 throw error
             }
-            try await ledger.settle(after: nil)
+            do {
+                try await ledger.settle(after: nil)
+            } catch {
+                // What succeeded (a code used up, a session started) is committed: answer it,
+                // and leave the try counted rather than lose the answer.
+                context.logger.warning("Rate-limit budget not settled", metadata: ["error": "\(String(reflecting: error))"])
+            }
             return response
         }
         router.on(RouterPath(pattern), method: route.method.hummingbird) { request, context in

@@ -9,7 +9,8 @@ import SQLKit
 /// Nothing else touches the cache, so no path can end a session and leave it cached.
 struct SessionRevocation: Sendable {
     let database: Database
-    /// The instance's staff caller cache; nil for realms it does not hold (REKI).
+    /// The instance's staff caller cache (REKI's sessions are not in it: forgetting their ids
+    /// there is harmless); nil where there is none.
     let callerCache: StaffCallerCache?
 
     /// Runs `body` in one transaction; what it ended or changed is forgotten by the caller
@@ -63,10 +64,12 @@ struct Revocations: Sendable {
             WHERE id = \(bind: id) AND revoked_at IS NULL\(owner) RETURNING user_id
             """
         ).first(decodingColumn: "user_id", as: String.self)
+        // Even for a session ended before: a device registered meanwhile through another
+        // instance's cached copy of it is forgotten too (but not another user's, `ofUser`).
+        if realm.isStaff, userId == nil || revoked != nil { try await DeviceTokenStore.removeAll(ofSession: id, on: db) }
         guard let revoked else { return false }
         ended.session(id)
         if realm.isStaff {
-            try await DeviceTokenStore.removeAll(ofSession: id, on: db)
             try await ActivityLog.record(.sessionRevoked, userId: revoked, sessionId: id, device: device, at: now, on: db)
         }
         return true
