@@ -199,7 +199,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         let (row, user) = try Self.decode(found)
         if let refusal = Self.refusal(row, user) {
             guard refusal.code == .userInactive else { return .rejected(refusal) }
-            try await revocation.transaction {
+            _ = try await revocation.transaction {
                 try await $0.revoke(session: row.sessionId, realm: realm, reason: "user_inactive", now: now)
             }
             return .rejected(refusal)
