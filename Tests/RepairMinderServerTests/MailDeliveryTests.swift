@@ -196,7 +196,7 @@ struct MailDeliveryTests {
         }
     }
 
-    @Test func noLogLineHoldsACode() async throws {
+    @Test func noLogLineHoldsACodeOrAnAddress() async throws {
         let catcher = try SMTPCatcher(["--fail-first", "1"])
         defer { catcher.stop() }
         let server = try await Self.server(smtpPort: catcher.port)
@@ -217,6 +217,10 @@ struct MailDeliveryTests {
         #expect(codes.value.count == 2)
         for code in codes.value + (try catcher.received().compactMap(Self.code)) {
             #expect(!lines.contains { $0.contains(code) }, "a log line holds the code \(code)")
+        }
+        // A delivered mail is logged by its queue id, never by its address.
+        for address in [Self.admin, "jane@example.test"] {
+            #expect(!lines.contains { $0.contains(address) }, "a log line holds the address \(address)")
         }
     }
 }

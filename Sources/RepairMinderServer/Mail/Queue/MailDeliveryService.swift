@@ -91,7 +91,9 @@ struct MailDeliveryService: Service {
 
     /// One attempt at one message, and its outcome recorded.
     private func deliver(_ mail: ClaimedMail, stopping: Once) async -> Outcome {
-        let log = logger.with(["mail_id": "\(mail.id)", "to": "\(mail.recipient)", "attempt": "\(mail.attempts)"])
+        // By queue id only: an address in a log would tell whoever reads it who has an account
+        // (`repairminder outbox --status` shows the recipient to an operator who needs it).
+        let log = logger.with(["mail_id": "\(mail.id)", "attempt": "\(mail.attempts)"])
         if mail.uncertain > MailQueue.maxResendsInDoubt {
             await finish(mail, failed: "delivery was interrupted after the message was handed over, twice; not sent again so it is not duplicated (it may have arrived)", log: log)
             return .over
