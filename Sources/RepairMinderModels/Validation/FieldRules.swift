@@ -15,9 +15,11 @@ public enum FieldRules {
     /// Kept exactly as sent (passwords: spaces are part of them), non-empty.
     public static let secret = StringRule(minLength: 1, maxLength: 1024)
 
-    /// A plain address: one `@`, something before it, a dotted domain after it, no whitespace,
+    /// A plain address: one `@`, something before it, a dotted domain after it; no whitespace,
     /// control or invisible format characters (bidi overrides, zero-width spaces) that would
-    /// make two addresses look alike; whitespace around it is dropped and it is lowercased.
+    /// make two addresses look alike, and none of `<>"(),;:`, with which a mail client or an SMTP
+    /// library would read `x1<victim@example.org>` as someone else's mailbox (an alias per
+    /// address budget, a relay). Whitespace around it is dropped and it is lowercased.
     public static let email = StringRule(
         minLength: 1, maxLength: 254,
         content: .pattern(
@@ -79,7 +81,7 @@ public enum FieldRules {
     static let whitespaceClass = characterClass(whitespace)
     /// What an address may not contain, as the inside of a character class: `@` aside, which
     /// the pattern places itself.
-    private static let addressForbidden = characterClass(whitespace + invisible) + "@"
+    private static let addressForbidden = characterClass(whitespace + invisible) + "@<>\"(),;:"
 
     /// The inside of a character class: `\uXXXX` escapes, which ECMA-262 (with or without the
     /// `u` flag), Python and ICU read alike. Only the Basic Multilingual Plane can be named so.

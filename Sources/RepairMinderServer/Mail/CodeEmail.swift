@@ -16,17 +16,20 @@ enum CodeEmail {
     }
 
     static func customerLogin(to email: String, code: String, companies: [String], validMinutes: Int, now: Double) -> MailMessage {
+        // Shop names go in the body only: a subject line is what spam filters and people judge
+        // first, and a name is whatever its registrant typed.
         let shops = companies.count == 1 ? companies[0] : "your repair shops"
         return coded(
-            to: email, subject: "Your login code for \(shops)", kind: "login", code: code, validMinutes: validMinutes,
-            footer: "If you did not ask for it, you can ignore this email.", now: now)
+            to: email, subject: "Your Repair Minder login code", kind: "login", code: code, validMinutes: validMinutes,
+            footer: "You asked to sign in to \(shops). If you did not ask for it, you can ignore this email.", now: now)
     }
 
     static func registration(to email: String, code: String, companyName: String, validMinutes: Int, now: Double) -> MailMessage {
         coded(
-            to: email, subject: "Finish registering \(companyName) with Repair Minder", kind: "registration", code: code,
+            to: email, subject: "Finish registering your shop with Repair Minder", kind: "registration", code: code,
             validMinutes: validMinutes,
-            footer: "If you did not register a shop, you can ignore this email: nothing is created without the code.", now: now)
+            footer: "You are registering \(companyName). If you did not register a shop, you can ignore this email: "
+                + "nothing is created without the code.", now: now)
     }
 
     static func passwordReset(to email: String, code: String, validMinutes: Int, now: Double) -> MailMessage {

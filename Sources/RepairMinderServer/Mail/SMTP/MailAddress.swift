@@ -1,4 +1,5 @@
 import Foundation
+import RepairMinderModels
 
 /// A mailbox as RFC 5322 writes it: `Repair Minder <no-reply@example.com>` or a bare address.
 public struct MailAddress: Sendable, Equatable {
@@ -19,6 +20,16 @@ public struct MailAddress: Sendable, Equatable {
             address = trimmed
         }
         guard Self.isPlausible(address) else { throw MailFormatError("not a mail address: \(address.debugDescription)") }
+    }
+
+    /// A recipient as stored: exactly a plain address (docs/API.md §1's rule), never parsed
+    /// for a mailbox inside it, so the address that was limited is the one mailed.
+    public init(recipient text: String) throws {
+        guard EmailAddress.isValid(text), FieldRules.trimmingWhitespace(text) == text else {
+            throw MailFormatError("not a plain mail address: \(text.debugDescription)")
+        }
+        name = nil
+        address = text
     }
 
     private static func isPlausible(_ address: String) -> Bool {

@@ -7,7 +7,7 @@ enum MailComposer {
     static func compose(
         _ message: MailMessage, from: MailAddress, date: Date, messageID: String, boundary: String
     ) throws -> String {
-        let to = try MailAddress(parsing: message.to)
+        let to = try MailAddress(recipient: message.to)
         var lines = [
             "From: \(from.headerValue)",
             "To: \(to.headerValue)",

@@ -55,7 +55,7 @@ public struct SMTPClient: Sendable {
         let unique = RandomToken.base64URL(byteCount: 12)
         let data = try MailComposer.compose(
             message, from: sender, date: date ?? Date(), messageID: "\(localID ?? unique)@\(domain)", boundary: "=_\(unique)")
-        let recipient = try MailAddress(parsing: message.to)
+        let recipient = try MailAddress(recipient: message.to)
         try await send(data, from: sender.address, to: [recipient.address], beforeEndOfData: beforeEndOfData, transcript: transcript)
     }
 
