@@ -22,6 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try options.settings()
+        if demo, settings.environment == .production {
+            throw ValidationError("--demo loads accounts whose passwords are published; --env production refuses it")
+        }
         var logger = Logger(label: "repairminder")
         logger.logLevel = verbose ? .debug : .info
         if demo {

@@ -65,6 +65,15 @@ import Testing
         let production = try Self.run(["migrate", "--data-dir", dataDir, "--env", "production"])
         #expect(production.status != 0)
         #expect(production.error.contains("--jwt-secret"))
+        // Issue 25, item 7: the demo's published passwords never reach a production server.
+        let key = String(repeating: "k", count: 32)
+        let demo = try Self.run([
+            "serve", "--demo", "--data-dir", dataDir, "--env", "production", "--jwt-secret", key, "--encryption-key", key,
+            "--mail-transport", "outbox", "--public-url", "https://api.example.com", "--port", "1",
+        ])
+        #expect(demo.status != 0)
+        #expect(demo.error.contains("--demo"))
+        #expect(!FileManager.default.fileExists(atPath: dataDir + "/repairminder.sqlite") || !demo.output.contains("Loading demo"))
     }
 
     @Test func migrateThenOutboxOnAFreshDirectory() throws {

@@ -33,7 +33,7 @@ import Testing
             ("--host", "HOST", "0.0.0.0"), ("--port", "PORT", "9000"), ("--data-dir", "DATA_DIR", "/tmp/rm"),
             ("--database-url", "DATABASE_URL", "/tmp/rm/x.sqlite"), ("--jwt-secret", "JWT_SECRET", String(repeating: "s", count: 40)),
             ("--public-url", "PUBLIC_URL", "https://rm.example"), ("--encryption-key", "ENCRYPTION_KEY", String(repeating: "e", count: 32)),
-            ("--jwt-previous-secret", "JWT_PREVIOUS_SECRET", "old-secret"),
+            ("--jwt-previous-secret", "JWT_PREVIOUS_SECRET", "old-secret-" + String(repeating: "o", count: 24)),
             ("--customer-session-ttl-web", "CUSTOMER_SESSION_TTL_WEB", "64"),
             ("--customer-session-ttl-mobile", "CUSTOMER_SESSION_TTL_MOBILE", "65"), ("--env", "ENV", "production"),
             ("--bcrypt-cost", "BCRYPT_COST", "11"), ("--access-token-ttl", "ACCESS_TOKEN_TTL", "60"),
@@ -57,7 +57,7 @@ import Testing
             #expect(settings.databaseURL == "/tmp/rm/x.sqlite")
             #expect(settings.publicURL == "https://rm.example")
             #expect(settings.encryptionKey == String(repeating: "e", count: 32))
-            #expect(settings.previousJWTSecret == "old-secret")
+            #expect(settings.previousJWTSecret == "old-secret-" + String(repeating: "o", count: 24))
             #expect(settings.customerSessionTTLWeb == 64)
             #expect(settings.customerSessionTTLMobile == 65)
             #expect(settings.environment == .production)
@@ -93,14 +93,40 @@ import Testing
         #expect(throws: ValidationError.self) {
             _ = try SettingsOptions.parse(["--env", "production", "--jwt-secret", key]).settings(environment: [:])
         }
-        let ok = try SettingsOptions.parse(["--env", "production", "--jwt-secret", key, "--encryption-key", key, "--mail-transport", "outbox"])
-            .settings(environment: [:])
+        let ok = try SettingsOptions.parse(
+            ["--env", "production", "--jwt-secret", key, "--encryption-key", key, "--mail-transport", "outbox",
+             "--public-url", "https://api.example.com"]
+        ).settings(environment: [:])
         #expect(ok.environment == .production)
+    }
+
+    /// Issue 25, item 7: production refuses a short previous secret and a public URL that is
+    /// missing or names this machine, each with one line naming the flag.
+    @Test func productionRefusesAShortPreviousSecretAndALocalOrMissingPublicURL() throws {
+        let key = String(repeating: "k", count: 32)
+        let production = ["--env", "production", "--jwt-secret", key, "--encryption-key", key, "--mail-transport", "outbox"]
+        func refusal(_ extra: [String]) -> String? {
+            do {
+                _ = try SettingsOptions.parse(production + extra).settings(environment: [:])
+                return nil
+            } catch { return "\(error)" }
+        }
+        #expect(refusal([])?.contains("--public-url") == true)
+        for host in ["0.0.0.0", "localhost", "127.0.0.1", "127.1.2.3", "[::1]", "app.localhost"] {
+            let message = refusal(["--public-url", "https://\(host):8080"])
+            #expect(message?.contains("--public-url") == true, "\(host)")
+            #expect(message?.contains("\n") == false, "one line")
+        }
+        #expect(refusal(["--public-url", "https://api.example.com", "--jwt-previous-secret", "short"])?.contains("--jwt-previous-secret") == true)
+        #expect(refusal(["--public-url", "https://api.example.com", "--jwt-previous-secret", key]) == nil)
+        #expect(refusal(["--public-url", "https://10.0.0.5"]) == nil, "a private address is reachable by its clients")
+        // Development keeps taking what it always took.
+        #expect(try SettingsOptions.parse(["--public-url", "http://localhost:8080"]).settings(environment: [:]).publicURL != nil)
     }
 
     @Test func productionRefusesTheOutboxUnlessItIsNamed() throws {
         let key = String(repeating: "k", count: 32)
-        let production = ["--env", "production", "--jwt-secret", key, "--encryption-key", key]
+        let production = ["--env", "production", "--jwt-secret", key, "--encryption-key", key, "--public-url", "https://api.example.com"]
         #expect {
             _ = try SettingsOptions.parse(production).settings(environment: [:])
         } throws: { error in

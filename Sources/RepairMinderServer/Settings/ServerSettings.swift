@@ -175,11 +175,31 @@ public struct ServerSettings: Sendable {
             guard let key = encryptionKey, key.utf8.count >= 32 else {
                 throw SettingsError("--env production needs --encryption-key (REPAIRMINDER_ENCRYPTION_KEY) of at least 32 bytes")
             }
+            if let previous = previousJWTSecret, previous.utf8.count < 32 {
+                throw SettingsError("--env production needs --jwt-previous-secret of at least 32 bytes, or none")
+            }
+            // Links in mail and logo URLs are built from it: a guessed one points users elsewhere.
+            guard let publicURL else {
+                throw SettingsError("--env production needs --public-url (REPAIRMINDER_PUBLIC_URL), the address clients reach the server at")
+            }
+            if let host = URL(string: publicURL)?.host, Self.isLocal(host) {
+                throw SettingsError("--public-url must be an address clients can reach, not \(host), with --env production")
+            }
         }
         _ = try trustedProxyRanges()
         try validateMail()
         guard (1...1000).contains(databasePoolSize) else { throw SettingsError("--database-pool-size must be between 1 and 1000") }
         _ = try databaseLocation()
+    }
+}
+
+extension ServerSettings {
+    /// Whether `host` names this machine or every address of it: `localhost`, a loopback address, `0.0.0.0`, `::`.
+    static func isLocal(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]."))
+        if ["localhost", "0.0.0.0", "::", "::1", "0:0:0:0:0:0:0:1"].contains(name) || name.hasSuffix(".localhost") { return true }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.allSatisfy { UInt8($0) != nil } && octets.first == "127"
     }
 }
 
