@@ -98,6 +98,8 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let rekiUsers = REKIUserStore(database: database)
 
     let router = Router(context: AppRequestContext.self)
+    // Outermost: its headers go on every answer, the error envelopes included.
+    router.add(middleware: ResponseHeadersMiddleware())
     if let metrics = parts.metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
     router.add(middleware: ClientAddressMiddleware(trustedProxies: try settings.trustedProxyRanges()))
     router.add(

@@ -29,6 +29,45 @@ import Testing
         }
     }
 
+    /// Issue 25, item 9: a body without a content type is what a web page can make its
+    /// visitors' browsers send cross-site (a `no-cors` fetch): refused like a wrong type, and
+    /// nothing is counted or checked.
+    @Test func aBodyWithoutAContentTypeIsRefused() async throws {
+        let server = try await TestServer { $0.loginFailureLimit = 5 }
+        try await server.run { client in
+            let body = #"{"email":"admin@acme.test","password":"wrong password"}"#
+            let reply = try await client.client.execute(
+                uri: "/api/auth/login", method: .post, headers: [.userAgent: TestClient.browser], body: ByteBuffer(string: body)
+            ) { response in response }
+            #expect(reply.status == .badRequest)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: reply.body)) as? [String: any Sendable])
+            #expect(json["code"] as? String == "INVALID_JSON")
+            #expect(json["error"] as? String == "Content-Type must be application/json")
+            #expect(try await server.withDatabase { try await $0.count("request_windows") } == 0)
+        }
+    }
+
+    /// Every answer, success or failure, says its type is not to be guessed; none but the
+    /// public, cacheable ones may be stored by a browser or proxy.
+    @Test func everyAnswerCarriesTheSecurityHeaders() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let answers = [
+                try await client.send(.get, "/api/health"), try await client.send(.get, "/api/nothing-here"),
+                try await client.post("/api/auth/login", ["email": "admin@acme.test", "password": "wrong"]),
+                try await client.send(.get, "/api/auth/me", bearer: token), try await client.send(.get, "/auth/me"),
+            ]
+            for answer in answers {
+                #expect(answer.headers[.xContentTypeOptions] == "nosniff", "\(answer.status)")
+                #expect(answer.headers[.cacheControl] == "no-store", "\(answer.status)")
+            }
+            let config = try await client.send(.get, "/api/config")
+            #expect(config.headers[.xContentTypeOptions] == "nosniff")
+            #expect(config.headers[.cacheControl] == "public, max-age=86400")
+        }
+    }
+
     @Test(arguments: [
         (#"{"password":"pw"}"#, "email is required"),
         (#"{"email":"","password":"pw"}"#, "email is required"),

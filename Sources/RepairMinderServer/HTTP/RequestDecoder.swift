@@ -18,7 +18,10 @@ struct RequestDecoder: Sendable {
     ) async throws -> Body {
         // Routes without a body ignore whatever was sent.
         if let none = EmptyPayload() as? Body { return none }
-        if let contentType = request.headers[.contentType], !contentType.lowercased().hasPrefix("application/json") {
+        // A missing type is refused too: a web page can post a body without one (a `no-cors`
+        // fetch of a Blob) from its visitors' browsers, but cannot send `application/json`
+        // cross-site without a preflight this server never grants.
+        guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("application/json") else {
             throw APIError.wrongContentType
         }
         let buffer: ByteBuffer
