@@ -26,6 +26,23 @@ actor SQLitePool: DatabaseEngine {
     private var isClosed = false
     private let synchronous: SQLiteSynchronous
 
+    /// Creates the database file readable by its owner only (0600, whatever the umask) and
+    /// narrows an existing one and its `-wal` and `-shm` to that: they hold bcrypt hashes and
+    /// session rows. SQLite gives the `-wal` and `-shm` files it creates the database file's mode.
+    static func restrictToOwner(_ path: String) throws {
+        let files = FileManager.default, ownerOnly: [FileAttributeKey: Any] = [.posixPermissions: 0o600]
+        // Created empty and private before SQLite opens it; a path that cannot be created is
+        // left to SQLite's open, which says what is wrong with it.
+        if !files.fileExists(atPath: path), !files.createFile(atPath: path, contents: nil, attributes: ownerOnly) { return }
+        for file in [path, path + "-wal", path + "-shm"] where files.fileExists(atPath: file) {
+            do {
+                try files.setAttributes(ownerOnly, ofItemAtPath: file)
+            } catch {
+                throw SettingsError("cannot make \(file) readable by its owner only (chmod 600): \(error.localizedDescription)")
+            }
+        }
+    }
+
     /// Opens (creating if needed) the SQLite database at `path`.
     init(path: String, maxConnections: Int, synchronous: SQLiteSynchronous, logger: Logger) async throws {
         self.path = path
@@ -34,6 +51,7 @@ actor SQLitePool: DatabaseEngine {
         self.maxConnections = max(1, maxConnections)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try DataDirectory.create(directory)
+        try Self.restrictToOwner(path)
         let pool = NIOThreadPool(numberOfThreads: self.maxConnections)
         pool.start()
         threadPool = pool
