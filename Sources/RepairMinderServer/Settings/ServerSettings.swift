@@ -233,3 +233,11 @@ public struct SettingsError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
+
+/// The settings hold the signing secrets, the encryption key and the SMTP password: printed,
+/// they show nothing.
+extension ServerSettings: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "ServerSettings(redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}

@@ -34,3 +34,8 @@ struct PurgeService: Service {
         }
     }
 }
+
+/// Listed by name when the service group logs its services (`--verbose`), not by what it holds.
+extension PurgeService: CustomStringConvertible {
+    var description: String { "PurgeService" }
+}

@@ -12,3 +12,8 @@ struct ShutdownService: Service {
         await hasher.shutdown()
     }
 }
+
+/// Listed by name when the service group logs its services (`--verbose`), not by what it holds.
+extension ShutdownService: CustomStringConvertible {
+    var description: String { "ShutdownService" }
+}

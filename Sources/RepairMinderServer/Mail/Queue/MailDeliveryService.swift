@@ -214,3 +214,8 @@ extension Logger {
         return copy
     }
 }
+
+/// Listed by name when the service group logs its services (`--verbose`), not by what it holds.
+extension MailDeliveryService: CustomStringConvertible {
+    var description: String { "MailDeliveryService" }
+}

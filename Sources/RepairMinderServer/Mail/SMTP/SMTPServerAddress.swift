@@ -52,3 +52,10 @@ public struct SMTPServerAddress: Sendable, CustomStringConvertible {
         return "\(host):\(port) (\(how)\(username.map { ", as \($0)" } ?? ""))"
     }
 }
+
+/// Its password never prints: `description` names host, port and security only, and the
+/// reflection that `dump` or an enclosing value's rendering would use is empty.
+extension SMTPServerAddress: CustomDebugStringConvertible, CustomReflectable {
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+}
