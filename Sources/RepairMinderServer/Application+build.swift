@@ -102,13 +102,11 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     router.add(middleware: ResponseHeadersMiddleware())
     if let metrics = parts.metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
     router.add(middleware: ClientAddressMiddleware(trustedProxies: try settings.trustedProxyRanges()))
-    router.add(
-        middleware: ErrorMiddleware(
-            rekiServed: settings.rekiEnabled,
-            unmountedPaths: settings.metricsEnabled ? [] : [Routes.Public.metrics.path.description]))
+    let mounted = MountedRoutes()
+    router.add(middleware: ErrorMiddleware(rekiServed: settings.rekiEnabled, mounted: mounted))
     router.add(middleware: QuarantineMiddleware(identity: staffIdentity))
     let routes = RouteMounter(
-        router: router, decoder: RequestDecoder(limit: settings.maxBodySize),
+        router: router, mounted: mounted, decoder: RequestDecoder(limit: settings.maxBodySize),
         limits: limits,
         staffIdentity: staffIdentity,
         customerIdentity: CustomerIdentity(

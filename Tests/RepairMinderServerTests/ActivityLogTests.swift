@@ -100,7 +100,7 @@ import Testing
             #expect(Set(item.keys) == ["id", "type", "at", "ipAddress", "userAgent", "sessionId"])
             let beyond = try await client.send(.get, "/api/auth/activity?page=9&limit=2", bearer: token)
             #expect((beyond.json["data"] as? [Any])?.isEmpty == true)
-            for bad in ["page=0", "limit=0", "limit=abc", "page=-1"] {
+            for bad in ["page=0", "limit=0", "limit=abc", "page=-1", "page=1000001", "limit=1000001"] {
                 try await client.send(.get, "/api/auth/activity?\(bad)", bearer: token).expectFailure(.badRequest, "VALIDATION_ERROR")
             }
             let capped = try await client.send(.get, "/api/auth/activity?limit=1000", bearer: token)

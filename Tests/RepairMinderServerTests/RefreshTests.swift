@@ -42,6 +42,17 @@ import Testing
         }
     }
 
+    /// Longer than any token issued and than the document allows: bad input, and nothing rotates.
+    @Test func anOverlongRefreshTokenIsBadInputAndRotatesNothing() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            _ = try await client.signIn()
+            try await client.post("/api/auth/refresh", ["refreshToken": String(repeating: "x", count: 513)])
+                .expectFailure(.badRequest, "VALIDATION_ERROR", "refreshToken is too long")
+            #expect(try await server.withDatabase { try await $0.count("refresh_tokens", where: "rotated_at IS NOT NULL") } == 0)
+        }
+    }
+
     @Test func reuseAfterTheGraceWindowRevokesTheWholeSession() async throws {
         let server = try await TestServer()
         try await server.run { client in

@@ -11,8 +11,8 @@ import RepairMinderModels
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Whether paths under `/auth/` are REKI's (`--reki`).
     var rekiServed = true
-    /// Paths of the table this server does not mount (`/metrics` when metrics are off): 404 whatever the method.
-    var unmountedPaths: Set<String> = []
+    /// What the router has, for telling 405 from 404.
+    var mounted = MountedRoutes()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let failure: APIError
@@ -43,12 +43,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// What no route answered: 405 with `Allow` when the path is served with other methods,
     /// 404 when it is not served at all.
     private func noRoute(for request: Request) -> APIError {
-        let path = request.uri.path
-        if !rekiServed, Routes.REKI.contains(path: path) { return .notFound }
-        if unmountedPaths.contains("/" + path.split(separator: "/").joined(separator: "/")) { return .notFound }
-        let allowed = Set(Routes.routes(matching: path).filter { $0.availability == .served }.map(\.method))
-        // Empty, or this very method: the path is not served here (`/metrics` turned off).
-        guard !allowed.isEmpty, !allowed.contains(where: { $0.hummingbird == request.method }) else { return .notFound }
+        let allowed = mounted.methods(for: request.uri.path)
+        guard !allowed.isEmpty else { return .notFound }
         return .methodNotAllowed(allowed: allowed.sorted { $0.rawValue < $1.rawValue })
     }
 }

@@ -8,6 +8,8 @@ import RepairMinderModels
 /// route's request type. Handlers only ever see a validated body and an authorised caller.
 struct RouteMounter {
     let router: Router<AppRequestContext>
+    /// Told of every route mounted here (for `ErrorMiddleware`'s 405).
+    let mounted: MountedRoutes
     let decoder: RequestDecoder
     /// The limits the routes' budgets are counted by.
     let limits: AbuseLimits
@@ -97,6 +99,7 @@ struct RouteMounter {
             }
             return response
         }
+        mounted.record(erased)
         router.on(RouterPath(pattern), method: route.method.hummingbird) { request, context in
             guard let metrics else { return try await respond(request, context) }
             do {

@@ -1,0 +1,19 @@
+import Foundation
+import RepairMinderModels
+
+/// The routes this server mounted (`RouteMounter` records each), so a request no route
+/// answered can be told apart: a mounted path asked with another method (405 with `Allow`) or
+/// a path not served here at all (404), whatever the settings left out (`--reki false`,
+/// `--metrics false`).
+final class MountedRoutes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var routes: [AnyRoute] = []
+
+    func record(_ route: AnyRoute) { lock.withLock { routes.append(route) } }
+
+    /// The methods mounted for `path`, as a router matches it (empty segments ignored).
+    func methods(for path: String) -> Set<HTTPMethod> {
+        let segments = path.split(separator: "/")
+        return lock.withLock { Set(routes.filter { $0.path.match(segments) != nil }.map(\.method)) }
+    }
+}
