@@ -19,16 +19,18 @@ public func buildApplication(
     try await buildApplication(settings: settings, clock: clock, mailTransport: mailTransport, logger: logger, mountingAlso: { _ in })
 }
 
-/// `buildApplication`, with routes of a test's own (`mountingAlso`) beside the table's.
+/// `buildApplication`, with routes of a test's own (`mountingAlso`) beside the table's, and
+/// told the port the metrics listener bound (`metricsListening`).
 func buildApplication(
     settings: ServerSettings, clock: ServerClock, mailTransport: (any MailTransport)?, logger: Logger,
-    mountingAlso extra: (RouteMounter) -> Void
+    mountingAlso extra: (RouteMounter) -> Void, metricsListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     try settings.validate()
     let secret = try settings.jwtSecret ?? GeneratedSecret.loadOrCreate(named: "jwt-secret", in: settings.dataDirectory)
     let encryptionKey = try settings.resolvedEncryptionKey()
     let transport = try mailTransport ?? settings.makeMailTransport()
-    let metrics = settings.metricsEnabled ? ServerMetrics() : nil
+    let metricsAddress = settings.metricsAddress.flatMap(ListenAddress.init)
+    let metrics = metricsAddress == nil ? nil : ServerMetrics()
     let database = try await Database.openMigrated(settings: settings, logger: logger, metrics: metrics)
     let hasher = PasswordHasher(cost: settings.bcryptCost)
     let mail = MailQueue(database: database, encryptionKey: encryptionKey)
@@ -53,6 +55,11 @@ func buildApplication(
         ShutdownService(database: database, hasher: hasher),
         MailDeliveryService(queue: mail, transport: transport, settings: settings, clock: clock, logger: logger, metrics: metrics),
         PurgeService(purge: Purge(database: database, settings: settings), clock: clock, logger: logger))
+    if let metrics, let metricsAddress {
+        app.addServices(
+            MetricsListener.application(
+                metrics: metrics, mail: mail, address: metricsAddress, logger: logger, listening: metricsListening))
+    }
     return app
 }
 
@@ -117,7 +124,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
 
     try PublicController(
         database: database, accounts: accounts, serverURL: settings.serverURL, logoDirectory: settings.dataDirectory,
-        metrics: parts.metrics, rekiServed: settings.rekiEnabled)
+        rekiServed: settings.rekiEnabled)
         .mount(on: routes)
     let passwordPolicy = try PasswordPolicy.bundled()
     let issuer = TokenIssuer(

@@ -65,8 +65,8 @@ struct SettingsOptions: ParsableArguments {
     var trustedProxies: String?
     @Option(help: "Seconds an expired or revoked session, token, login challenge or code is kept before the hourly purge deletes it. [env: REPAIRMINDER_PURGE_RETENTION] (default: 604800)")
     var purgeRetention: Int?
-    @Option(help: "Serve Prometheus metrics at GET /metrics: true or false. [env: REPAIRMINDER_METRICS] (default: true)")
-    var metrics: Bool?
+    @Option(help: "Serve Prometheus metrics at GET /metrics on this HOST:PORT, a listener of its own (never the API port); keep it private: the counts differ for addresses with and without an account. [env: REPAIRMINDER_METRICS_ADDRESS] (default: none, no metrics)")
+    var metricsAddress: String?
     @Option(help: "Serve the REKI app's contract under /auth/* (docs/API.md §10): true or false. [env: REPAIRMINDER_REKI] (default: true)")
     var reki: Bool?
     @Option(help: "How mail leaves: smtp or outbox (<data-dir>/outbox.jsonl, development). [env: REPAIRMINDER_MAIL_TRANSPORT] (default: smtp with --smtp-url, else outbox; production requires naming outbox)")
@@ -144,7 +144,7 @@ struct SettingsOptions: ParsableArguments {
         if let v = string(trustedProxies, "TRUSTED_PROXIES") {
             s.trustedProxies = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        if let v = try bool(metrics, "METRICS") { s.metricsEnabled = v }
+        s.metricsAddress = string(metricsAddress, "METRICS_ADDRESS")
         if let v = try bool(reki, "REKI") { s.rekiEnabled = v }
         s.mailTransport = try choice(mailTransport, "MAIL_TRANSPORT", "--mail-transport")
         s.smtpURL = string(smtpUrl, "SMTP_URL")

@@ -115,7 +115,7 @@ struct MailDeliveryTests {
         // The first connection is dropped at RCPT, the next two get 421 for DATA: the fourth attempt delivers.
         let catcher = try SMTPCatcher(["--drop-first", "1", "--fail-first", "2"])
         defer { catcher.stop() }
-        let server = try await Self.server(smtpPort: catcher.port)
+        let server = try await Self.server(smtpPort: catcher.port, configure: MetricsTests.listening)
         try await server.run { client in
             let request = try await client.post("/api/customer/auth/request-magic-link", ["email": "jane@example.test"])
             #expect(request.status == .ok)

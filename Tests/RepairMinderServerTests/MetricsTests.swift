@@ -38,16 +38,25 @@ import Testing
         }
     }
 
+    /// Metrics on the listener of their own, port 0 (the system picks one).
+    static func listening(_ settings: inout ServerSettings) { settings.metricsAddress = "127.0.0.1:0" }
+
+    /// `GET /metrics` on the metrics listener, over a real socket.
     static func scrape(_ client: TestClient) async throws -> Samples {
-        try await client.client.execute(uri: "/metrics", method: .get) { response in
+        let port = try await client.metricsPort.wait()
+        return try await HummingbirdTesting.TestClient.withClient(host: "127.0.0.1", port: port) { http in
+            let response = try await http.get("/metrics")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
-            return Samples(String(buffer: response.body))
+            return Samples(String(buffer: response.body ?? ByteBuffer()))
         }
     }
 
     @Test func signInsFailuresRefreshesAndRateLimitsAreCounted() async throws {
-        let server = try await TestServer { $0.loginFailureLimit = 2 }
+        let server = try await TestServer {
+            Self.listening(&$0)
+            $0.loginFailureLimit = 2
+        }
         try await server.run { client in
             let signIn = try await client.signIn()
             let first = try #require(signIn.string("refreshToken"))
@@ -86,7 +95,7 @@ import Testing
     }
 
     @Test func routesAreLabelledByPatternNotByPath() async throws {
-        let server = try await TestServer()
+        let server = try await TestServer(configure: Self.listening)
         try await server.run { client in
             for id in ["one", "two", "three"] { _ = try await client.send(.get, "/api/branding/\(id)/logo") }
             let samples = try await Self.scrape(client)
@@ -95,18 +104,64 @@ import Testing
         }
     }
 
-    @Test func scrapesAreNotCountedByTheSignInLimit() async throws {
-        let server = try await TestServer { $0.ipRateLimit = 1 }
-        try await server.run(.live) { client in
-            for _ in 0..<5 { _ = try await Self.scrape(client) }
+    @Test func everySeriesHasHelpAndTheMailQueueDepthIsAGauge() async throws {
+        let server = try await TestServer(configure: Self.listening)
+        try await server.run { client in
+            // Two code mails queued; the outbox worker may not have delivered them yet.
+            for email in ["one@example.test", "two@example.test"] {
+                #expect(try await client.post("/api/auth/magic-link/request", ["email": email]).status == .ok)
+            }
+            _ = try await client.signIn()
+            let port = try await client.metricsPort.wait()
+            let text = try await HummingbirdTesting.TestClient.withClient(host: "127.0.0.1", port: port) { http in
+                String(buffer: try await http.get("/metrics").body ?? ByteBuffer())
+            }
+            let lines = text.split(separator: "\n")
+            let types = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
+            let helped = Set(lines.filter { $0.hasPrefix("# HELP ") }.map { $0.split(separator: " ")[2] })
+            #expect(types.count > 5)
+            for name in types { #expect(helped.contains(name), "\(name) has no # HELP line") }
+            #expect(lines.contains("# TYPE repairminder_mail_queue_depth gauge"))
+            let depth = Samples(text).value("repairminder_mail_queue_depth")
+            let queued = try await MailQueue.entries(in: client.mailbox.database).filter { $0.finishedAt == nil }.count
+            #expect(depth >= Double(queued) && depth <= 3, "depth \(depth)")
         }
     }
 
-    @Test func metricsCanBeTurnedOff() async throws {
-        let server = try await TestServer { $0.metricsEnabled = false }
+    @Test func theAPIPortDoesNotServeMetrics() async throws {
+        // With the listener on, and without it (the default: no metrics at all).
+        let configurations: [(inout ServerSettings) -> Void] = [Self.listening, { _ in }]
+        for configure in configurations {
+            let server = try await TestServer(configure: configure)
+            try await server.run { client in
+                try await client.send(.get, "/metrics").expectFailure(.notFound, "NOT_FOUND")
+                try await client.send(.post, "/metrics").expectFailure(.notFound, "NOT_FOUND")
+            }
+        }
+    }
+
+    @Test func theMetricsListenerServesOnlyMetrics() async throws {
+        let server = try await TestServer(configure: Self.listening)
         try await server.run { client in
-            try await client.send(.get, "/metrics").expectFailure(.notFound, "NOT_FOUND")
-            try await client.send(.post, "/metrics").expectFailure(.notFound, "NOT_FOUND")
+            let port = try await client.metricsPort.wait()
+            try await HummingbirdTesting.TestClient.withClient(host: "127.0.0.1", port: port) { http in
+                let health = try await http.get("/api/health")
+                #expect(health.status == .notFound)
+                let login = try await http.post("/api/auth/login", body: ByteBuffer(string: "{}"))
+                #expect(login.status == .notFound)
+            }
+        }
+    }
+
+    @Test func theMetricsAddressMustBeHostAndPortOtherThanTheAPIs() {
+        for (address, valid) in [
+            ("127.0.0.1:9090", true), ("[::1]:9090", true), ("metrics.internal:9100", true), ("0.0.0.0:0", true),
+            ("9090", false), ("127.0.0.1", false), ("::1:9090", false), ("127.0.0.1:70000", false), (":9090", false),
+            ("127.0.0.1:8080", false),
+        ] {
+            var settings = TestServer.defaultSettings()
+            settings.metricsAddress = address
+            #expect(((try? settings.validate()) != nil) == valid, "\(address)")
         }
     }
 }

@@ -1,4 +1,5 @@
-/// Endpoints anyone may call (docs/API.md §6, §3.2's logos), and the Prometheus metrics.
+/// Endpoints anyone may call (docs/API.md §6, §3.2's logos). Prometheus' metrics are not here:
+/// they have a listener of their own (`--metrics-address`), never the API's.
 extension Routes {
     public enum Public {
         public static let health = Route<EmptyPayload, HealthResponse>(
@@ -12,11 +13,6 @@ extension Routes {
             failures: [.init(404, .notFound)])
         public static let openAPI = Route<EmptyPayload, JSONValue>(
             .get, "/api/openapi.json", .none, "This document: the API as OpenAPI 3.1", format: .plain)
-        /// Outside `/api`, where Prometheus scrapers look; not counted by the sign-in limit.
-        public static let metrics = Route<EmptyPayload, BinaryFile>(
-            .get, "/metrics", .none, "Request, sign-in, refresh, rate-limit and database-pool metrics (Prometheus text format)",
-            format: .binary(["text/plain"]))
-
-        static let all: [AnyRoute] = [health.erased, config.erased, companyLogo.erased, openAPI.erased, metrics.erased]
+        static let all: [AnyRoute] = [health.erased, config.erased, companyLogo.erased, openAPI.erased]
     }
 }

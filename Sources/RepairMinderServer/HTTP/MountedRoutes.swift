@@ -3,8 +3,7 @@ import RepairMinderModels
 
 /// The routes this server mounted (`RouteMounter` records each), so a request no route
 /// answered can be told apart: a mounted path asked with another method (405 with `Allow`) or
-/// a path not served here at all (404), whatever the settings left out (`--reki false`,
-/// `--metrics false`).
+/// a path not served here at all (404), whatever the settings left out (`--reki false`).
 final class MountedRoutes: @unchecked Sendable {
     private let lock = NSLock()
     private var routes: [AnyRoute] = []

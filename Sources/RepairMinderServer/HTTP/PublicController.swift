@@ -4,7 +4,7 @@ import Hummingbird
 import RepairMinderModels
 
 /// The endpoints anyone may call: health, app configuration, company logos, the OpenAPI
-/// document (docs/API.md §3.2, §6), and the Prometheus metrics when they are on.
+/// document (docs/API.md §3.2, §6).
 struct PublicController {
     let database: Database
     let accounts: AccountStore
@@ -12,17 +12,14 @@ struct PublicController {
     let config: (body: ByteBuffer, etag: String)
     /// The OpenAPI document, generated once at start-up.
     let openAPI: ByteBuffer
-    let metrics: ServerMetrics?
     /// Logo files are served only from inside this directory (the data directory).
     let logoDirectory: String
 
     init(
-        database: Database, accounts: AccountStore, serverURL: String, logoDirectory: String, metrics: ServerMetrics?,
-        rekiServed: Bool = true
+        database: Database, accounts: AccountStore, serverURL: String, logoDirectory: String, rekiServed: Bool = true
     ) throws {
         self.database = database
         self.accounts = accounts
-        self.metrics = metrics
         self.logoDirectory = logoDirectory
         openAPI = ByteBuffer(bytes: try OpenAPIDocument.json(serverURL: serverURL, includingREKI: rekiServed))
         let json = try AppConfig.bundledJSON()
@@ -42,13 +39,6 @@ struct PublicController {
         routes.on(Routes.Public.openAPI) { [openAPI] _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: openAPI))
-        }
-        if let metrics {
-            routes.on(Routes.Public.metrics) { _ in
-                Response(
-                    status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                    body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition())))
-            }
         }
     }
 

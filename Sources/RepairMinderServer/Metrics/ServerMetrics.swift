@@ -1,9 +1,9 @@
-import CoreMetrics
 import Prometheus
 
-/// What the server counts, served in Prometheus' text format at `GET /metrics`. Recorded
-/// through swift-metrics with a Prometheus registry of this server's own (not the process-wide
-/// `MetricsSystem`), so several servers in one process (tests) keep separate counts.
+/// What the server counts, in Prometheus' text format, served only on the listener the operator
+/// names (`--metrics-address`, `MetricsListener`). Each series has a `# HELP` line. The registry
+/// is this server's own (not a process-wide one), so several servers in one process (tests)
+/// keep separate counts.
 public final class ServerMetrics: Sendable {
     /// How a staff member or customer signed in.
     enum SignInMethod: String {
@@ -14,61 +14,97 @@ public final class ServerMetrics: Sendable {
     }
 
     private let registry = PrometheusCollectorRegistry()
-    private let factory: PrometheusMetricsFactory
 
-    public init() {
-        var factory = PrometheusMetricsFactory(registry: registry)
-        // Waiting for a connection is normally far below the request buckets' 5 ms.
-        factory.durationHistogramBuckets[Self.poolWait] = [
-            .microseconds(10), .microseconds(50), .microseconds(100), .microseconds(500), .milliseconds(1),
-            .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100), .milliseconds(500), .seconds(1),
-        ]
-        self.factory = factory
-    }
+    public init() {}
 
-    private static let poolWait = "repairminder_db_pool_wait_seconds"
+    private static let requestBuckets: [Duration] = [
+        .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+        .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
+    ]
+    /// Waiting for a connection is normally far below the request buckets' 5 ms.
+    private static let poolWaitBuckets: [Duration] = [
+        .microseconds(10), .microseconds(50), .microseconds(100), .microseconds(500), .milliseconds(1),
+        .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100), .milliseconds(500), .seconds(1),
+    ]
 
     /// One answered request, by route pattern (`/api/orders/{id}`, never the raw path), method and status.
     func request(method: String, route: String, status: Int, duration: Duration) {
-        let dimensions = [("method", method), ("route", route), ("status", String(status))]
-        Counter(label: "http_requests_total", dimensions: dimensions, factory: factory).increment()
-        Timer(label: "http_request_duration_seconds", dimensions: dimensions, factory: factory)
-            .recordNanoseconds(duration.nanoseconds)
+        let labels = [("method", method), ("route", route), ("status", String(status))]
+        registry.makeCounter(
+            descriptor: Self.series("http_requests", "total", "Answered HTTP requests by method, route pattern and status"),
+            labels: labels
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: Self.series("http_request_duration", "seconds", "Time to answer an HTTP request, by method, route pattern and status"),
+            labels: labels, buckets: Self.requestBuckets
+        ).recordNanoseconds(duration.nanoseconds)
     }
 
     func signedIn(_ method: SignInMethod) {
-        Counter(label: "repairminder_sign_ins_total", dimensions: [("method", method.rawValue)], factory: factory).increment()
+        registry.makeCounter(
+            descriptor: Self.series("repairminder_sign_ins", "total", "Completed sign-ins by method (password, magic_link, customer_code, registration)"),
+            labels: [("method", method.rawValue)]
+        ).increment()
     }
 
     /// A sign-in route refused a request (wrong password, wrong code, expired challenge...), by its error code.
     func signInFailed(route: String, code: String) {
-        Counter(label: "repairminder_sign_in_failures_total", dimensions: [("route", route), ("code", code)], factory: factory)
-            .increment()
+        registry.makeCounter(
+            descriptor: Self.series("repairminder_sign_in_failures", "total", "Refused sign-in requests by route and error code"),
+            labels: [("route", route), ("code", code)]
+        ).increment()
     }
 
     func rateLimited(route: String) {
-        Counter(label: "repairminder_rate_limited_total", dimensions: [("route", route)], factory: factory).increment()
+        registry.makeCounter(
+            descriptor: Self.series("repairminder_rate_limited", "total", "Requests refused with 429 by route"),
+            labels: [("route", route)]
+        ).increment()
     }
 
     /// A refresh token was exchanged for its successor: `retried` when it was the grace
     /// window's repeat of an exchange already made.
     func refreshRotated(retried: Bool) {
-        Counter(label: "repairminder_refresh_rotations_total", dimensions: [("outcome", retried ? "retried" : "rotated")], factory: factory)
-            .increment()
+        registry.makeCounter(
+            descriptor: Self.series("repairminder_refresh_rotations", "total", "Refresh tokens exchanged: rotated, or retried within the grace window"),
+            labels: [("outcome", retried ? "retried" : "rotated")]
+        ).increment()
     }
 
     func refreshReuseDetected() {
-        Counter(label: "repairminder_refresh_reuse_detected_total", factory: factory).increment()
+        registry.makeCounter(
+            descriptor: Self.series("repairminder_refresh_reuse_detected", "total", "Spent refresh tokens presented after the grace window (the session was revoked)"),
+            labels: []
+        ).increment()
     }
 
     /// One delivery attempt of a queued message ended: `sent`, `retried` or `failed`.
     func mailDelivery(_ outcome: String) {
-        Counter(label: "repairminder_mail_deliveries_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+        registry.makeCounter(
+            descriptor: Self.series("repairminder_mail_deliveries", "total", "Mail delivery attempts made by this instance, by outcome (sent, retried, failed)"),
+            labels: [("outcome", outcome)]
+        ).increment()
     }
 
     /// How long a query waited for a free database connection.
     func poolWaited(_ duration: Duration) {
-        Timer(label: Self.poolWait, factory: factory).recordNanoseconds(duration.nanoseconds)
+        registry.makeDurationHistogram(
+            descriptor: Self.series("repairminder_db_pool_wait", "seconds", "Time a query waited for a free database connection"),
+            labels: [], buckets: Self.poolWaitBuckets
+        ).recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// The messages in the mail queue not yet sent or failed, across every instance (read at each scrape).
+    func mailQueueDepth(_ depth: Int) {
+        registry.makeGauge(
+            descriptor: Self.series("repairminder_mail_queue", "depth", "Queued messages not yet delivered or failed, across all instances"),
+            labels: []
+        ).set(Double(depth))
+    }
+
+    /// A series' name (`<base>_<unit>`) and the `# HELP` text it is exposed with.
+    private static func series(_ base: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: base, unitName: unit, helpText: help)
     }
 
     /// Everything counted so far, in Prometheus' text exposition format.

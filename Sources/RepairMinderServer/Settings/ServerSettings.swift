@@ -62,8 +62,9 @@ public struct ServerSettings: Sendable {
     /// Seconds a dead row (expired or revoked session, token, challenge or code) is kept before
     /// the hourly purge deletes it.
     public var purgeRetention = 7 * 24 * 3600
-    /// Serve Prometheus metrics at `GET /metrics`.
-    public var metricsEnabled = true
+    /// Where Prometheus metrics are served (`HOST:PORT`, a listener of their own, `GET /metrics`);
+    /// nil: no metrics are kept or served. Never the API port: keep it private.
+    public var metricsAddress: String?
     /// Serve REKI's contract under `/auth/*` (docs/API.md §10); off, those paths answer 404.
     public var rekiEnabled = true
     /// Largest accepted request body, in bytes.
@@ -187,6 +188,14 @@ public struct ServerSettings: Sendable {
             }
         }
         _ = try trustedProxyRanges()
+        if let metricsAddress {
+            guard let address = ListenAddress(metricsAddress) else {
+                throw SettingsError("--metrics-address must be HOST:PORT, like 127.0.0.1:9090 or [::1]:9090, not \"\(metricsAddress)\"")
+            }
+            if address.port == port, address.port != 0 {
+                throw SettingsError("--metrics-address must use another port than the API's --port \(port)")
+            }
+        }
         try validateMail()
         guard (1...1000).contains(databasePoolSize) else { throw SettingsError("--database-pool-size must be between 1 and 1000") }
         _ = try databaseLocation()

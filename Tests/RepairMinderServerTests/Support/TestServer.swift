@@ -81,11 +81,13 @@ struct TestServer {
         _ body: @Sendable @escaping (TestClient) async throws -> Void
     ) async throws {
         try await removingAfterwards {
+            let metricsPort = MetricsPort()
             let app = try await buildApplication(
-                settings: settings, clock: clock.serverClock, mailTransport: nil, logger: logger, mountingAlso: extra)
+                settings: settings, clock: clock.serverClock, mailTransport: nil, logger: logger, mountingAlso: extra,
+                metricsListening: metricsPort.set)
             try await withMailbox { mailbox in
                 try await app.test(testing) { client in
-                    try await body(TestClient(client: client, settings: settings, mailbox: mailbox))
+                    try await body(TestClient(client: client, settings: settings, mailbox: mailbox, metricsPort: metricsPort))
                 }
             }
         }
@@ -199,12 +201,31 @@ struct Reply: Sendable {
     }
 }
 
+/// The port the metrics listener bound, once it has.
+final class MetricsPort: @unchecked Sendable {
+    private let lock = NSLock()
+    private var port: Int?
+
+    @Sendable func set(_ port: Int) { lock.withLock { self.port = port } }
+
+    /// The port, waiting up to 10 s for the listener to bind.
+    func wait() async throws -> Int {
+        for _ in 0..<1000 {
+            if let port = lock.withLock({ port }) { return port }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw CancellationError()
+    }
+}
+
 /// Requests with JSON bodies and the sign-in steps, over a HummingbirdTesting client.
 struct TestClient: Sendable {
     let client: any TestClientProtocol
     let settings: ServerSettings
     /// The server's mail queue: what each request mailed, committed with the request.
     let mailbox: MailQueue
+    /// Where the metrics listener (`--metrics-address`, port 0 in tests) ended up.
+    var metricsPort = MetricsPort()
 
     static let browser = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Safari/605.1.15"
     static let iPhone = "RepairMinder-iOS/1.0 (iPhone; iOS 18.0)"

@@ -276,3 +276,14 @@ enum MailQueueError: Error, CustomStringConvertible {
 
     var description: String { "the message body was erased" }
 }
+
+extension MailQueue {
+    /// Messages neither sent nor failed yet, whatever instance will deliver them.
+    func depth() async throws -> Int {
+        try await database.withConnection { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM mail_queue WHERE finished_at IS NULL").first(decoding: Count.self)?.n ?? 0
+        }
+    }
+
+    private struct Count: Decodable { let n: Int }
+}
