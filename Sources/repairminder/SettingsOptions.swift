@@ -47,15 +47,15 @@ struct SettingsOptions: ParsableArguments {
     var refreshReuseGrace: Int?
     @Option(help: "Minimum seconds between code emails to one address or challenge; 0 = off. [env: REPAIRMINDER_CODE_RESEND_INTERVAL] (default: 30)")
     var codeResendInterval: Int?
-    @Option(help: "Code emails per address per hour; 0 = off. [env: REPAIRMINDER_CODE_EMAILS_PER_HOUR] (default: 10)")
+    @Option(help: "Code emails per address and client network (/24, /64) per hour, five times that per address from all networks; 0 = off. [env: REPAIRMINDER_CODE_EMAILS_PER_HOUR] (default: 10)")
     var codeEmailsPerHour: Int?
     @Option(help: "Requests per minute per client IP on auth endpoints; 0 = off. [env: REPAIRMINDER_IP_RATE_LIMIT] (default: 60)")
     var ipRateLimit: Int?
-    @Option(help: "Failed password logins per account per 15 minutes; 0 = off. [env: REPAIRMINDER_LOGIN_FAILURE_LIMIT] (default: 10)")
+    @Option(help: "Failed password logins per account and client network per 15 minutes, five times that per account from all networks; 0 = off. [env: REPAIRMINDER_LOGIN_FAILURE_LIMIT] (default: 10)")
     var loginFailureLimit: Int?
     @Option(help: "Wrong second-factor codes (emailed, authenticator, recovery) per staff user per hour, across logins; 0 = off. [env: REPAIRMINDER_SECOND_FACTOR_FAILURE_LIMIT] (default: 10)")
     var secondFactorFailureLimit: Int?
-    @Option(help: "Wrong emailed codes per address per hour, across every code sent to it; 0 = off. [env: REPAIRMINDER_WRONG_CODE_LIMIT] (default: 10)")
+    @Option(help: "Wrong emailed codes per address and client network per hour, across every code sent to it, five times that per address from all networks; 0 = off. [env: REPAIRMINDER_WRONG_CODE_LIMIT] (default: 10)")
     var wrongCodeLimit: Int?
     @Option(help: "The least time in milliseconds a request that emails a code takes, so addresses with and without an account answer alike. [env: REPAIRMINDER_CODE_REQUEST_MIN_MS] (default: 150)")
     var codeRequestMinMs: Int?

@@ -40,6 +40,17 @@ import Testing
         #expect(ClientAddress.limitKey("203.0.113.9") == "203.0.113.9")
     }
 
+    /// Budgets keyed by an address anyone can send count per network: IPv4 /24, IPv6 /64.
+    @Test func networksAreSlash24AndSlash64() {
+        #expect(ClientAddress.networkKey("203.0.113.9") == "203.0.113.0/24")
+        #expect(ClientAddress.networkKey("203.0.113.250") == "203.0.113.0/24")
+        #expect(ClientAddress.networkKey("203.0.114.9") == "203.0.114.0/24")
+        #expect(ClientAddress.networkKey("::ffff:203.0.113.9") == "203.0.113.0/24")
+        #expect(ClientAddress.networkKey("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(ClientAddress.networkKey(nil) == "unknown")
+        #expect(ClientAddress.networkKey("garbage") == "unknown")
+    }
+
     /// Behind a trusted proxy (the test's own loopback connection), each forwarded client has
     /// its own per-IP budget; without `--trusted-proxies` the header is ignored and all share one.
     @Test(arguments: [true, false])

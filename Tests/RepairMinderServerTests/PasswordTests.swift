@@ -172,7 +172,9 @@ import Testing
         }
     }
 
-    /// Guessing the current password runs into the per-account failure budget (§7).
+    /// Guessing the current password runs into the per-account failure budget (§7). Those
+    /// guesses count toward the address's sign-in ceiling, not the user's own network's
+    /// sign-in budget: the user can still sign in.
     @Test func wrongCurrentPasswordsAreCountedLikeLogins() async throws {
         let server = try await TestServer { $0.loginFailureLimit = 3 }
         try await server.run { client in
@@ -185,7 +187,7 @@ import Testing
             try await client.send(
                 .put, "/api/users/me/password", json: #"{"currentPassword":"\#(oldPassword)","newPassword":"\#(newPassword)"}"#, bearer: token)
                 .expectFailure(.tooManyRequests, "RATE_LIMITED")
-            #expect(try await loginStatus(client, admin, oldPassword) == .tooManyRequests)
+            #expect(try await loginStatus(client, admin, oldPassword) == .ok)
         }
     }
 

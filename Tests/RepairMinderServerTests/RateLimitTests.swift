@@ -76,12 +76,11 @@ import Testing
             limited.expectFailure(.tooManyRequests, "RATE_LIMITED")
             #expect(limited.headers[.retryAfter] == "20")
             #expect(try await client.mail(to: admin).count == 1)
-            // The magic link to the same address shares the budget.
-            try await client.post("/api/auth/magic-link/request", ["email": admin])
-                .expectFailure(.tooManyRequests, "RATE_LIMITED")
+            // The challenge's sends are its own: the address's anonymous budget is untouched.
+            #expect(try await client.post("/api/auth/magic-link/request", ["email": admin]).status == .ok)
             server.clock.advance(by: 20)
             #expect(try await client.post("/api/auth/2fa/request", ["userId": userId, "email": admin]).status == .ok)
-            #expect(try await client.mail(to: admin).count == 2)
+            #expect(try await client.mail(to: admin).count == 3)
         }
     }
 

@@ -14,6 +14,10 @@ public struct RouteBudget: Sendable, Hashable {
         /// Code emails per address (`--code-emails-per-hour`, at least `--code-resend-interval`
         /// apart), counted for every address, known or not; never taken back.
         case codeEmails
+        /// Code emails per login challenge (step 2 after a right password): a few while it
+        /// lives (its own spacing is the challenge's); never taken back. Never the address's
+        /// anonymous budget, which anyone can spend.
+        case challengeEmails
         /// Wrong emailed codes per address (`--wrong-code-limit` an hour, across every code it
         /// was sent): a try counts before it is compared and stays counted only when wrong.
         case wrongCodes
@@ -40,13 +44,24 @@ public struct RouteBudget: Sendable, Hashable {
     public let kind: Kind
     public let key: Key
     /// Keeps this route's counts apart from another's of the same kind and key (REKI's
-    /// passwords from staff's, authenticator codes from passwords).
+    /// passwords from staff's, authenticator codes from passwords, customers' addresses from
+    /// staff's).
     public let namespace: String
+    /// Counted per key *and* client network (IPv4 /24, IPv6 /64), under a key-wide ceiling
+    /// `networkCeilingFactor` times the limit: for keys anyone can name (an address in a
+    /// request body), so that one network cannot use up the owner's budget.
+    public let perNetwork: Bool
 
-    public init(_ kind: Kind, by key: Key, namespace: String = "") {
+    /// How many networks' worth of tries a key takes in all, when counted per network.
+    public static let networkCeilingFactor = 5
+
+    /// A budget of `kind` keyed by `key`; counted per network by default when the key is an
+    /// address anyone can send (`bodyEmail`).
+    public init(_ kind: Kind, by key: Key, namespace: String = "", perNetwork: Bool? = nil) {
         self.kind = kind
         self.key = key
         self.namespace = namespace
+        self.perNetwork = perNetwork ?? (key == .bodyEmail)
     }
 
     /// The per-IP sign-in limit.
@@ -54,7 +69,13 @@ public struct RouteBudget: Sendable, Hashable {
     public static func failedSecrets(by key: Key, namespace: String = "") -> RouteBudget {
         RouteBudget(.failedSecrets, by: key, namespace: namespace)
     }
-    public static func codeEmails(by key: Key) -> RouteBudget { RouteBudget(.codeEmails, by: key) }
-    public static func wrongCodes(by key: Key) -> RouteBudget { RouteBudget(.wrongCodes, by: key) }
+    public static func codeEmails(by key: Key, namespace: String = "", perNetwork: Bool? = nil) -> RouteBudget {
+        RouteBudget(.codeEmails, by: key, namespace: namespace, perNetwork: perNetwork)
+    }
+    /// Login step 2's code emails, per challenge (the handler finds it).
+    public static let challengeEmails = RouteBudget(.challengeEmails, by: .foundByHandler)
+    public static func wrongCodes(by key: Key, namespace: String = "") -> RouteBudget {
+        RouteBudget(.wrongCodes, by: key, namespace: namespace)
+    }
     public static func secondFactors(by key: Key) -> RouteBudget { RouteBudget(.secondFactors, by: key) }
 }

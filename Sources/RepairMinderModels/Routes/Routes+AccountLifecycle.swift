@@ -4,7 +4,7 @@ extension Routes {
         public static let register = Route<RegisterRequest, MessageResponse>(
             .post, "/api/auth/register", .none,
             "Register a new shop: emails a code (the same answer whether or not the email has an account)",
-            budgets: [.clientIP, .codeEmails(by: .foundByHandler)], successStatus: 201,
+            budgets: [.clientIP, .codeEmails(by: .foundByHandler, perNetwork: true)], successStatus: 201,
             failures: [.init(400, .weakPassword), .init(409, .companyNameTaken)])
         public static let verifyRegistration = Route<RegisterVerifyRequest, StaffTokenResponse>(
             .post, "/api/auth/register/verify", .none,

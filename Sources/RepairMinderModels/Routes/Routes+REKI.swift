@@ -22,7 +22,7 @@ extension Routes {
             .post, "/auth/logout", .reki, "End the session: its refresh and access tokens stop working", format: .plain)
         public static let forgotPassword = Route<ForgotPasswordRequest, MessageResponse>(
             .post, "/auth/forgot-password", .none, "Email a password reset link (the same answer for every address)",
-            budgets: [.clientIP, .codeEmails(by: .bodyEmail)], format: .plain)
+            budgets: [.clientIP, .codeEmails(by: .bodyEmail, namespace: "reki")], format: .plain)
         public static let resetPassword = Route<REKIResetPasswordRequest, MessageResponse>(
             .post, "/auth/reset-password", .none, "Set a new password with the link's token; every session is revoked",
             budgets: [.clientIP], format: .plain, failures: [.init(400, .weakPassword), .init(400, .invalidCode)])

@@ -35,9 +35,20 @@ extension HTTPField.Name {
     static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }
 
-/// The key a per-IP limit counts `address` under: the address itself for IPv4, its /64 for
-/// IPv6 (one customer's allocation, docs/API.md §7), so rotating through a prefix gains nothing.
+/// The keys limits count a client address under (docs/API.md §7).
 enum ClientAddress {
+    /// The network `address` belongs to, for budgets counted per network: IPv4 /24, IPv6 /64
+    /// (an IPv4-mapped IPv6 address counts as its IPv4 address); "unknown" without one.
+    static func networkKey(_ address: String?) -> String {
+        guard let address, let bytes = IPAddressRange.bytes(of: address) else { return "unknown" }
+        let v4: ArraySlice<UInt8>? =
+            bytes.count == 4 ? bytes[...] : bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] ? bytes.suffix(4) : nil
+        if let v4 { return v4.prefix(3).map(String.init).joined(separator: ".") + ".0/24" }
+        return limitKey(address)
+    }
+
+    /// The key a per-IP limit counts `address` under: the address itself for IPv4, its /64 for
+    /// IPv6 (one customer's allocation), so rotating through a prefix gains nothing.
     static func limitKey(_ address: String) -> String {
         guard let bytes = IPAddressRange.bytes(of: address), bytes.count == 16 else { return address }
         let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }

@@ -56,7 +56,9 @@ struct RouteMounter {
         let staffIdentity = self.staffIdentity, customerIdentity = self.customerIdentity, metrics = self.metrics
         let rekiIdentity = self.rekiIdentity, fixedFields = route.fixedFields, erased = route.erased
         let respond: @Sendable (Request, AppRequestContext) async throws -> Response = { request, context in
-            let ledger = budgets.isEmpty ? nil : BudgetLedger(declared: budgets, limits: limits)
+            let ledger =
+                budgets.isEmpty
+                ? nil : BudgetLedger(declared: budgets, limits: limits, clientNetwork: ClientAddress.networkKey(context.clientIP))
             // The per-IP limit first: it needs nothing from the request, and holds back floods
             // before any work is done for them.
             if let ledger, budgets.contains(.clientIP) {

@@ -14,10 +14,15 @@ struct AbuseLimits: Sendable {
     static let guessWindow: Double = 3600
     static let ipWindow: Double = 60
 
-    /// One counted try: the counter it went to and its kind.
+    /// Code emails a login challenge may send while it lives.
+    static let emailsPerChallenge = 5
+
+    /// One counted try: the counter it went to, its kind, and whether that counter is the
+    /// key-wide ceiling over every network's count.
     struct Spent: Sendable {
         let kind: RouteBudget.Kind
         let counter: String
+        var isCeiling = false
     }
 
     /// The rule `kind` is counted by, or nil when the settings turn it off.
@@ -33,6 +38,11 @@ struct AbuseLimits: Sendable {
                     limit: settings.codeEmailsPerHour > 0 ? settings.codeEmailsPerHour : Int.max, window: Self.emailWindow,
                     spacing: Double(settings.codeResendInterval))
                 : nil
+        case .challengeEmails:
+            // The challenge keeps its own spacing (`LoginChallengeStore.storeCode`).
+            settings.codeEmailsPerHour > 0
+                ? .init(limit: Self.emailsPerChallenge, window: min(Double(settings.loginChallengeTTL), WindowCounters.longestWindow))
+                : nil
         case .wrongCodes:
             settings.wrongCodeLimit > 0 ? .init(limit: settings.wrongCodeLimit, window: Self.guessWindow) : nil
         case .secondFactors:
@@ -41,19 +51,44 @@ struct AbuseLimits: Sendable {
     }
 
     /// Counts one try of `kind` for `key`, or throws 429 with `Retry-After` while its budget is
-    /// used up; nil when the limit is off. Counting before the check keeps a limit exact under
-    /// concurrent tries.
-    func spend(_ kind: RouteBudget.Kind, key: String) async throws -> Spent? {
-        guard let rule = rule(for: kind) else { return nil }
+    /// used up; empty when the limit is off. Counting before the check keeps a limit exact
+    /// under concurrent tries.
+    ///
+    /// With `network` (the client's /24 or /64), the try counts for `key` from that network
+    /// under the kind's rule, and for `key` from anywhere under a ceiling
+    /// `RouteBudget.networkCeilingFactor` times higher without spacing: one network cannot use
+    /// up the owner's budget, nor keep the owner waiting.
+    func spend(_ kind: RouteBudget.Kind, key: String, network: String? = nil) async throws -> [Spent] {
+        guard let rule = rule(for: kind) else { return [] }
         let counter = Self.prefix(of: kind) + key
+        guard let network else {
+            try await admit(counter, rule)
+            return [Spent(kind: kind, counter: counter)]
+        }
+        let fromNetwork = Spent(kind: kind, counter: "\(counter)|net:\(network)")
+        try await admit(fromNetwork.counter, rule)
+        let ceiling = WindowCounters.Rule(
+            limit: rule.limit.multipliedReportingOverflow(by: RouteBudget.networkCeilingFactor).partialValue, window: rule.window)
+        do {
+            try await admit(counter, ceiling)
+        } catch {
+            try? await counters.refund(fromNetwork.counter)
+            throw error
+        }
+        return [fromNetwork, Spent(kind: kind, counter: counter, isCeiling: true)]
+    }
+
+    private func admit(_ counter: String, _ rule: WindowCounters.Rule) async throws {
         if let wait = try await counters.admit(counter, rule, now: clock.now()) { throw APIError.rateLimited(retryAfter: wait) }
-        return Spent(kind: kind, counter: counter)
     }
 
     /// What the answer does to a counted try (see `RouteBudget.Kind`): `error` is nil for a
     /// success. An unexpected failure (a 5xx) leaves every try counted.
     func settle(_ spent: Spent, after error: (any Error)?) async throws {
-        switch Self.settlement(of: spent.kind, after: error) {
+        var settlement = Self.settlement(of: spent.kind, after: error)
+        // A success starts its own network's count afresh, not everyone's: the try is only taken back.
+        if spent.isCeiling, settlement == .startAfresh { settlement = .refund }
+        switch settlement {
         case .keep: break
         case .refund: try await counters.refund(spent.counter)
         case .startAfresh: try await counters.reset(spent.counter)
@@ -65,7 +100,7 @@ struct AbuseLimits: Sendable {
     static func settlement(of kind: RouteBudget.Kind, after error: (any Error)?) -> Settlement {
         let refusal = (error as? APIError).flatMap { $0.status.code < 500 ? $0.code : nil }
         switch kind {
-        case .clientIP, .codeEmails:
+        case .clientIP, .codeEmails, .challengeEmails:
             return .keep
         case .failedSecrets:
             if error == nil { return .startAfresh }
@@ -89,6 +124,7 @@ struct AbuseLimits: Sendable {
         case .clientIP: "ip:"
         case .failedSecrets: "login-failures:"
         case .codeEmails: "code-emails:"
+        case .challengeEmails: "challenge-emails:"
         case .wrongCodes: "wrong-codes:"
         case .secondFactors: "second-factor:"
         }

@@ -8,20 +8,23 @@ import RepairMinderModels
 final class BudgetLedger: @unchecked Sendable {
     let declared: [RouteBudget]
     private let limits: AbuseLimits
+    /// The caller's network (IPv4 /24, IPv6 /64), for budgets counted per network.
+    private let clientNetwork: String
     private let lock = NSLock()
     private var spent: [AbuseLimits.Spent] = []
 
-    init(declared: [RouteBudget], limits: AbuseLimits) {
+    init(declared: [RouteBudget], limits: AbuseLimits, clientNetwork: String) {
         self.declared = declared
         self.limits = limits
+        self.clientNetwork = clientNetwork
     }
 
     /// Counts one try of the declared `budget` for `key` (throws 429 once it is used up).
     func spend(_ budget: RouteBudget, key: String) async throws {
         precondition(declared.contains(budget), "\(budget) is not declared by the route")
         let scoped = budget.namespace.isEmpty ? key : "\(budget.namespace):\(key)"
-        guard let counted = try await limits.spend(budget.kind, key: scoped) else { return }
-        lock.withLock { spent.append(counted) }
+        let counted = try await limits.spend(budget.kind, key: scoped, network: budget.perNetwork ? clientNetwork : nil)
+        lock.withLock { spent.append(contentsOf: counted) }
     }
 
     /// Settles every try counted, from the answer (`error` nil for a success).

@@ -40,16 +40,19 @@ public struct ServerSettings: Sendable {
     public var refreshReuseGrace = 10
     /// Minimum seconds between code emails to one address or login challenge; 0 turns it off.
     public var codeResendInterval = 30
-    /// Code emails per address per hour; 0 turns it off.
+    /// Code emails per address and client network per hour (five times that per address from
+    /// all networks); 0 turns it off.
     public var codeEmailsPerHour = 10
     /// Requests per minute per client IP on auth endpoints; 0 turns it off.
     public var ipRateLimit = 60
-    /// Failed password logins per account (email) per 15 minutes; 0 turns it off.
+    /// Failed password logins per account (email) and client network per 15 minutes (five times
+    /// that per account from all networks); 0 turns it off.
     public var loginFailureLimit = 10
     /// Wrong second-factor codes (emailed, TOTP, recovery) per staff user per hour, across login
     /// challenges; 0 turns it off.
     public var secondFactorFailureLimit = 10
-    /// Wrong emailed codes per address per hour, across every code sent to it; 0 turns it off.
+    /// Wrong emailed codes per address and client network per hour, across every code sent to
+    /// it (five times that per address from all networks); 0 turns it off.
     public var wrongCodeLimit = 10
     /// The least time, in milliseconds, a request that emails a code takes (magic link, customer
     /// code, reset, registration), so an address with an account answers as fast as one without.

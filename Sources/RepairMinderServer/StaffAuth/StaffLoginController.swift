@@ -85,7 +85,8 @@ struct StaffLoginController {
         if let last = challenge.lastCodeSentAt, now - last < interval {
             throw APIError.rateLimited(retryAfter: last + interval - now)
         }
-        try await call.spend(.codeEmails, key: challenge.email)
+        // The challenge's own budget, never the address's: anyone can spend that one.
+        try await call.spend(.challengeEmails, key: challenge.id)
         let code = RandomToken.digits(6)
         let email = CodeEmail.twoFactor(to: challenge.email, code: code, validMinutes: settings.codeTTL / 60, now: now)
         // Conditional on the spacing again: of two concurrent requests only one replaces the code.
