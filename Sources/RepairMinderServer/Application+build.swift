@@ -133,7 +133,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     StaffLoginController(
         settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher,
         challenges: LoginChallengeStore(database: database), hashing: hashing, mail: parts.mail,
-        authenticatorApp: authenticatorApp, issuer: issuer
+        authenticatorApp: authenticatorApp, issuer: issuer, revocation: revocation
     ).mount(on: routes)
     MagicLinkController(accounts: accounts, codes: codes, issuer: issuer).mount(on: routes)
     SessionListController(clock: clock, sessions: sessions, revocation: revocation).mount(on: routes)

@@ -94,8 +94,11 @@ import Testing
 
     @Test(arguments: [
         ("short1!", "Password must be at least 8 characters"),
-        (String(repeating: "a1", count: 36) + "b", "Password must be at most 72 bytes (about 72 letters, fewer with accents or emoji)"),
-        (String(repeating: "é", count: 37), "Password must be at most 72 bytes (about 72 letters, fewer with accents or emoji)"),
+        (String(repeating: "a1", count: 64) + "b", "Password must be at most 128 characters"),
+        // Counted in NFKC: 129 decomposed "é" are 129 characters, not 258.
+        (String(repeating: "e\u{301}", count: 129), "Password must be at most 128 characters"),
+        (String(repeating: "\u{0}", count: 8), "Password must not contain the NUL character"),
+        ("correct horse\u{0}battery", "Password must not contain the NUL character"),
         ("Admin@Acme.test", "Password must not be your email address"),
         ("password1", "This password is too common. Choose another."),
         ("Sunshine1", "This password is too common. Choose another."),

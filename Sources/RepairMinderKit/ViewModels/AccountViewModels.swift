@@ -3,16 +3,11 @@ import Observation
 import RepairMinderModels
 
 extension FormValidation {
-    /// What is wrong with a new password by the rules a client can check (docs/API.md §9:
-    /// 8 characters, at most 72 bytes, not the email); nil when those pass. The server also
-    /// refuses common passwords, with its own message.
+    /// What is wrong with a new password by the rules a client can check (`PasswordRules`,
+    /// docs/API.md §9); nil when those pass. The server also refuses common passwords, with
+    /// its own message.
     public static func passwordProblem(_ password: String, email: String = "") -> String? {
-        if password.count < 8 { return "Password must be at least 8 characters" }
-        if password.utf8.count > 72 { return "Password must be at most 72 bytes (about 72 letters, fewer with accents or emoji)" }
-        if !email.isEmpty, password.lowercased() == email.trimmingCharacters(in: .whitespaces).lowercased() {
-            return "Password must not be your email address"
-        }
-        return nil
+        PasswordRules.problem(password, email: email)
     }
 }
 

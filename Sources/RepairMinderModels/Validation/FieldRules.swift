@@ -53,10 +53,10 @@ public enum FieldRules {
     /// A push device token (APNs or FCM).
     public static let deviceToken = text(maxLength: 512)
 
-    /// A new password as sent; the policy (§9: 8 characters to 72 bytes, not common, not the
-    /// email) answers 400 `WEAK_PASSWORD`, not a validation error.
+    /// A new password as sent; the policy (§9, `PasswordRules`: 8 to 128 characters, no NUL,
+    /// not common, not the email) answers 400 `WEAK_PASSWORD`, not a validation error.
     public static let newPassword = secret.described(
-        "At least 8 characters, at most 72 bytes of UTF-8, not a common password, not the email")
+        "8 to 128 characters (code points after NFKC), no NUL, not a common password, not the email")
 
     // MARK: Characters
 

@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdBcrypt
 import RepairMinderModels
 import SQLKit
 
@@ -32,10 +31,10 @@ public struct FixtureLoader: Sendable {
                 try await db.raw("SELECT password_hash FROM users WHERE email = \(bind: email)")
                     .first(decodingColumn: "password_hash", as: String?.self)
             }
-            if let existing = existing ?? nil, Bcrypt.verify(password, hash: existing) {
+            if let existing = existing ?? nil, PasswordDigest.verify(password, against: existing) == .match(outdated: false) {
                 passwordHashes[email] = existing
             } else {
-                passwordHashes[email] = Bcrypt.hash(password, cost: UInt8(clamping: bcryptCost))
+                passwordHashes[email] = PasswordDigest.hash(password, cost: UInt8(clamping: bcryptCost))
             }
         }
         let now = clock.now()

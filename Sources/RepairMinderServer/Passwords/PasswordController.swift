@@ -57,7 +57,7 @@ struct PasswordController {
         let user = staff.user
         if let existing = user.passwordHash {
             guard let current = call.body.currentPassword else { throw APIError.validation("currentPassword is required") }
-            guard try await hasher.verify(current, against: existing) else { throw APIError.invalidCredentials }
+            guard try await hasher.verify(current, against: existing) != nil else { throw APIError.invalidCredentials }
         }
         try policy.check(call.body.newPassword, email: user.email)
         let hash = try await hasher.hash(call.body.newPassword)

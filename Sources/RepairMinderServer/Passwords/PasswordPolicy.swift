@@ -1,12 +1,10 @@
 import Foundation
+import RepairMinderModels
 
 /// The password rules of docs/API.md §9, applied by every endpoint that sets a password:
-/// 8 characters or more, at most 72 bytes of UTF-8 (bcrypt's limit: longer is refused, never
-/// silently truncated), not the account's email, not one of the 10,000 most common passwords.
+/// `PasswordRules` (8 to 128 characters, no NUL, not the account's email), and not one of the
+/// 10,000 most common passwords.
 struct PasswordPolicy: Sendable {
-    static let minimumCharacters = 8
-    static let maximumBytes = 72
-
     /// The common passwords, lower-cased (`Resources/common-passwords.txt`, source in its README).
     private let common: Set<String>
 
@@ -23,16 +21,8 @@ struct PasswordPolicy: Sendable {
 
     /// Throws 400 `WEAK_PASSWORD` naming the first rule `password` breaks.
     func check(_ password: String, email: String) throws(APIError) {
-        if password.count < Self.minimumCharacters {
-            throw .weakPassword("Password must be at least \(Self.minimumCharacters) characters")
-        }
-        if password.utf8.count > Self.maximumBytes {
-            throw .weakPassword("Password must be at most \(Self.maximumBytes) bytes (about 72 letters, fewer with accents or emoji)")
-        }
-        if password.lowercased() == email.lowercased() {
-            throw .weakPassword("Password must not be your email address")
-        }
-        if common.contains(password.lowercased()) {
+        if let problem = PasswordRules.problem(password, email: email) { throw .weakPassword(problem) }
+        if common.contains(PasswordRules.normalised(password).lowercased()) {
             throw .weakPassword("This password is too common. Choose another.")
         }
     }

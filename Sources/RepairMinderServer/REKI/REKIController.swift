@@ -55,9 +55,12 @@ struct REKIController {
     @Sendable func login(_ call: RouteCall<LoginRequest>) async throws -> REKIAuthResponse {
         let email = call.body.email
         let user = try await users.user(email: email)
-        let matches = try await hasher.verify(call.body.password, against: user?.passwordHash)
-        guard let user, matches, user.canSignIn else { throw APIError.invalidCredentials }
+        let match = try await hasher.verify(call.body.password, against: user?.passwordHash)
+        guard let user, let match, user.canSignIn else { throw APIError.invalidCredentials }
         let now = clock.now(), refreshToken = RandomToken.base64URL(byteCount: 32)
+        if let upgraded = match.upgradedHash {
+            try await users.upgradePassword(userId: user.id, from: user.passwordHash, to: upgraded, now: now)
+        }
         let sessionId = try await sessions.create(
             userId: user.id, device: call.device, refreshToken: refreshToken, now: now,
             refreshTTL: REKIUserRecord.refreshLifetime(isMobile: call.isMobile, settings: settings))

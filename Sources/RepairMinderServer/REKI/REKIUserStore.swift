@@ -72,6 +72,18 @@ struct REKIUserStore: Sendable {
         ).first(decoding: REKIUserRecord.self)
     }
 
+    /// Replaces an outdated password hash with `new`, if it is still `old`.
+    func upgradePassword(userId: String, from old: String, to new: String, now: Double) async throws {
+        try await database.withConnection { db in
+            try await db.raw(
+                """
+                UPDATE reki_users SET password_hash = \(bind: new), updated_at = \(bind: now)
+                WHERE id = \(bind: userId) AND password_hash = \(bind: old)
+                """
+            ).run()
+        }
+    }
+
     static func setPassword(userId: String, hash: String, now: Double, on db: any SQLDatabase) async throws {
         try await db.raw(
             "UPDATE reki_users SET password_hash = \(bind: hash), updated_at = \(bind: now) WHERE id = \(bind: userId)"

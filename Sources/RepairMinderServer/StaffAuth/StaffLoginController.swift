@@ -12,6 +12,8 @@ struct StaffLoginController {
     let mail: MailQueue
     let authenticatorApp: AuthenticatorApp
     let issuer: TokenIssuer
+    /// Writes an upgraded password hash and has this instance's caller cache forget the user.
+    let revocation: SessionRevocation
 
     /// The scope of login-challenge code hashes.
     private static let challengeCodeScope = "2fa"
@@ -29,15 +31,24 @@ struct StaffLoginController {
         let user = try await accounts.user(email: email)
         // Always run bcrypt, against a dummy hash for unknown emails or password-less users, so
         // response time does not reveal which accounts exist.
-        let passwordMatches = try await hasher.verify(call.body.password, against: user?.passwordHash)
+        let match = try await hasher.verify(call.body.password, against: user?.passwordHash)
         guard let user else { throw APIError.invalidCredentials }
         guard user.passwordHash != nil else { throw APIError.noPasswordSet }
-        guard passwordMatches else {
+        guard let match else {
             try await ActivityLog.record(.loginFailed, userId: user.id, device: call.device, at: clock.now(), in: accounts.database)
             throw APIError.invalidCredentials
         }
         guard user.isActive != 0 else { throw APIError.accountDeactivated }
         guard user.archived == 0 else { throw APIError.accountArchived }
+        if let upgraded = match.upgradedHash {
+            // Conditional on the hash just checked: a password changed meanwhile stays changed.
+            let now = clock.now()
+            try await revocation.transaction { changing in
+                if try await AccountStore.replacePassword(userId: user.id, expected: user.passwordHash, with: upgraded, now: now, on: changing.db) {
+                    changing.changedUser(user.id)
+                }
+            }
+        }
         let challengeToken = RandomToken.base64URL(byteCount: 32)
         let binding = ChallengeBinding(
             tokenHash: SecretHashing.tokenHash(challengeToken), clientIP: call.context.clientIP,
