@@ -35,6 +35,10 @@ struct SettingsOptions: ParsableArguments {
     var refreshTokenTtlWeb: Int?
     @Option(help: "Refresh token lifetime for mobile apps, seconds. [env: REPAIRMINDER_REFRESH_TOKEN_TTL_MOBILE] (default: 7776000)")
     var refreshTokenTtlMobile: Int?
+    @Option(help: "Seconds a browser session may last from its sign-in, however often it is refreshed; then sign in again. [env: REPAIRMINDER_SESSION_MAX_LIFETIME_WEB] (default: 2592000, 30 days)")
+    var sessionMaxLifetimeWeb: Int?
+    @Option(help: "Seconds a mobile session may last from its sign-in, however often it is refreshed. [env: REPAIRMINDER_SESSION_MAX_LIFETIME_MOBILE] (default: 31536000, 365 days)")
+    var sessionMaxLifetimeMobile: Int?
     @Option(help: "Emailed code lifetime, seconds. [env: REPAIRMINDER_CODE_TTL] (default: 600)")
     var codeTtl: Int?
     @Option(help: "Customer session lifetime for browsers, seconds. [env: REPAIRMINDER_CUSTOMER_SESSION_TTL_WEB] (default: 604800)")
@@ -127,6 +131,8 @@ struct SettingsOptions: ParsableArguments {
         if let v = try int(accessTokenTtl, "ACCESS_TOKEN_TTL") { s.accessTokenTTL = v }
         if let v = try int(refreshTokenTtlWeb, "REFRESH_TOKEN_TTL_WEB") { s.refreshTokenTTLWeb = v }
         if let v = try int(refreshTokenTtlMobile, "REFRESH_TOKEN_TTL_MOBILE") { s.refreshTokenTTLMobile = v }
+        if let v = try int(sessionMaxLifetimeWeb, "SESSION_MAX_LIFETIME_WEB") { s.sessionMaxLifetimeWeb = v }
+        if let v = try int(sessionMaxLifetimeMobile, "SESSION_MAX_LIFETIME_MOBILE") { s.sessionMaxLifetimeMobile = v }
         if let v = try int(codeTtl, "CODE_TTL") { s.codeTTL = v }
         if let v = try int(customerSessionTtlWeb, "CUSTOMER_SESSION_TTL_WEB") { s.customerSessionTTLWeb = v }
         if let v = try int(customerSessionTtlMobile, "CUSTOMER_SESSION_TTL_MOBILE") { s.customerSessionTTLMobile = v }

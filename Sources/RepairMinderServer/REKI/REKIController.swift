@@ -36,7 +36,7 @@ struct REKIController {
         let hash = try await hasher.hash(call.body.password)
         let now = clock.now(), device = call.device, refreshToken = RandomToken.base64URL(byteCount: 32)
         let sessionId = UUID().uuidString.lowercased()
-        let lifetime = REKIUserRecord.refreshLifetime(isMobile: device.isMobile, settings: settings)
+        let lifetime = REKIUserRecord.firstRefreshLifetime(isMobile: device.isMobile, settings: settings)
         let user = try await database.transaction { db in
             guard let user = try await REKIUserStore.create(email: email, passwordHash: hash, now: now, on: db) else {
                 throw APIError.rekiEmailExists
@@ -63,7 +63,7 @@ struct REKIController {
         }
         let sessionId = try await sessions.create(
             userId: user.id, device: call.device, refreshToken: refreshToken, now: now,
-            refreshTTL: REKIUserRecord.refreshLifetime(isMobile: call.isMobile, settings: settings))
+            refreshTTL: REKIUserRecord.firstRefreshLifetime(isMobile: call.isMobile, settings: settings))
         return REKIAuthResponse(
             user: user.wire, accessToken: try accessToken(for: user, sessionId: sessionId, now: now), refreshToken: refreshToken)
     }

@@ -28,7 +28,7 @@ extension RefreshTokenRotation {
             guard !claimed.isEmpty else { return [:] }
             let found = try await db.raw(
                 """
-                SELECT u.*, rt.token_hash, rt.session_id, rt.rotated_at, s.is_mobile, s.revoked_at
+                SELECT u.*, rt.token_hash, rt.session_id, rt.rotated_at, s.is_mobile, s.revoked_at, s.created_at AS session_start
                 FROM \(ident: realm.refreshTokens) rt
                 JOIN \(ident: realm.sessions) s ON s.id = rt.session_id
                 JOIN \(ident: realm.accounts) u ON u.id = s.user_id
@@ -42,7 +42,7 @@ extension RefreshTokenRotation {
                 guard let index = firstOfHash[hash] else { continue }
                 let claim = claims[index]
                 let (row, user) = try decode(columns)
-                if let refusal = refusal(row, user) {
+                if let refusal = refusal(row, user, now: claim.now, settings: settings) {
                     if refusal.code == .userInactive {
                         try await ending.revoke(session: row.sessionId, realm: realm, reason: "user_inactive", now: claim.now)
                         outcomes[hash] = .rejected(refusal)
@@ -51,7 +51,7 @@ extension RefreshTokenRotation {
                     }
                     continue
                 }
-                let expiresAt = claim.now + Account.refreshLifetime(isMobile: row.isMobile != 0, settings: settings)
+                let expiresAt = row.successorExpiry(now: claim.now, settings: settings)
                 successors.append("(\(bind: claim.successorHash), \(bind: row.sessionId), \(bind: claim.now), \(bind: expiresAt))")
                 let rotated = Rotated(refreshToken: claim.successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0)
                 outcomes[hash] = .rotated(rotated, retried: false)

@@ -7,7 +7,8 @@ import SQLKit
 /// derivable, so a client retrying after a lost response gets the same successor within the
 /// grace window, and 20 concurrent refreshes of one token all get that one successor, never
 /// two live siblings. Presenting a rotated token outside that allowance is treated as theft:
-/// the whole session is revoked.
+/// the whole session is revoked. A successor never outlives the session's absolute end
+/// (`--session-max-lifetime-*` from its sign-in); past it, refresh is `REFRESH_TOKEN_EXPIRED`.
 ///
 /// One implementation for every realm (`Account.realm`: staff, REKI): the same statements on
 /// that realm's tables.
@@ -60,9 +61,17 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         var rotatedAt: Double?
         var isMobile: Int
         var revokedAt: Double?
+        /// When the session began (its sign-in).
+        var sessionStart: Double
 
         enum CodingKeys: String, CodingKey {
             case sessionId = "session_id", rotatedAt = "rotated_at", isMobile = "is_mobile", revokedAt = "revoked_at"
+            case sessionStart = "session_start"
+        }
+
+        /// When this token's successor, issued `now`, expires.
+        func successorExpiry(now: Double, settings: ServerSettings) -> Double {
+            Account.refreshExpiry(now: now, sessionStart: sessionStart, isMobile: isMobile != 0, settings: settings)
         }
     }
 
@@ -73,11 +82,14 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         return (try row.decode(model: TokenRow.self, with: columns), try row.decode(model: Account.self, with: columns))
     }
 
-    /// Why a token of this session may not be exchanged, claimed or not: a dead session stays
-    /// dead (`INVALID_REFRESH_TOKEN`); an inactive user's session is ended (`USER_INACTIVE`).
-    static func refusal(_ row: TokenRow, _ user: Account) -> APIError? {
+    /// Why a token of this session may not be exchanged at `now`, claimed or not: a dead
+    /// session stays dead (`INVALID_REFRESH_TOKEN`); an inactive user's session is ended
+    /// (`USER_INACTIVE`); a session past its absolute end (one whose token was issued before
+    /// that end was enforced) is over (`REFRESH_TOKEN_EXPIRED`).
+    static func refusal(_ row: TokenRow, _ user: Account, now: Double, settings: ServerSettings) -> APIError? {
         if row.revokedAt != nil { return .invalidRefreshToken }
         if !user.canSignIn { return .userInactive }
+        if now >= row.sessionStart + settings.sessionMaxLifetime(isMobile: row.isMobile != 0) { return .refreshTokenExpired }
         return nil
     }
 
@@ -112,7 +124,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
             guard
                 let found = try await db.raw(
                     """
-                    SELECT u.*, rt.session_id, rt.rotated_at, s.is_mobile, s.revoked_at
+                    SELECT u.*, rt.session_id, rt.rotated_at, s.is_mobile, s.revoked_at, s.created_at AS session_start
                     FROM \(ident: realm.refreshTokens) rt
                     JOIN \(ident: realm.sessions) s ON s.id = rt.session_id
                     JOIN \(ident: realm.accounts) u ON u.id = s.user_id
@@ -121,7 +133,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
                 ).first()
             else { return .rejected(.invalidRefreshToken) }
             let (row, user) = try Self.decode(found)
-            if let refusal = Self.refusal(row, user) {
+            if let refusal = Self.refusal(row, user, now: now, settings: settings) {
                 guard refusal.code == .userInactive else { return .rejected(refusal) }
                 try await ending.revoke(session: row.sessionId, realm: realm, reason: "user_inactive", now: now)
                 return .rejected(refusal)
@@ -129,11 +141,10 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
             let rotated = Rotated(
                 refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0)
             if claimed {
-                let ttl = Account.refreshLifetime(isMobile: row.isMobile != 0, settings: settings)
                 try await db.raw(
                     """
                     INSERT INTO \(ident: realm.refreshTokens) (token_hash, session_id, issued_at, expires_at)
-                    VALUES (\(bind: successorHash), \(bind: row.sessionId), \(bind: now), \(bind: now + ttl))
+                    VALUES (\(bind: successorHash), \(bind: row.sessionId), \(bind: now), \(bind: row.successorExpiry(now: now, settings: settings)))
                     """
                 ).run()
                 return .rotated(rotated, retried: false)
@@ -173,6 +184,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         let (presentedHash, successorHash, successor, now) = (claim.presentedHash, claim.successorHash, claim.successor, claim.now)
         let web = Account.refreshLifetime(isMobile: false, settings: settings)
         let mobile = Account.refreshLifetime(isMobile: true, settings: settings)
+        let (webEnd, mobileEnd) = (settings.sessionMaxLifetime(isMobile: false), settings.sessionMaxLifetime(isMobile: true))
         let realm = Account.realm
         guard
             let found = try await database.withConnection({ db in
@@ -184,12 +196,13 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
                         RETURNING session_id
                     ), successor AS (
                         INSERT INTO \(ident: realm.refreshTokens) (token_hash, session_id, issued_at, expires_at)
-                        SELECT \(bind: successorHash), s.id, \(bind: now),
-                            \(bind: now) + CASE WHEN s.is_mobile <> 0 THEN \(bind: mobile) ELSE \(bind: web) END
+                        SELECT \(bind: successorHash), s.id, \(bind: now), LEAST(
+                            \(bind: now) + CASE WHEN s.is_mobile <> 0 THEN \(bind: mobile) ELSE \(bind: web) END,
+                            s.created_at + CASE WHEN s.is_mobile <> 0 THEN \(bind: mobileEnd) ELSE \(bind: webEnd) END)
                         FROM claimed c JOIN \(ident: realm.sessions) s ON s.id = c.session_id
                         RETURNING session_id
                     )
-                    SELECT u.*, s.id AS session_id, s.is_mobile, s.revoked_at
+                    SELECT u.*, s.id AS session_id, s.is_mobile, s.revoked_at, s.created_at AS session_start
                     FROM successor n JOIN \(ident: realm.sessions) s ON s.id = n.session_id
                     JOIN \(ident: realm.accounts) u ON u.id = s.user_id
                     """
@@ -197,7 +210,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
             })
         else { return nil }
         let (row, user) = try Self.decode(found)
-        if let refusal = Self.refusal(row, user) {
+        if let refusal = Self.refusal(row, user, now: now, settings: settings) {
             guard refusal.code == .userInactive else { return .rejected(refusal) }
             _ = try await revocation.transaction {
                 try await $0.revoke(session: row.sessionId, realm: realm, reason: "user_inactive", now: now)

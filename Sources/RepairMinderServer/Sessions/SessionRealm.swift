@@ -38,3 +38,16 @@ extension UserRecord: SessionAccount {
         Double(isMobile ? settings.refreshTokenTTLMobile : settings.refreshTokenTTLWeb)
     }
 }
+
+extension SessionAccount {
+    /// When a refresh token issued `now` in a session that began at `sessionStart` expires:
+    /// after its sliding lifetime, but never past the session's absolute end.
+    static func refreshExpiry(now: Double, sessionStart: Double, isMobile: Bool, settings: ServerSettings) -> Double {
+        min(now + refreshLifetime(isMobile: isMobile, settings: settings), sessionStart + settings.sessionMaxLifetime(isMobile: isMobile))
+    }
+
+    /// A new session's first refresh token's lifetime.
+    static func firstRefreshLifetime(isMobile: Bool, settings: ServerSettings) -> Double {
+        refreshExpiry(now: 0, sessionStart: 0, isMobile: isMobile, settings: settings)
+    }
+}

@@ -35,7 +35,7 @@ struct TokenIssuer: Sendable {
         let refreshToken = RandomToken.base64URL(byteCount: 32)
         let sessionId = try await sessions.create(
             userId: user.id, device: device, refreshToken: refreshToken, now: now,
-            refreshTTL: Double(isMobile ? settings.refreshTokenTTLMobile : settings.refreshTokenTTLWeb))
+            refreshTTL: UserRecord.firstRefreshLifetime(isMobile: isMobile, settings: settings))
         try await accounts.recordLogin(userId: user.id, at: now, revocation: revocation)
         metrics?.signedIn(method)
         var signedIn = user

@@ -34,6 +34,10 @@ public struct ServerSettings: Sendable {
     public var accessTokenTTL = 900
     public var refreshTokenTTLWeb = 7 * 24 * 3600
     public var refreshTokenTTLMobile = 90 * 24 * 3600
+    /// Seconds a refreshed session may last in all from its sign-in, however often it is
+    /// refreshed (ASVS 3.3.2); then refresh answers `REFRESH_TOKEN_EXPIRED`.
+    public var sessionMaxLifetimeWeb = 30 * 24 * 3600
+    public var sessionMaxLifetimeMobile = 365 * 24 * 3600
     public var codeTTL = 600
     public var loginChallengeTTL = 600
     public var maxCodeAttempts = 5
@@ -112,6 +116,11 @@ public struct ServerSettings: Sendable {
         return url
     }
 
+    /// The absolute lifetime of a refreshed session (`sessionMaxLifetimeWeb` / `-Mobile`).
+    func sessionMaxLifetime(isMobile: Bool) -> Double {
+        Double(isMobile ? sessionMaxLifetimeMobile : sessionMaxLifetimeWeb)
+    }
+
     /// The transport queued mail goes out through.
     public var effectiveMailTransport: MailTransportKind { mailTransport ?? (smtpURL == nil ? .outbox : .smtp) }
 
@@ -152,7 +161,8 @@ public struct ServerSettings: Sendable {
         guard (4...31).contains(bcryptCost) else { throw SettingsError("--bcrypt-cost must be between 4 and 31") }
         for (name, value) in [
             ("--access-token-ttl", accessTokenTTL), ("--refresh-token-ttl-web", refreshTokenTTLWeb),
-            ("--refresh-token-ttl-mobile", refreshTokenTTLMobile), ("--code-ttl", codeTTL),
+            ("--refresh-token-ttl-mobile", refreshTokenTTLMobile), ("--session-max-lifetime-web", sessionMaxLifetimeWeb),
+            ("--session-max-lifetime-mobile", sessionMaxLifetimeMobile), ("--code-ttl", codeTTL),
             ("--max-code-attempts", maxCodeAttempts), ("--customer-session-ttl-web", customerSessionTTLWeb),
             ("--customer-session-ttl-mobile", customerSessionTTLMobile), ("--purge-retention", purgeRetention),
         ] where value <= 0 {
