@@ -90,7 +90,9 @@ let package = Package(
         ),
         .testTarget(
             name: "repairminderTests",
-            dependencies: ["repairminder", "RepairMinderServer", "TestSupport"],
+            dependencies: [
+                "repairminder", "RepairMinderServer", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["interactive_login.py"]
         ),
         .testTarget(

@@ -41,12 +41,6 @@ struct MailDeliveryTests {
         try await MailQueue.entries(in: client.mailbox.database)
     }
 
-    /// The six-digit code in a received message (its plain-text part is quoted-printable, and
-    /// digits travel as themselves).
-    static func code(in received: SMTPCatcher.Received) -> String? {
-        received.text.range(of: #"code is \d{6}"#, options: .regularExpression).map { String(received.text[$0].suffix(6)) }
-    }
-
     static func messageID(in received: SMTPCatcher.Received) -> String? {
         received.text.components(separatedBy: "\r\n").first { $0.hasPrefix("Message-ID: ") }
     }
@@ -72,7 +66,7 @@ struct MailDeliveryTests {
             let entry = try #require(try await Self.entries(client).first)
             // The Message-ID is the queue entry's: the same on every retry.
             #expect(Self.messageID(in: received) == "Message-ID: <\(entry.id)@repairminder.test>")
-            let code = try #require(Self.code(in: received))
+            let code = try #require(received.code)
             let verify = try await client.post("/api/auth/2fa/verify", ["userId": userId, "code": code])
             #expect(verify.status == .ok)
             try await Self.eventually("the entry marked sent") { try await Self.entries(client).first?.status == "sent" }
@@ -105,7 +99,7 @@ struct MailDeliveryTests {
             #expect(Set(received.compactMap(Self.messageID)).count == 3)
             // What arrived is what was queued, and the last challenge's code signs in.
             let queued = try await client.mail(to: Self.admin).compactMap(Mailbox.code)
-            #expect(Set(received.compactMap(Self.code)) == Set(queued))
+            #expect(Set(received.compactMap(\.code)) == Set(queued))
             let verify = try await client.post("/api/auth/2fa/verify", ["userId": userIds[2], "code": try #require(queued.last)])
             #expect(verify.status == .ok)
         }
@@ -215,7 +209,7 @@ struct MailDeliveryTests {
         #expect(lines.contains { $0.contains("Mail sent") }, "the worker's lines were captured")
         #expect(lines.contains { $0.contains("will retry") }, "the retry was logged")
         #expect(codes.value.count == 2)
-        for code in codes.value + (try catcher.received().compactMap(Self.code)) {
+        for code in codes.value + (try catcher.received().compactMap(\.code)) {
             #expect(!lines.contains { $0.contains(code) }, "a log line holds the code \(code)")
         }
         // A delivered mail is logged by its queue id, never by its address.

@@ -21,6 +21,11 @@ public final class SMTPCatcher: @unchecked Sendable {
         public let auth: String?
         public let tls: Bool
         public var text: String { String(decoding: Data(base64Encoded: data) ?? Data(), as: UTF8.self) }
+        /// The six-digit code in the message (its plain-text part is quoted-printable, and
+        /// digits travel as themselves).
+        public var code: String? {
+            text.range(of: #"code is \d{6}"#, options: .regularExpression).map { String(text[$0].suffix(6)) }
+        }
     }
 
     let process = Process()
