@@ -26,7 +26,7 @@ func buildApplication(
     mountingAlso extra: (RouteMounter) -> Void, metricsListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     try settings.validate()
-    let secret = try settings.jwtSecret ?? GeneratedSecret.loadOrCreate(named: "jwt-secret", in: settings.dataDirectory)
+    let signer = try await TokenSigner(settings: settings, now: clock.now())
     let encryptionKey = try settings.resolvedEncryptionKey()
     let transport = try mailTransport ?? settings.makeMailTransport()
     let metricsAddress = settings.metricsAddress.flatMap(ListenAddress.init)
@@ -38,7 +38,7 @@ func buildApplication(
     do {
         router = try buildRouter(
             ServerParts(
-                settings: settings, database: database, hasher: hasher, jwtSecret: secret, encryptionKey: encryptionKey,
+                settings: settings, database: database, hasher: hasher, signer: signer, encryptionKey: encryptionKey,
                 clock: clock, mail: mail, metrics: metrics),
             mountingAlso: extra)
     } catch {
@@ -63,13 +63,14 @@ func buildApplication(
     return app
 }
 
-/// What the application is built from: settings, the open database, the secrets, the clock and
-/// the mail queue. Everything else is derived from these in `buildRouter`.
+/// What the application is built from: settings, the open database, the token signer and the
+/// encryption key, the clock and the mail queue. Everything else is derived from these in
+/// `buildRouter`.
 struct ServerParts: Sendable {
     let settings: ServerSettings
     let database: Database
     let hasher: PasswordHasher
-    let jwtSecret: String
+    let signer: TokenSigner
     let encryptionKey: String
     let clock: ServerClock
     let mail: MailQueue
@@ -80,7 +81,7 @@ struct ServerParts: Sendable {
 /// Wires each feature with exactly what it needs and mounts the served routes of the table.
 func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Void = { _ in }) throws -> Router<AppRequestContext> {
     let (settings, database, clock) = (parts.settings, parts.database, parts.clock)
-    let signer = JWTSigner(secret: parts.jwtSecret, previousSecret: settings.previousJWTSecret)
+    let signer = parts.signer
     // Not the JWT secret: that one rotates (docs/API.md §2.6), and the hashes must outlive it.
     let hashing = SecretHashing(masterKey: parts.encryptionKey)
     // The bearer check's cache, and the one service whose committed revocations clear it.
@@ -99,8 +100,6 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         store: TOTPStore(database: database), secretBox: SecretBox(key: parts.encryptionKey), hashing: hashing)
     let staffIdentity = StaffIdentity(
         signer: signer, lookup: StaffCallers(sessions: sessions, accounts: accounts, cache: callerCache), clock: clock)
-    // REKI's tokens have keys of their own (derived): neither kind verifies as the other.
-    let rekiSigner = signer.derived(for: "reki")
     let rekiSessions = SessionStore(database: database, realm: .reki)
     let rekiUsers = REKIUserStore(database: database)
 
@@ -119,12 +118,12 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         customerIdentity: CustomerIdentity(
             signer: signer, lookup: CustomerCallers(customers: customers, accounts: accounts), clock: clock),
         rekiIdentity: settings.rekiEnabled
-            ? REKIIdentity(signer: rekiSigner, lookup: REKICallers(sessions: rekiSessions, users: rekiUsers), clock: clock) : nil,
+            ? REKIIdentity(signer: signer, lookup: REKICallers(sessions: rekiSessions, users: rekiUsers), clock: clock) : nil,
         metrics: parts.metrics)
 
     try PublicController(
         database: database, accounts: accounts, serverURL: settings.serverURL, logoDirectory: settings.dataDirectory,
-        rekiServed: settings.rekiEnabled)
+        signer: signer, rekiServed: settings.rekiEnabled)
         .mount(on: routes)
     let passwordPolicy = try PasswordPolicy.bundled()
     let issuer = TokenIssuer(
@@ -163,7 +162,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
             revocation: revocation,
             rotation: RefreshTokenRotation(
                 database: database, hashing: hashing, settings: settings, metrics: parts.metrics, revocation: revocation),
-            resets: REKIPasswordResets(database: database, mail: parts.mail), signer: rekiSigner, hasher: parts.hasher,
+            resets: REKIPasswordResets(database: database, mail: parts.mail), signer: signer, hasher: parts.hasher,
             policy: passwordPolicy
         ).mount(on: routes)
     }

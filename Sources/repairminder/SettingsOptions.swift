@@ -17,7 +17,11 @@ struct SettingsOptions: ParsableArguments {
     var databasePoolSize: Int?
     @Option(help: "SQLite durability: full (every commit survives a power loss) or normal (faster; a power loss can undo the last commits). [env: REPAIRMINDER_SQLITE_SYNCHRONOUS] (default: full)")
     var sqliteSynchronous: String?
-    @Option(help: "HS256 signing secret, at least 32 bytes in production. [env: REPAIRMINDER_JWT_SECRET] (default: generated into the data dir in development)")
+    @Option(help: "How access tokens are signed: ES256 or EdDSA (a key pair of --signing-keys, verifiable by other services through /.well-known/jwks.json) or HS256 (--jwt-secret). [env: REPAIRMINDER_JWT_ALGORITHM] (default: ES256)")
+    var jwtAlgorithm: String?
+    @Option(help: "The signing key set, a JWK Set file with private keys (mode 0600). [env: REPAIRMINDER_SIGNING_KEYS] (default: <data-dir>/signing-keys.json, generated in development; production needs it to exist: repairminder keys rotate creates it)")
+    var signingKeys: String?
+    @Option(help: "HS256 signing secret, at least 32 bytes; with ES256 or EdDSA, tokens it signed keep verifying until they expire. [env: REPAIRMINDER_JWT_SECRET] (default: generated into the data dir in development with HS256)")
     var jwtSecret: String?
     @Option(help: "Previous signing secret: its tokens stay valid until they expire. [env: REPAIRMINDER_JWT_PREVIOUS_SECRET]")
     var jwtPreviousSecret: String?
@@ -123,6 +127,8 @@ struct SettingsOptions: ParsableArguments {
         if let v = try int(databasePoolSize, "DATABASE_POOL_SIZE") { s.databasePoolSize = v }
         if let v: SQLiteSynchronous = try choice(sqliteSynchronous, "SQLITE_SYNCHRONOUS", "--sqlite-synchronous") { s.sqliteSynchronous = v }
         s.jwtSecret = string(jwtSecret, "JWT_SECRET")
+        if let v = try choice(jwtAlgorithm, "JWT_ALGORITHM", "--jwt-algorithm") as SigningKeyAlgorithm? { s.jwtAlgorithm = v }
+        s.signingKeys = string(signingKeys, "SIGNING_KEYS")
         s.previousJWTSecret = string(jwtPreviousSecret, "JWT_PREVIOUS_SECRET")
         s.publicURL = string(publicUrl, "PUBLIC_URL")
         s.encryptionKey = string(encryptionKey, "ENCRYPTION_KEY")

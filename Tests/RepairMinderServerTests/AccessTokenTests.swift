@@ -35,9 +35,14 @@ import Testing
             }
             #expect(claims["sub"] as? String == claims["userId"] as? String)
             #expect((claims["exp"] as? Int ?? 0) - (claims["iat"] as? Int ?? 0) == 900)
+            // And RFC 9068's registered claims and header.
+            #expect(claims["iss"] as? String == server.settings.serverURL)
+            #expect(claims["aud"] as? String == "repairminder")
+            #expect((claims["jti"] as? String)?.count ?? 0 >= 16)
             let header = try #require(Data(base64URLEncoded: token.split(separator: ".")[0]))
             let fields = try #require(try JSONSerialization.jsonObject(with: header) as? [String: Any])
-            #expect(fields["alg"] as? String == "HS256")
+            #expect(fields["alg"] as? String == "ES256")
+            #expect(fields["typ"] as? String == "at+jwt")
             #expect(fields["kid"] is String)
         }
     }
@@ -66,8 +71,8 @@ import Testing
             try await client.send(.get, "/api/auth/me", bearer: parts.joined(separator: "."))
                 .expectFailure(.unauthorized, "UNAUTHORIZED")
             // Signed with another key: refused as well.
-            let forged = try JWTSigner(secret: "another-secret-another-secret-another")
-                .sign(["userId": "x", "sid": "y"])
+            let original = try JSONDecoder().decode(AccessTokenClaims.self, from: try #require(Data(base64URLEncoded: parts[1])))
+            let forged = try await TokenSigner.forTests(issuer: server.settings.serverURL).sign(original)
             try await client.send(.get, "/api/auth/me", bearer: forged).expectFailure(.unauthorized, "UNAUTHORIZED")
         }
     }
@@ -122,9 +127,12 @@ import Testing
         }
     }
 
-    @Test func tokensOfThePreviousKeyStayValidAfterRotation() async throws {
+    @Test func tokensOfThePreviousHS256SecretStayValidAfterRotation() async throws {
         let oldSecret = "the-old-signing-secret-of-32-bytes-or-more"
-        let server = try await TestServer { $0.jwtSecret = oldSecret }
+        let server = try await TestServer {
+            $0.jwtAlgorithm = .hs256
+            $0.jwtSecret = oldSecret
+        }
         let token: String = try await {
             let box = TokenBox()
             try await server.run { client in box.token = try await client.signIn().string("token") }
@@ -134,14 +142,14 @@ import Testing
         var rotated = server.settings
         rotated.jwtSecret = "the-new-signing-secret-of-32-bytes-or-more"
         rotated.previousJWTSecret = oldSecret
-        let old = JWTSigner(secret: oldSecret)
-        let signer = JWTSigner(secret: rotated.jwtSecret!, previousSecret: rotated.previousJWTSecret)
-        let claims = try signer.verify(token, as: AccessTokenClaims.self, now: Date(timeIntervalSince1970: server.clock.now))
+        let old = try await TokenSigner.forTests(.hs256, secret: oldSecret)
+        let signer = try await TokenSigner.forTests(.hs256, secret: rotated.jwtSecret, previous: rotated.previousJWTSecret)
+        let claims = try await signer.verify(token, as: AccessTokenClaims.self, now: server.clock.now)
         #expect(claims.role == .admin)
-        #expect(signer.current.id != old.current.id)
+        #expect(signer.keys.signing.kid != old.keys.signing.kid)
         // Without the previous key it is refused.
-        #expect(throws: JWTSigner.VerificationError.badSignature) {
-            _ = try JWTSigner(secret: rotated.jwtSecret!).verify(token, as: AccessTokenClaims.self, now: Date(timeIntervalSince1970: server.clock.now))
+        await #expect(throws: TokenSigner.VerificationError.malformed) {
+            _ = try await TokenSigner.forTests(.hs256, secret: rotated.jwtSecret).verify(token, as: AccessTokenClaims.self, now: server.clock.now)
         }
     }
 }

@@ -11,7 +11,7 @@ import Testing
 /// refresh retried within its grace across the switch.
 @Suite struct KeyRotationTests {
     @Test func aJWTSecretRotationKeepsEverySecretWorking() async throws {
-        let server = try await TestServer()
+        let server = try await TestServer { $0.jwtAlgorithm = .hs256 }
         let old = server.settings.jwtSecret
         let state = Locked<[String: String]>([:])
         try await server.runAcrossRestart(

@@ -119,7 +119,7 @@ import Testing
             let lines = text.split(separator: "\n")
             let types = lines.filter { $0.hasPrefix("# TYPE ") }.map { $0.split(separator: " ")[2] }
             let helped = Set(lines.filter { $0.hasPrefix("# HELP ") }.map { $0.split(separator: " ")[2] })
-            #expect(types.count > 5)
+            #expect(types.count >= 5)
             for name in types { #expect(helped.contains(name), "\(name) has no # HELP line") }
             #expect(lines.contains("# TYPE repairminder_mail_queue_depth gauge"))
             let depth = Samples(text).value("repairminder_mail_queue_depth")

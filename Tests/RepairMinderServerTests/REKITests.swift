@@ -39,7 +39,9 @@ import Testing
             #expect((user["createdAt"] as? String)?.wholeMatch(of: Self.isoMilliseconds) != nil)
             // The access token carries seed 002's claims and the session.
             let claims = try #require(reply.top("access_token").flatMap(Self.claims))
-            #expect(Set(claims.keys) == ["email", "sub", "sid", "iat", "exp"])
+            // Seed 002's claims, and the registered claims every access token carries (docs/API.md §2.6).
+            #expect(Set(claims.keys) == ["email", "sub", "sid", "iat", "exp", "iss", "aud", "jti"])
+            #expect(claims["aud"] as? String == "reki")
             #expect(claims["sub"] as? String == user["id"] as? String)
             #expect((claims["exp"] as? Int).map { $0 - (claims["iat"] as? Int ?? 0) } == 900)
             // Stored: a bcrypt hash of the password's digest at the configured cost (4 in tests), and the session.

@@ -18,17 +18,18 @@ import Testing
         return [String(describing: value), String(reflecting: value), dumped, "\([value])"]
     }
 
-    @Test func secretsDoNotPrint() throws {
+    @Test func secretsDoNotPrint() async throws {
         let box = SecretBox(key: Self.key)
         var settings = ServerSettings()
         settings.jwtSecret = Self.jwtSecret
         settings.encryptionKey = Self.key
         settings.smtpURL = "smtps://mailer:\(Self.smtpPassword)@mail.example:465"
+        let pair = try await TokenSigner.forTests()
         let values: [Any] = [
-            box, SecretHashing(masterKey: Self.key), JWTSigner(secret: Self.jwtSecret, previousSecret: nil), settings,
-            try SMTPServerAddress(url: try #require(settings.smtpURL)),
+            box, SecretHashing(masterKey: Self.key), try await TokenSigner.forTests(.hs256, secret: Self.jwtSecret), pair, pair.keys,
+            pair.keys.signing, SigningKeySet(keys: [pair.keys.signing]), settings, try SMTPServerAddress(url: try #require(settings.smtpURL)),
         ]
-        let forbidden = [Self.key, Self.jwtSecret, Self.smtpPassword]
+        let forbidden = [Self.key, Self.jwtSecret, Self.smtpPassword, try #require(pair.keys.signing.d)]
         // Key bytes print as a list of numbers: eight in a row is one.
         let byteList = try NSRegularExpression(pattern: "([0-9]{1,3}, ){8}")
         for value in values {

@@ -16,6 +16,45 @@ public enum TestPostgres {
         needs PostgreSQL: run `bash .ci/postgres.sh start /tmp/rm-pg` and set REPAIRMINDER_TEST_POSTGRES_URL to the URL it prints
         """
 
+    /// Runs `body` (create a database, migrate it, load fixtures) with at most a few others at
+    /// once: hundreds of tests starting together would otherwise open so many connections at
+    /// once that PostgreSQL takes longer than the client's 10 s to accept the next one.
+    public static func preparing<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await preparations.enter()
+        do {
+            let result = try await body()
+            await preparations.leave()
+            return result
+        } catch {
+            await preparations.leave()
+            throw error
+        }
+    }
+
+    private static let preparations = Gate(limit: 6)
+
+    /// At most `limit` holders at once; the others wait in line.
+    private actor Gate {
+        let limit: Int
+        private var holders = 0
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(limit: Int) { self.limit = limit }
+
+        func enter() async {
+            if holders < limit {
+                holders += 1
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        /// Hands the place to the next in line, if any (it keeps the count as it was).
+        func leave() {
+            if waiting.isEmpty { holders -= 1 } else { waiting.removeFirst().resume() }
+        }
+    }
+
     /// Creates an empty database and returns its URL.
     public static func createDatabase() async throws -> String {
         guard let adminURL, var components = URLComponents(string: adminURL) else { throw SettingsError(howToEnable) }

@@ -64,11 +64,12 @@ import Testing
         #expect(missing.error.contains("cannot read /no/such/file.json"))
         let production = try Self.run(["migrate", "--data-dir", dataDir, "--env", "production"])
         #expect(production.status != 0)
-        #expect(production.error.contains("--jwt-secret"))
+        #expect(production.error.contains("--signing-keys"))
         // Issue 25, item 7: the demo's published passwords never reach a production server.
         let key = String(repeating: "k", count: 32)
         let demo = try Self.run([
-            "serve", "--demo", "--data-dir", dataDir, "--env", "production", "--jwt-secret", key, "--encryption-key", key,
+            "serve", "--demo", "--data-dir", dataDir, "--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", key,
+            "--encryption-key", key,
             "--mail-transport", "outbox", "--public-url", "https://api.example.com", "--port", "1",
         ])
         #expect(demo.status != 0)

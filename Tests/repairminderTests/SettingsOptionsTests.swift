@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import RepairMinderServer
+@testable import RepairMinderServer
 import Testing
 
 @testable import repairminder
@@ -46,6 +46,10 @@ import Testing
             ("--mail-from", "MAIL_FROM", "Repair Minder <no-reply@rm.example>"), ("--mail-retry-limit", "MAIL_RETRY_LIMIT", "3600"),
             ("--mail-retention", "MAIL_RETENTION", "120"), ("--sqlite-synchronous", "SQLITE_SYNCHRONOUS", "normal"),
             ("--purge-retention", "PURGE_RETENTION", "66"), ("--reki", "REKI", "false"),
+            ("--jwt-algorithm", "JWT_ALGORITHM", "HS256"), ("--signing-keys", "SIGNING_KEYS", "/tmp/rm/keys.json"),
+            ("--session-max-lifetime-web", "SESSION_MAX_LIFETIME_WEB", "67"),
+            ("--session-max-lifetime-mobile", "SESSION_MAX_LIFETIME_MOBILE", "68"),
+            ("--metrics-address", "METRICS_ADDRESS", "127.0.0.1:9090"),
         ]
         let environment = Dictionary(uniqueKeysWithValues: names.map { ("REPAIRMINDER_\($0.1)", $0.2) })
         let fromEnvironment = try SettingsOptions.parse([]).settings(environment: environment)
@@ -78,23 +82,29 @@ import Testing
             #expect(settings.sqliteSynchronous == .normal)
             #expect(settings.purgeRetention == 66)
             #expect(settings.rekiEnabled == false)
+            #expect(settings.jwtAlgorithm == .hs256)
+            #expect(settings.signingKeysPath == "/tmp/rm/keys.json")
+            #expect(settings.sessionMaxLifetimeWeb == 67 && settings.sessionMaxLifetimeMobile == 68)
+            #expect(settings.metricsAddress == "127.0.0.1:9090")
         }
         let both = try SettingsOptions.parse(["--port", "9100"]).settings(environment: ["REPAIRMINDER_PORT": "9000"])
         #expect(both.port == 9100)
     }
 
     @Test func productionRefusesAMissingOrShortSecret() throws {
-        #expect(throws: ValidationError.self) { _ = try SettingsOptions.parse(["--env", "production"]).settings(environment: [:]) }
+        #expect(throws: ValidationError.self) {
+            _ = try SettingsOptions.parse(["--env", "production", "--jwt-algorithm", "HS256"]).settings(environment: [:])
+        }
         let key = String(repeating: "k", count: 32)
         #expect(throws: ValidationError.self) {
-            _ = try SettingsOptions.parse(["--env", "production", "--jwt-secret", "too-short", "--encryption-key", key])
+            _ = try SettingsOptions.parse(["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", "too-short", "--encryption-key", key])
                 .settings(environment: [:])
         }
         #expect(throws: ValidationError.self) {
-            _ = try SettingsOptions.parse(["--env", "production", "--jwt-secret", key]).settings(environment: [:])
+            _ = try SettingsOptions.parse(["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", key]).settings(environment: [:])
         }
         let ok = try SettingsOptions.parse(
-            ["--env", "production", "--jwt-secret", key, "--encryption-key", key, "--mail-transport", "outbox",
+            ["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", key, "--encryption-key", key, "--mail-transport", "outbox",
              "--public-url", "https://api.example.com"]
         ).settings(environment: [:])
         #expect(ok.environment == .production)
@@ -102,9 +112,27 @@ import Testing
 
     /// Issue 25, item 7: production refuses a short previous secret and a public URL that is
     /// missing or names this machine, each with one line naming the flag.
+    /// With a key pair (the default), production signs with a key set that must already exist:
+    /// it never generates one.
+    @Test func productionNeedsAnExistingSigningKeySet() throws {
+        let key = String(repeating: "k", count: 32)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/signing-keys.json"
+        let production = ["--env", "production", "--encryption-key", key, "--mail-transport", "outbox", "--public-url", "https://api.example.com"]
+        #expect {
+            _ = try SettingsOptions.parse(production + ["--signing-keys", path]).settings(environment: [:])
+        } throws: { error in
+            "\(error)".contains("--env production needs --signing-keys") && "\(error)".contains("repairminder keys rotate")
+        }
+        _ = try SigningKeyFile.loadOrCreate(path, algorithm: .es256, retiring: nil, now: 0)
+        let ok = try SettingsOptions.parse(production + ["--signing-keys", path]).settings(environment: [:])
+        #expect(ok.jwtAlgorithm == .es256 && ok.signingKeysPath == path)
+    }
+
     @Test func productionRefusesAShortPreviousSecretAndALocalOrMissingPublicURL() throws {
         let key = String(repeating: "k", count: 32)
-        let production = ["--env", "production", "--jwt-secret", key, "--encryption-key", key, "--mail-transport", "outbox"]
+        let production = ["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", key, "--encryption-key", key, "--mail-transport", "outbox"]
         func refusal(_ extra: [String]) -> String? {
             do {
                 _ = try SettingsOptions.parse(production + extra).settings(environment: [:])
@@ -126,7 +154,7 @@ import Testing
 
     @Test func productionRefusesTheOutboxUnlessItIsNamed() throws {
         let key = String(repeating: "k", count: 32)
-        let production = ["--env", "production", "--jwt-secret", key, "--encryption-key", key, "--public-url", "https://api.example.com"]
+        let production = ["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", key, "--encryption-key", key, "--public-url", "https://api.example.com"]
         #expect {
             _ = try SettingsOptions.parse(production).settings(environment: [:])
         } throws: { error in

@@ -13,6 +13,11 @@ extension Routes {
             failures: [.init(404, .notFound)])
         public static let openAPI = Route<EmptyPayload, JSONValue>(
             .get, "/api/openapi.json", .none, "This document: the API as OpenAPI 3.1", format: .plain)
-        static let all: [AnyRoute] = [health.erased, config.erased, companyLogo.erased, openAPI.erased]
+        /// Where other services find the keys that verify access tokens (RFC 8414's well-known place).
+        public static let jwks = Route<EmptyPayload, JSONValue>(
+            .get, "/.well-known/jwks.json", .none,
+            "The public keys that verify access tokens now, as a JWK Set (never a private or symmetric key); cacheable for 5 minutes",
+            format: .plain)
+        static let all: [AnyRoute] = [health.erased, config.erased, companyLogo.erased, openAPI.erased, jwks.erased]
     }
 }

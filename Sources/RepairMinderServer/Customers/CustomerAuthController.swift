@@ -7,7 +7,7 @@ struct CustomerAuthController {
     let clock: ServerClock
     let customers: CustomerStore
     let codes: EmailedCodes
-    let signer: JWTSigner
+    let signer: TokenSigner
     let metrics: ServerMetrics?
 
     func mount(on routes: RouteMounter) {
@@ -56,7 +56,7 @@ struct CustomerAuthController {
             issuedAt: Int(now), expiresAt: Int(session.expiresAt))
         return .signedIn(
             CustomerTokenResponse(
-                token: try signer.sign(claims), client: client.wire, company: company.customerWire(serverURL: settings.serverURL)))
+                token: try await signer.sign(claims), client: client.wire, company: company.customerWire(serverURL: settings.serverURL)))
     }
 
     @Sendable func me(_ call: RouteCall<EmptyPayload>) async throws -> CustomerMeResponse {

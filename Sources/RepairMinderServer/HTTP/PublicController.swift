@@ -14,13 +14,17 @@ struct PublicController {
     let openAPI: ByteBuffer
     /// Logo files are served only from inside this directory (the data directory).
     let logoDirectory: String
+    /// Publishes the keys that verify access tokens.
+    let signer: TokenSigner
 
     init(
-        database: Database, accounts: AccountStore, serverURL: String, logoDirectory: String, rekiServed: Bool = true
+        database: Database, accounts: AccountStore, serverURL: String, logoDirectory: String, signer: TokenSigner,
+        rekiServed: Bool = true
     ) throws {
         self.database = database
         self.accounts = accounts
         self.logoDirectory = logoDirectory
+        self.signer = signer
         openAPI = ByteBuffer(bytes: try OpenAPIDocument.json(serverURL: serverURL, includingREKI: rekiServed))
         let json = try AppConfig.bundledJSON()
         // Refuse to start with a config file the SDK could not decode.
@@ -39,6 +43,11 @@ struct PublicController {
         routes.on(Routes.Public.openAPI) { [openAPI] _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: openAPI))
+        }
+        routes.on(Routes.Public.jwks) { [signer] _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
+                body: .init(byteBuffer: ByteBuffer(bytes: signer.publishedJSON)))
         }
     }
 

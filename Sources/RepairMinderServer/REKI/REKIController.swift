@@ -14,7 +14,7 @@ struct REKIController {
     let revocation: SessionRevocation
     let rotation: RefreshTokenRotation<REKIUserRecord>
     let resets: REKIPasswordResets
-    let signer: JWTSigner
+    let signer: TokenSigner
     let hasher: PasswordHasher
     let policy: PasswordPolicy
 
@@ -47,7 +47,7 @@ struct REKIController {
             return user
         }
         return REKIAuthResponse(
-            user: user.wire, accessToken: try accessToken(for: user, sessionId: sessionId, now: now), refreshToken: refreshToken)
+            user: user.wire, accessToken: try await accessToken(for: user, sessionId: sessionId, now: now), refreshToken: refreshToken)
     }
 
     /// bcrypt runs for unknown addresses too (against a dummy hash), so both failures take as
@@ -65,7 +65,7 @@ struct REKIController {
             userId: user.id, device: call.device, refreshToken: refreshToken, now: now,
             refreshTTL: REKIUserRecord.firstRefreshLifetime(isMobile: call.isMobile, settings: settings))
         return REKIAuthResponse(
-            user: user.wire, accessToken: try accessToken(for: user, sessionId: sessionId, now: now), refreshToken: refreshToken)
+            user: user.wire, accessToken: try await accessToken(for: user, sessionId: sessionId, now: now), refreshToken: refreshToken)
     }
 
     /// The staff rotation on REKI's tables; every refusal (unknown, expired, reused, revoked)
@@ -80,7 +80,7 @@ struct REKIController {
             throw APIError.unauthorized
         }
         return REKITokenPair(
-            accessToken: try accessToken(for: rotated.user, sessionId: rotated.sessionId, now: now),
+            accessToken: try await accessToken(for: rotated.user, sessionId: rotated.sessionId, now: now),
             refreshToken: rotated.refreshToken)
     }
 
@@ -128,9 +128,9 @@ struct REKIController {
     }
 
     /// A 15-minute HS256 token (`--access-token-ttl`) with seed 002's claims and the session.
-    private func accessToken(for user: REKIUserRecord, sessionId: String, now: Double) throws -> String {
+    private func accessToken(for user: REKIUserRecord, sessionId: String, now: Double) async throws -> String {
         let issuedAt = Int(now)
-        return try signer.sign(
+        return try await signer.sign(
             REKITokenClaims(
                 email: user.email, userId: user.id, sessionId: sessionId, issuedAt: issuedAt,
                 expiresAt: issuedAt + settings.accessTokenTTL))

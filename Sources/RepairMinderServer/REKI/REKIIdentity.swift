@@ -17,10 +17,6 @@ struct REKICallers: CallerLookup {
     }
 }
 
-extension REKITokenClaims: ExpiringClaims {
-    var isWellFormed: Bool { !sub.isEmpty && !sid.isEmpty }
-}
-
 /// The caller of a REKI endpoint.
 struct AuthenticatedREKIUser: Sendable {
     let claims: REKITokenClaims

@@ -3,7 +3,7 @@ import Hummingbird
 /// What differs between the kinds of caller a bearer token can name (staff, customer, REKI):
 /// the claims its tokens carry, and how a verified token's caller is looked up.
 protocol CallerLookup: Sendable {
-    associatedtype Claims: ExpiringClaims
+    associatedtype Claims: AccessClaims
     associatedtype Caller: Sendable
     /// The caller `claims` name if their session is live and they may sign in; nil otherwise.
     func caller(for claims: Claims, now: Double) async throws -> Caller?
@@ -12,16 +12,16 @@ protocol CallerLookup: Sendable {
 /// Who a bearer token belongs to, the same way for every kind of caller: the token's signature
 /// and expiry (401 `TOKEN_EXPIRED` when only the expiry is wrong, a refresh may help), then the
 /// kind's lookup (401 `UNAUTHORIZED` for anything else, docs/API.md §1). A token of another
-/// kind never passes: each kind's claims and signing key are its own.
+/// kind never passes: each kind has its own audience and claims.
 struct BearerIdentity<Lookup: CallerLookup>: Sendable {
-    let signer: JWTSigner
+    let signer: TokenSigner
     let lookup: Lookup
     let clock: ServerClock
 
     func resolve(_ token: String?) async throws -> Lookup.Caller {
         guard let token else { throw APIError.unauthorized }
         let now = clock.now()
-        let claims = try signer.verifyBearer(token, as: Lookup.Claims.self, now: now)
+        let claims = try await signer.verifyBearer(token, as: Lookup.Claims.self, now: now)
         guard let caller = try await lookup.caller(for: claims, now: now) else { throw APIError.unauthorized }
         return caller
     }

@@ -11,5 +11,7 @@ extension Redacted {
 
 extension SecretBox: Redacted {}
 extension SecretHashing: Redacted {}
-extension JWTSigner: Redacted {}
-extension JWTSigner.Key: Redacted {}
+extension TokenSigner: Redacted {}
+extension TokenSigner.Keys: Redacted {}
+extension SigningKeySet: Redacted {}
+extension SigningKeySet.Key: Redacted {}

@@ -19,7 +19,7 @@ struct StaffSessionController {
         let presented = call.body.refreshToken
         let now = clock.now()
         let rotated = try await rotation.rotate(presented, device: call.device, now: now)
-        let token = try issuer.accessToken(for: rotated.user, sessionId: rotated.sessionId, isMobile: rotated.isMobile, now: now)
+        let token = try await issuer.accessToken(for: rotated.user, sessionId: rotated.sessionId, isMobile: rotated.isMobile, now: now)
         return RefreshResponse(token: token, refreshToken: rotated.refreshToken, expiresIn: settings.accessTokenTTL)
     }
 

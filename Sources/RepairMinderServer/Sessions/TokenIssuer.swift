@@ -3,7 +3,7 @@ import RepairMinderModels
 
 /// Mints staff access tokens and starts sessions.
 struct TokenIssuer: Sendable {
-    let signer: JWTSigner
+    let signer: TokenSigner
     let accounts: AccountStore
     let sessions: SessionStore
     let revocation: SessionRevocation
@@ -12,7 +12,7 @@ struct TokenIssuer: Sendable {
     let metrics: ServerMetrics?
 
     /// A signed access token for `user` in `sessionId`.
-    func accessToken(for user: UserRecord, sessionId: String, isMobile: Bool, now: Double) throws -> String {
+    func accessToken(for user: UserRecord, sessionId: String, isMobile: Bool, now: Double) async throws -> String {
         let issuedAt = Int(now)
         let role = UserRole(rawValue: user.role) ?? .engineer
         let claims = AccessTokenClaims(
@@ -20,7 +20,7 @@ struct TokenIssuer: Sendable {
             isMobile: isMobile, dataClassification: user.dataClassification,
             permissions: RolePermissions.permissions(for: role), sessionId: sessionId,
             issuedAt: issuedAt, expiresAt: issuedAt + settings.accessTokenTTL)
-        return try signer.sign(claims)
+        return try await signer.sign(claims)
     }
 
     /// Starts a session for a user who just proved who they are, and answers the token response.
@@ -41,7 +41,7 @@ struct TokenIssuer: Sendable {
         var signedIn = user
         signedIn.lastLogin = now
         return StaffTokenResponse(
-            token: try accessToken(for: user, sessionId: sessionId, isMobile: isMobile, now: now),
+            token: try await accessToken(for: user, sessionId: sessionId, isMobile: isMobile, now: now),
             refreshToken: refreshToken, expiresIn: settings.accessTokenTTL,
             user: signedIn.wire(companyStatus: company.companyStatus), company: company.wire(serverURL: settings.serverURL))
     }

@@ -13,14 +13,14 @@ enum GeneratedSecret {
         let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
         if FileManager.default.fileExists(atPath: path) { return try read(path) }
         try DataDirectory.create(directory)
-        let candidate = path + ".\(getpid()).\(RandomToken.base64URL(byteCount: 6))"
-        try write(RandomToken.base64URL(byteCount: 32) + "\n", to: candidate)
-        defer { unlink(candidate) }
-        // link(2) fails if the name exists: the file in place is always one whole secret.
-        if link(candidate, path) != 0, errno != EEXIST {
-            throw SettingsError("cannot create \(path): \(String(cString: strerror(errno)))")
-        }
+        try SecretFile.createIfAbsent(RandomToken.base64URL(byteCount: 32) + "\n", at: path)
         return try read(path)
+    }
+
+    /// The secret generated before, if there is one (never creates it).
+    static func loadIfPresent(named name: String, in directory: String) throws -> String? {
+        let path = URL(fileURLWithPath: directory).appendingPathComponent(name).path
+        return FileManager.default.fileExists(atPath: path) ? try read(path) : nil
     }
 
     private static func read(_ path: String) throws -> String {
@@ -34,15 +34,46 @@ enum GeneratedSecret {
         return secret
     }
 
-    /// Writes a new file with mode 0600 from its creation, so the secret is never readable by others.
-    private static func write(_ text: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw SettingsError("cannot write \(path): \(String(cString: strerror(errno)))") }
+}
+
+/// Files that hold secrets: mode 0600 from their creation, never readable by others, and
+/// never seen half-written.
+enum SecretFile {
+    /// Puts `text` at `path` unless a file is already there. Two processes starting together
+    /// agree on one file: each writes a candidate of its own and links it into place, which
+    /// succeeds for only one of them; read what is in place afterwards.
+    static func createIfAbsent(_ text: String, at path: String) throws {
+        let candidate = try writeCandidate(text, beside: path)
+        defer { unlink(candidate) }
+        // link(2) fails if the name exists: the file in place is always a whole one.
+        if link(candidate, path) != 0, errno != EEXIST {
+            throw SettingsError("cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Replaces the file at `path` with `text` in one step (rename(2)): a reader sees the old
+    /// file or the new one, whole.
+    static func replace(_ text: String, at path: String) throws {
+        let candidate = try writeCandidate(text, beside: path)
+        guard rename(candidate, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(candidate)
+            throw SettingsError("cannot replace \(path): \(reason)")
+        }
+    }
+
+    /// A new file beside `path` holding `text`, 0600 from its creation and synced to disk.
+    private static func writeCandidate(_ text: String, beside path: String) throws -> String {
+        let candidate = path + ".\(getpid()).\(RandomToken.base64URL(byteCount: 6))"
+        let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw SettingsError("cannot write \(candidate): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         let bytes = Array(text.utf8)
         guard Foundation.write(fd, bytes, bytes.count) == bytes.count, fsync(fd) == 0 else {
-            throw SettingsError("cannot write \(path): \(String(cString: strerror(errno)))")
+            unlink(candidate)
+            throw SettingsError("cannot write \(candidate): \(String(cString: strerror(errno)))")
         }
+        return candidate
     }
 }
 

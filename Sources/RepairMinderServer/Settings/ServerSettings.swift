@@ -20,9 +20,16 @@ public struct ServerSettings: Sendable {
     public var databasePoolSize = 10
     /// SQLite's durability: `full` (every commit survives a power loss) or `normal` (faster).
     public var sqliteSynchronous = SQLiteSynchronous.full
+    /// How access tokens are signed: ES256 or EdDSA with the key set (`signingKeys`), or HS256
+    /// with `jwtSecret`.
+    public var jwtAlgorithm = SigningKeyAlgorithm.es256
+    /// The key set file (a JWK Set with private keys); nil means `<data-dir>/signing-keys.json`,
+    /// generated in development when absent.
+    public var signingKeys: String?
     /// HS256 signing secret; nil in development means "generate one into the data directory".
+    /// With a key pair algorithm, tokens it signed before the switch keep verifying until they expire.
     public var jwtSecret: String?
-    /// Tokens signed with this earlier secret stay valid until they expire (key rotation).
+    /// Tokens signed with this earlier secret stay valid until they expire (key rotation, HS256).
     public var previousJWTSecret: String?
     /// Encrypts secrets at rest (TOTP secrets); nil in development means "generate one into the data directory".
     public var encryptionKey: String?
@@ -121,6 +128,11 @@ public struct ServerSettings: Sendable {
         Double(isMobile ? sessionMaxLifetimeMobile : sessionMaxLifetimeWeb)
     }
 
+    /// The key set file these settings name.
+    public var signingKeysPath: String {
+        signingKeys ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("signing-keys.json").path
+    }
+
     /// The transport queued mail goes out through.
     public var effectiveMailTransport: MailTransportKind { mailTransport ?? (smtpURL == nil ? .outbox : .smtp) }
 
@@ -182,9 +194,15 @@ public struct ServerSettings: Sendable {
         if let publicURL, URL(string: publicURL)?.scheme.map({ ["http", "https"].contains($0) }) != true {
             throw SettingsError("--public-url must be an http:// or https:// URL")
         }
+        if let jwtSecret, jwtSecret.utf8.count < 32 { throw SettingsError("--jwt-secret must be at least 32 bytes") }
         if environment == .production {
-            guard let secret = jwtSecret, secret.utf8.count >= 32 else {
-                throw SettingsError("--env production needs --jwt-secret (REPAIRMINDER_JWT_SECRET) of at least 32 bytes")
+            if jwtAlgorithm == .hs256, jwtSecret == nil {
+                throw SettingsError("--env production with --jwt-algorithm HS256 needs --jwt-secret (REPAIRMINDER_JWT_SECRET) of at least 32 bytes")
+            }
+            if jwtAlgorithm != .hs256, !FileManager.default.fileExists(atPath: signingKeysPath) {
+                throw SettingsError(
+                    "--env production needs --signing-keys naming an existing key set (\(signingKeysPath) does not exist); create one with: repairminder keys rotate --signing-keys \(signingKeysPath)"
+                )
             }
             guard let key = encryptionKey, key.utf8.count >= 32 else {
                 throw SettingsError("--env production needs --encryption-key (REPAIRMINDER_ENCRYPTION_KEY) of at least 32 bytes")

@@ -58,14 +58,21 @@ struct TestServer {
     }
 
     init(runningClock: Bool = false, configure: (inout ServerSettings) -> Void = { _ in }) async throws {
-        var settings = Self.defaultSettings()
-        if TestPostgres.isAvailable { settings.databaseURL = try await TestPostgres.createDatabase() }
-        configure(&settings)
-        self.settings = settings
         clock = ManualClock(running: runningClock)
-        let database = try await Database.openMigrated(settings: settings, logger: Self.quietLogger)
-        _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(DemoFixtures.file)
-        await database.close()
+        self.settings = try await TestPostgres.preparing {
+            var settings = Self.defaultSettings()
+            if TestPostgres.isAvailable { settings.databaseURL = try await TestPostgres.createDatabase() }
+            configure(&settings)
+            let database = try await Database.openMigrated(settings: settings, logger: Self.quietLogger)
+            do {
+                _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(DemoFixtures.file)
+            } catch {
+                await database.close()
+                throw error
+            }
+            await database.close()
+            return settings
+        }
     }
 
     static var quietLogger: Logger {
@@ -303,5 +310,28 @@ struct TestClient: Sendable {
     /// The mail queued to `email`, oldest first (delivered or not: the queue is what a request commits).
     func mail(to email: String) async throws -> [MailMessage] {
         try await mailbox.messages(to: email)
+    }
+}
+
+extension TokenSigner {
+    /// A signer made as the server makes one: a new key pair of `algorithm`, or with `.hs256`
+    /// the `secret` (and `previous`, verifying only); for tests that sign or verify themselves.
+    static func forTests(
+        _ algorithm: SigningKeyAlgorithm = .es256, secret: String? = nil, previous: String? = nil,
+        issuer: String = ServerSettings().serverURL
+    ) async throws -> TokenSigner {
+        if algorithm == .hs256 {
+            let secret = try #require(secret)
+            return try await TokenSigner(
+                keys: Keys(
+                    signing: SigningKeySet.symmetric(secret: secret, activatesAt: 0),
+                    verifying: previous.map { [SigningKeySet.symmetric(secret: $0, activatesAt: 0)] } ?? [],
+                    published: PublicJWKS(keys: [])),
+                issuer: issuer)
+        }
+        let key = try SigningKeySet.generate(algorithm, activatesAt: 0)
+        return try await TokenSigner(
+            keys: Keys(signing: key, verifying: [], published: SigningKeySet(keys: [key]).publicJWKS(at: 1, lifetime: 900)),
+            issuer: issuer)
     }
 }

@@ -1,0 +1,221 @@
+import Crypto
+import Foundation
+import JWTKit
+import RepairMinderModels
+
+/// Signs and verifies every access token (staff, customer, REKI) with jwt-kit's key collection:
+/// the signing key of the key set (ES256 or EdDSA, or an HS256 secret), each token naming its
+/// key (`kid`) and typed `at+jwt` (RFC 9068), with `iss`, `aud`, `iat`, `exp` and `jti`. The
+/// audience tells the kinds apart: a token of one kind fails on the others' routes.
+final class TokenSigner: Sendable {
+    enum VerificationError: Error, Equatable {
+        case malformed
+        case badSignature
+        case expired
+    }
+
+    /// The keys as this signer uses them: which one signs, which verify, which are published.
+    struct Keys: Sendable {
+        let signing: SigningKeySet.Key
+        let verifying: [SigningKeySet.Key]
+        let published: PublicJWKS
+    }
+
+    /// `iss` of every token: the server's public URL.
+    let issuer: String
+    let keys: Keys
+    private let collection: JWTKeyCollection
+    private let signingID: JWKIdentifier
+    /// Tokens already verified by this signer (`VerifiedTokens`).
+    let verified = VerifiedTokens()
+    /// `keys.published` as `GET /.well-known/jwks.json` answers it.
+    let publishedJSON: [UInt8]
+
+    init(keys: Keys, issuer: String) async throws {
+        self.keys = keys
+        self.issuer = issuer
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        publishedJSON = Array(try encoder.encode(keys.published))
+        signingID = JWKIdentifier(string: keys.signing.kid)
+        collection = JWTKeyCollection()
+        try await Self.add(keys.signing, to: collection)
+        for key in keys.verifying where key.kid != keys.signing.kid { try await Self.add(key, to: collection) }
+    }
+
+    /// Adds `key` to `collection` under its `kid`, as a key that signs and verifies.
+    private static func add(_ key: SigningKeySet.Key, to collection: JWTKeyCollection) async throws {
+        let kid = JWKIdentifier(string: key.kid)
+        switch key.alg {
+        case .es256:
+            guard let d = key.d.flatMap({ Data(base64URLEncoded: $0) }) else { throw SettingsError("signing key \(key.kid) has no usable \"d\"") }
+            await collection.add(ecdsa: try ES256PrivateKey(backing: try P256.Signing.PrivateKey(rawRepresentation: d)), kid: kid)
+        case .eddsa:
+            guard let d = key.d.flatMap({ Data(base64URLEncoded: $0) }) else { throw SettingsError("signing key \(key.kid) has no usable \"d\"") }
+            await collection.add(eddsa: EdDSA.PrivateKey(backing: try Curve25519.Signing.PrivateKey(rawRepresentation: d)), kid: kid)
+        case .hs256:
+            guard let k = key.k.flatMap({ Data(base64URLEncoded: $0) }), k.count >= 32 else {
+                throw SettingsError("HS256 key \(key.kid) is under 32 bytes")
+            }
+            await collection.add(hmac: HMACKey(from: k), digestAlgorithm: .sha256, kid: kid)
+        }
+    }
+
+    /// A signed access token carrying `claims`, for the audience of their kind.
+    func sign<Claims: AccessClaims>(_ claims: Claims) async throws -> String {
+        var header = JWTHeader()
+        header.typ = "at+jwt"
+        let payload = AccessTokenPayload(
+            claims: claims, iss: issuer, aud: Claims.audience, jti: RandomToken.base64URL(byteCount: 16))
+        return try await collection.sign(payload, kid: signingID, header: header)
+    }
+
+    /// Checks the header (`typ`, a key of this set with its own algorithm), the signature, the
+    /// audience and issuer and the claims' kind, then `exp` at `now`.
+    func verify<Claims: AccessClaims>(_ token: String, as type: Claims.Type, now: Double) async throws -> Claims {
+        if let known = verified.claims(of: token, as: Claims.self) {
+            guard Double(known.exp) > now else { throw VerificationError.expired }
+            return known
+        }
+        guard let header = Self.header(of: token), header.typ == "at+jwt",
+            let key = ([keys.signing] + keys.verifying).first(where: { $0.kid == header.kid }),
+            header.alg == key.alg.rawValue
+        else { throw VerificationError.malformed }
+        let payload: AccessTokenPayload<Claims>
+        do {
+            payload = try await collection.verify(token, as: AccessTokenPayload<Claims>.self)
+        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+            throw VerificationError.badSignature
+        } catch {
+            throw VerificationError.malformed
+        }
+        guard payload.iss == issuer else { throw VerificationError.malformed }
+        guard Double(payload.claims.exp) > now else { throw VerificationError.expired }
+        verified.remember(payload.claims, of: token)
+        return payload.claims
+    }
+
+    /// Verifies the bearer token of a request: 401 `TOKEN_EXPIRED` when only the expiry is wrong
+    /// (a refresh may help), 401 `UNAUTHORIZED` for anything else (docs/API.md §1).
+    func verifyBearer<Claims: AccessClaims>(_ token: String, as type: Claims.Type, now: Double) async throws -> Claims {
+        do {
+            return try await verify(token, as: type, now: now)
+        } catch VerificationError.expired {
+            throw APIError.tokenExpired
+        } catch {
+            throw APIError.unauthorized
+        }
+    }
+
+    private struct Header: Decodable {
+        let alg: String
+        let typ: String?
+        let kid: String?
+    }
+
+    private static func header(of token: String) -> Header? {
+        guard let dot = token.firstIndex(of: "."), let data = Data(base64URLEncoded: token[..<dot]) else { return nil }
+        return try? JSONDecoder().decode(Header.self, from: data)
+    }
+}
+
+extension TokenSigner {
+    /// The signer `settings` describe at `now`, issuing as the server's public URL.
+    convenience init(settings: ServerSettings, now: Double) async throws {
+        // With a key pair, the secret only verifies what it signed before (if there was one).
+        let jwtSecret =
+            settings.jwtAlgorithm == .hs256
+            ? try settings.jwtSecret ?? GeneratedSecret.loadOrCreate(named: "jwt-secret", in: settings.dataDirectory)
+            : try settings.jwtSecret ?? GeneratedSecret.loadIfPresent(named: "jwt-secret", in: settings.dataDirectory)
+        try await self.init(keys: Self.keys(for: settings, jwtSecret: jwtSecret, now: now), issuer: settings.serverURL)
+    }
+
+    /// The keys `settings` name at `now`: an HS256 secret (and the previous one, verifying
+    /// only) with `--jwt-algorithm HS256`; otherwise the key set file, created in development
+    /// with one new key pair (and the HS256 secret used so far, verifying until the access
+    /// tokens it signed have expired).
+    static func keys(for settings: ServerSettings, jwtSecret: String?, now: Double) throws -> Keys {
+        let lifetime = Double(settings.accessTokenTTL)
+        if settings.jwtAlgorithm == .hs256 {
+            guard let jwtSecret else { throw SettingsError("--jwt-algorithm HS256 needs --jwt-secret") }
+            return Keys(
+                signing: SigningKeySet.symmetric(secret: jwtSecret, activatesAt: 0),
+                verifying: settings.previousJWTSecret.map { [SigningKeySet.symmetric(secret: $0, activatesAt: 0)] } ?? [],
+                published: PublicJWKS(keys: []))
+        }
+        let path = settings.signingKeysPath
+        let set =
+            settings.environment == .production
+            ? try SigningKeyFile.load(path)
+            : try SigningKeyFile.loadOrCreate(path, algorithm: settings.jwtAlgorithm, retiring: jwtSecret, now: now)
+        guard let signing = set.signingKey(at: now) else { throw SettingsError("\(path) has no key active yet") }
+        return Keys(
+            signing: signing, verifying: set.verificationKeys(at: now, lifetime: lifetime),
+            published: set.publicJWKS(at: now, lifetime: lifetime))
+    }
+}
+
+/// The claims of one kind of access token (staff, customer, REKI), exactly as its seed has
+/// them; `AccessTokenPayload` adds the registered claims around them.
+protocol AccessClaims: Codable, Sendable {
+    /// `aud`: which routes take tokens of this kind.
+    static var audience: String { get }
+    var exp: Int { get }
+    /// Whether the claims are of this kind (a customer token decoded as staff claims is not).
+    var isWellFormed: Bool { get }
+}
+
+extension AccessTokenClaims: AccessClaims {
+    static var audience: String { "repairminder" }
+    var isWellFormed: Bool { sub == userId }
+}
+
+extension CustomerTokenClaims: AccessClaims {
+    static var audience: String { "repairminder-customer" }
+    var isWellFormed: Bool { type == "customer" && scope == "customer_portal" }
+}
+
+extension REKITokenClaims: AccessClaims {
+    static var audience: String { "reki" }
+    var isWellFormed: Bool { !sub.isEmpty && !sid.isEmpty }
+}
+
+/// An access token's payload: the kind's claims and the registered claims RFC 9068 asks for
+/// (`iss`, `aud`, `jti`; `iat` and `exp` are the kind's own), side by side in one JSON object.
+struct AccessTokenPayload<Claims: AccessClaims>: JWTPayload {
+    let claims: Claims
+    let iss: String
+    let aud: String
+    let jti: String
+
+    private enum Registered: String, CodingKey { case iss, aud, jti }
+
+    init(claims: Claims, iss: String, aud: String, jti: String) {
+        self.claims = claims
+        self.iss = iss
+        self.aud = aud
+        self.jti = jti
+    }
+
+    init(from decoder: any Decoder) throws {
+        claims = try Claims(from: decoder)
+        let registered = try decoder.container(keyedBy: Registered.self)
+        iss = try registered.decode(String.self, forKey: .iss)
+        aud = try registered.decode(String.self, forKey: .aud)
+        jti = try registered.decode(String.self, forKey: .jti)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try claims.encode(to: encoder)
+        var registered = encoder.container(keyedBy: Registered.self)
+        try registered.encode(iss, forKey: .iss)
+        try registered.encode(aud, forKey: .aud)
+        try registered.encode(jti, forKey: .jti)
+    }
+
+    /// The audience and the claims' kind; the signature was checked before, `exp` is checked
+    /// after with the server's clock.
+    func verify(using algorithm: some JWTAlgorithm) async throws {
+        guard aud == Claims.audience, claims.isWellFormed else { throw TokenSigner.VerificationError.malformed }
+    }
+}

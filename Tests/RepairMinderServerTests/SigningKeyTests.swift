@@ -1,0 +1,237 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RepairMinderModels
+import TestSupport
+import Testing
+
+@testable import RepairMinderServer
+
+/// Access tokens other services can verify without being able to mint them (docs/API.md
+/// §2.6): a key pair of the key set signs, `/.well-known/jwks.json` publishes its public half,
+/// and the audience tells the kinds of token apart.
+@Suite struct SigningKeyTests {
+    static func jwks(_ client: TestClient) async throws -> (reply: Reply, keys: [[String: Any]]) {
+        let reply = try await client.send(.get, "/.well-known/jwks.json")
+        return (reply, try #require(reply.json["keys"] as? [[String: Any]]))
+    }
+
+    static func parts(of token: String) throws -> (header: [String: Any], claims: [String: Any]) {
+        let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
+        try #require(pieces.count == 3)
+        func object(_ piece: Substring) throws -> [String: Any] {
+            let data = try #require(Data(base64URLEncoded: piece))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        return (try object(pieces[0]), try object(pieces[1]))
+    }
+
+    /// A token of our own making: `header` and `claims`, signed by `sign` over the signing input.
+    static func token(header: [String: Any], claims: [String: Any], sign: (Data) throws -> Data) throws -> String {
+        let input =
+            try JSONSerialization.data(withJSONObject: header).base64URLEncoded() + "."
+            + JSONSerialization.data(withJSONObject: claims).base64URLEncoded()
+        return input + "." + (try sign(Data(input.utf8))).base64URLEncoded()
+    }
+
+    @Test(arguments: [SigningKeyAlgorithm.es256, .eddsa])
+    func theJWKSPublishesThePublicKeyThatVerifiesTokens(algorithm: SigningKeyAlgorithm) async throws {
+        let server = try await TestServer { $0.jwtAlgorithm = algorithm }
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (reply, keys) = try await Self.jwks(client)
+            #expect(reply.status == .ok)
+            #expect(reply.headers[.cacheControl] == "public, max-age=300")
+            #expect(reply.headers[.contentType] == "application/json")
+            // Only the new key pair: the test's HS256 secret is never published.
+            #expect(keys.count == 1)
+            let key = try #require(keys.first)
+            let header = try Self.parts(of: token).header
+            #expect(key["kid"] as? String == header["kid"] as? String)
+            #expect(key["alg"] as? String == algorithm.rawValue && header["alg"] as? String == algorithm.rawValue)
+            #expect(key["use"] as? String == "sig")
+            #expect(key["kty"] as? String == (algorithm == .es256 ? "EC" : "OKP"))
+            #expect(key["crv"] as? String == (algorithm == .es256 ? "P-256" : "Ed25519"))
+            #expect(key["d"] == nil && key["k"] == nil)
+            // The published key verifies the token's signature (outside jwt-kit).
+            let pieces = token.split(separator: ".")
+            let input = Data("\(pieces[0]).\(pieces[1])".utf8)
+            let signature = try #require(Data(base64URLEncoded: pieces[2]))
+            let x = try #require((key["x"] as? String).flatMap { Data(base64URLEncoded: $0) })
+            if algorithm == .es256 {
+                let y = try #require((key["y"] as? String).flatMap { Data(base64URLEncoded: $0) })
+                let publicKey = try P256.Signing.PublicKey(x963Representation: [0x04] + x + y)
+                #expect(publicKey.isValidSignature(try P256.Signing.ECDSASignature(rawRepresentation: signature), for: input))
+            } else {
+                #expect(try Curve25519.Signing.PublicKey(rawRepresentation: x).isValidSignature(signature, for: input))
+            }
+        }
+    }
+
+    @Test func theKeySetFileIsPrivateAndSurvivesARestart() async throws {
+        let server = try await TestServer()
+        let kids = Locked<[String]>([])
+        try await server.runAcrossRestart(changing: { _ in }) { client in
+            let token = try #require(try await client.signIn().string("token"))
+            kids.value.append(try #require(try Self.parts(of: token).header["kid"] as? String))
+        } then: { client in
+            let token = try #require(try await client.signIn().string("token"))
+            kids.value.append(try #require(try Self.parts(of: token).header["kid"] as? String))
+        }
+        #expect(kids.value.count == 2 && kids.value[0] == kids.value[1])
+    }
+
+    @Test func theKeySetIsCreatedOnceWithMode0600() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keys-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/signing-keys.json"
+        let first = try SigningKeyFile.loadOrCreate(path, algorithm: .es256, retiring: nil, now: 100)
+        let again = try SigningKeyFile.loadOrCreate(path, algorithm: .eddsa, retiring: nil, now: 200)
+        #expect(first == again)
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        #expect(first.keys.count == 1 && first.keys[0].alg == .es256 && first.keys[0].d != nil)
+    }
+
+    /// Switching from HS256 signs nobody out: a token of the secret keeps working until it
+    /// expires, new tokens carry the key pair's `kid`, and the secret is never published.
+    @Test func switchingFromHS256KeepsOldTokensUntilTheyExpire() async throws {
+        let server = try await TestServer { $0.jwtAlgorithm = .hs256 }
+        let saved = Locked<String>("")
+        try await server.runAcrossRestart(changing: { $0.jwtAlgorithm = .es256 }) { client in
+            saved.value = try #require(try await client.signIn().string("token"))
+            let (_, keys) = try await Self.jwks(client)
+            #expect(keys.isEmpty)
+        } then: { client in
+            #expect(try await client.send(.get, "/api/auth/me", bearer: saved.value).status == .ok)
+            let fresh = try #require(try await client.signIn().string("token"))
+            #expect(try Self.parts(of: fresh).header["alg"] as? String == "ES256")
+            let (_, keys) = try await Self.jwks(client)
+            #expect(keys.count == 1 && keys.allSatisfy { $0["kty"] as? String == "EC" })
+            server.clock.advance(by: 901)
+            try await client.send(.get, "/api/auth/me", bearer: saved.value).expectFailure(.unauthorized, "TOKEN_EXPIRED")
+        }
+    }
+
+    /// Every kind of forgery the issue names, refused with 401 and nothing else.
+    @Test func forgedTokensAreRefused() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let (header, claims) = try Self.parts(of: token)
+            let (_, keys) = try await Self.jwks(client)
+            let published = try JSONSerialization.data(withJSONObject: try #require(keys.first))
+            let stranger = P256.Signing.PrivateKey()
+            // The server's own key, read from its key set: for tokens signed right but wrong otherwise.
+            let own = try #require(SigningKeyFile.load(server.settings.signingKeysPath).signingKey(at: server.clock.now))
+            let ownKey = try P256.Signing.PrivateKey(rawRepresentation: try #require(own.d.flatMap { Data(base64URLEncoded: $0) }))
+            let signedRight = { (data: Data) throws -> Data in try ownKey.signature(for: data).rawRepresentation }
+            // The control: a token of our making, signed right, is accepted.
+            let control = try Self.token(header: header, claims: claims, sign: signedRight)
+            #expect(try await client.send(.get, "/api/auth/me", bearer: control).status == .ok)
+            let forgeries: [(String, String)] = [
+                ("unknown kid", try Self.token(header: header.merging(["kid": "not-a-key-of-ours"]) { $1 }, claims: claims) {
+                    try stranger.signature(for: $0).rawRepresentation
+                }),
+                ("right kid, another key", try Self.token(header: header, claims: claims) { try stranger.signature(for: $0).rawRepresentation }),
+                ("alg none", try Self.token(header: header.merging(["alg": "none"]) { $1 }, claims: claims) { _ in Data() }),
+                ("HS256 signed with the public key", try Self.token(header: header.merging(["alg": "HS256"]) { $1 }, claims: claims) {
+                    Data(HMAC<SHA256>.authenticationCode(for: $0, using: SymmetricKey(data: published)))
+                }),
+                ("another audience", try Self.token(header: header, claims: claims.merging(["aud": "reki"]) { $1 }, sign: signedRight)),
+                ("another issuer", try Self.token(header: header, claims: claims.merging(["iss": "https://evil.example"]) { $1 }, sign: signedRight)),
+                ("typ JWT", try Self.token(header: header.merging(["typ": "JWT"]) { $1 }, claims: claims, sign: signedRight)),
+            ]
+            for (name, forged) in forgeries {
+                let reply = try await client.send(.get, "/api/auth/me", bearer: forged)
+                #expect(reply.status == .unauthorized, "\(name)")
+                #expect(reply.code == "UNAUTHORIZED", "\(name)")
+            }
+            #expect(try await client.send(.get, "/api/auth/me", bearer: token).status == .ok)
+        }
+    }
+
+    /// Each kind of token is refused on the others' routes by its audience.
+    @Test func aTokenOfOneKindFailsOnTheOthersRoutes() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let staff = try #require(try await client.signIn().string("token"))
+            let customer = try #require(try await client.customerSignIn("jane@example.test").string("token"))
+            let reki = try #require(
+                try await client.post("/auth/register", ["email": "kind@example.test", "password": "violet kettle 1987"]).json["access_token"]
+                    as? String)
+            #expect(try Self.parts(of: staff).claims["aud"] as? String == "repairminder")
+            #expect(try Self.parts(of: customer).claims["aud"] as? String == "repairminder-customer")
+            #expect(try Self.parts(of: reki).claims["aud"] as? String == "reki")
+            for (token, path, accepted) in [
+                (staff, "/api/auth/me", true), (customer, "/api/auth/me", false), (reki, "/api/auth/me", false),
+                (customer, "/api/customer/auth/me", true), (staff, "/api/customer/auth/me", false), (reki, "/api/customer/auth/me", false),
+                (reki, "/auth/me", true), (staff, "/auth/me", false), (customer, "/auth/me", false),
+            ] {
+                let status = try await client.send(.get, path, bearer: token).status
+                #expect((status == .ok) == accepted, "\(path): \(status)")
+                if !accepted { #expect(status == .unauthorized, "\(path)") }
+            }
+        }
+    }
+
+    /// Whether python3 has PyJWT with its crypto extra (`.ci/run` installs it).
+    static let pyJWTAvailable: Bool = {
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = ["python3", "-c", "import jwt, cryptography"]
+        check.standardError = FileHandle.nullDevice
+        guard (try? check.run()) != nil else { return false }
+        check.waitUntilExit()
+        return check.terminationStatus == 0
+    }()
+
+    /// `.ci/pyjwt-verify.py`'s verdict on `token`: nil when every check held, else what failed.
+    static func pyJWTVerdict(jwksURL: String, token: String, audience: String, issuer: String) async throws -> String? {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".ci/pyjwt-verify.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, jwksURL, token, audience, issuer]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        // Waited for off the concurrency pool: the server under test answers the script from it.
+        let text = try await withCheckedThrowingContinuation { (done: CheckedContinuation<String, any Error>) in
+            DispatchQueue.global().async {
+                do {
+                    try process.run()
+                    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    process.waitUntilExit()
+                    done.resume(returning: text)
+                } catch {
+                    done.resume(throwing: error)
+                }
+            }
+        }
+        return process.terminationStatus == 0 ? nil : text
+    }
+
+    /// A token of each kind verifies with PyJWT's `PyJWKClient`, given only the JWKS URL, with
+    /// `iss` and `aud` checked; another audience or issuer is refused there too.
+    @Test(
+        .enabled(if: pyJWTAvailable, "needs PyJWT: python3 -m pip install 'pyjwt[crypto]'"),
+        arguments: [SigningKeyAlgorithm.es256, .eddsa])
+    func aStandardLibraryVerifiesTokensGivenOnlyTheJWKSURL(algorithm: SigningKeyAlgorithm) async throws {
+        let server = try await TestServer { $0.jwtAlgorithm = algorithm }
+        try await server.run(.live) { client in
+            let port = try #require(client.client.port)
+            let jwksURL = "http://127.0.0.1:\(port)/.well-known/jwks.json"
+            let staff = try #require(try await client.signIn().string("token"))
+            let customer = try #require(try await client.customerSignIn("jane@example.test").string("token"))
+            let reki = try #require(
+                try await client.post("/auth/register", ["email": "pyjwt@example.test", "password": "violet kettle 1987"])
+                    .json["access_token"] as? String)
+            for (token, audience) in [(staff, "repairminder"), (customer, "repairminder-customer"), (reki, "reki")] {
+                let verdict = try await Self.pyJWTVerdict(jwksURL: jwksURL, token: token, audience: audience, issuer: server.settings.serverURL)
+                #expect(verdict == nil, "\(audience): \(verdict ?? "")")
+            }
+        }
+    }
+}
