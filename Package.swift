@@ -86,6 +86,7 @@ let package = Package(
                 "RepairMinderServer",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         .testTarget(
@@ -101,6 +102,7 @@ let package = Package(
                 "RepairMinderServer",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
     ],

@@ -55,6 +55,12 @@ func buildApplication(
         ShutdownService(database: database, hasher: hasher),
         MailDeliveryService(queue: mail, transport: transport, settings: settings, clock: clock, logger: logger, metrics: metrics),
         PurgeService(purge: Purge(database: database, settings: settings), clock: clock, logger: logger))
+    if settings.jwtAlgorithm != .hs256 {
+        app.addServices(
+            SigningKeyRefreshService(
+                signer: signer, settings: settings, jwtSecret: try TokenSigner.jwtSecret(for: settings), clock: clock, logger: logger,
+                interval: settings.signingKeysRefreshInterval))
+    }
     if let metrics, let metricsAddress {
         app.addServices(
             MetricsListener.application(

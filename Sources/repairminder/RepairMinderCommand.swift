@@ -10,6 +10,7 @@ struct RepairMinderCommand: AsyncParsableCommand {
             Start a development server with demo accounts:   repairminder serve --demo
             Read the sign-in codes it emails:                repairminder outbox
             Print the API as an OpenAPI document:             repairminder openapi
+            Rotate the keys access tokens are signed with:    repairminder keys rotate
             Check an SMTP server's settings:                  repairminder mail test --to you@example.com --smtp-url ... --mail-from ...
             Sign in to it from another terminal:             repairminder login --staff --email admin@acme.test
             Use a REKI account (the second app it serves):   repairminder reki register --email you@example.com
@@ -19,7 +20,7 @@ struct RepairMinderCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, MigrateCommand.self, SeedCommand.self, OutboxCommand.self,
             OpenAPICommand.self, MailCommand.self, AuditCommand.self, CompanyCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self, RegisterCommand.self,
-            PasswordCommand.self, SessionsCommand.self, REKICommand.self,
+            PasswordCommand.self, SessionsCommand.self, REKICommand.self, KeysCommand.self,
         ]
     )
 

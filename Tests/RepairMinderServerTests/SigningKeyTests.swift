@@ -234,4 +234,90 @@ import Testing
             }
         }
     }
+
+    /// The `kid`s `/.well-known/jwks.json` lists on `client`'s instance.
+    static func publishedIDs(_ client: TestClient) async throws -> Set<String> {
+        Set(try await jwks(client).keys.compactMap { $0["kid"] as? String })
+    }
+
+    /// Waits up to 5 s for `condition` (an instance reads the key set every 50 ms here).
+    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out waiting for \(what)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// A rotation end to end, on two instances sharing the key set (on PostgreSQL when the
+    /// tests have it): the new key is published at once by both, signs after the activation
+    /// delay, tokens of the old key keep working until they expire, and then only the new key
+    /// is published.
+    @Test func aRotationReachesEveryInstanceWithoutARestart() async throws {
+        let server = try await TestServer { $0.signingKeysRefreshInterval = .milliseconds(50) }
+        let path = server.settings.signingKeysPath
+        try await server.runTwoInstances { a, b in
+            let before = try #require(try await a.signIn().string("token"))
+            let old = try #require(try Self.parts(of: before).header["kid"] as? String)
+            let (seenByA, seenByB) = (try await Self.publishedIDs(a), try await Self.publishedIDs(b))
+            #expect(seenByA == [old] && seenByB == [old])
+
+            let (added, dropped) = try SigningKeyAdministration.rotate(
+                path: path, algorithm: .es256, activationDelay: 600, accessTokenLifetime: 900, now: server.clock.now)
+            #expect(dropped.isEmpty && added.state == .published)
+            try await Self.eventually("both instances publishing the new key") {
+                let (seenByA, seenByB) = (try await Self.publishedIDs(a), try await Self.publishedIDs(b))
+                return seenByA == [old, added.kid] && seenByB == [old, added.kid]
+            }
+            // Published, not signing yet.
+            #expect(try Self.parts(of: try #require(try await b.signIn().string("token"))).header["kid"] as? String == old)
+
+            server.clock.advance(by: 601)
+            for client in [a, b] {
+                try await Self.eventually("the new key signing") {
+                    let token = try #require(try await client.signIn().string("token"))
+                    return try Self.parts(of: token).header["kid"] as? String == added.kid
+                }
+                // The old key's token still works on both until it expires.
+                #expect(try await client.send(.get, "/api/auth/me", bearer: before).status == .ok)
+            }
+            #expect(try await Self.publishedIDs(a) == [old, added.kid])
+
+            server.clock.advance(by: 900)
+            try await Self.eventually("the retired key no longer published") {
+                let (seenByA, seenByB) = (try await Self.publishedIDs(a), try await Self.publishedIDs(b))
+                return seenByA == [added.kid] && seenByB == [added.kid]
+            }
+            try await a.send(.get, "/api/auth/me", bearer: before).expectFailure(.unauthorized, "TOKEN_EXPIRED")
+            let listed = try SigningKeyAdministration.list(path: path, accessTokenLifetime: 900, now: server.clock.now)
+            // (The tests' HS256 secret is in the set too, retired when the set was made.)
+            #expect(listed.filter { $0.algorithm != "HS256" }.map(\.state) == [.retired(verifiesUntil: added.activatesAt + 900), .signing])
+            // The next rotation drops the old keys from the file.
+            let next = try SigningKeyAdministration.rotate(
+                path: path, algorithm: .eddsa, activationDelay: 0, accessTokenLifetime: 900, now: server.clock.now)
+            #expect(next.dropped.contains(old) && next.dropped.count == 2)
+            #expect(try SigningKeyFile.load(path).keys.map(\.kid) == [added.kid, next.added.kid])
+        }
+    }
+
+    /// The README's example for other services, compiled here, against the live server: a
+    /// staff token verifies with only the issuer's URL; a customer's does not (its audience).
+    @Test func theREADMEsResourceServerExampleVerifiesTokens() async throws {
+        let server = try await TestServer { $0.publicURL = "https://auth.repairminder.example" }
+        try await server.run(.live) { client in
+            // The test server listens on a port of its own; a deployment's JWKS is at the issuer's URL.
+            let port = try #require(client.client.port)
+            let jwksURL = try #require(URL(string: "http://127.0.0.1:\(port)/.well-known/jwks.json"))
+            let tokens = RepairMinderTokens(issuer: "https://auth.repairminder.example", jwksURL: jwksURL)
+            let signIn = try await client.signIn()
+            let claims = try await tokens.verify(try #require(signIn.string("token")))
+            #expect(claims.sub.value == (signIn.data["user"] as? [String: Any])?["id"] as? String)
+            #expect(claims.role == "admin")
+            let customer = try #require(try await client.customerSignIn("jane@example.test").string("token"))
+            await #expect(throws: (any Error).self) { _ = try await tokens.verify(customer) }
+        }
+    }
 }

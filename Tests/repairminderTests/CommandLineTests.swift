@@ -77,6 +77,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dataDir + "/repairminder.sqlite") || !demo.output.contains("Loading demo"))
     }
 
+    /// `keys rotate` creates the key set (0600) with a key that signs at once, then adds one that
+    /// signs after the delay; `keys list` shows each key's state.
+    @Test func keysRotateAndList() throws {
+        let dataDir = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let path = dataDir + "/keys/signing-keys.json"
+        let missing = try Self.run(["keys", "list", "--signing-keys", path])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains("repairminder keys rotate --signing-keys \(path)"))
+        let first = try Self.run(["keys", "rotate", "--signing-keys", path])
+        #expect(first.status == 0)
+        #expect(first.output.contains("Added ES256 key") && first.output.contains("signs now"))
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let second = try Self.run(["keys", "rotate", "--signing-keys", path, "--jwt-algorithm", "EdDSA"])
+        #expect(second.status == 0)
+        #expect(second.output.contains("Added EdDSA key") && second.output.contains("signs from"))
+        let list = try Self.run(["keys", "list", "--signing-keys", path])
+        let lines = list.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("ES256  signing") == true)
+        #expect(lines.last?.contains("EdDSA  published, signs from") == true)
+        let symmetric = try Self.run(["keys", "rotate", "--signing-keys", path, "--jwt-algorithm", "HS256"])
+        #expect(symmetric.status == 2)
+        #expect(symmetric.error.contains("ES256 or EdDSA"))
+    }
+
     @Test func migrateThenOutboxOnAFreshDirectory() throws {
         let dataDir = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dataDir) }

@@ -7,7 +7,10 @@ import RepairMinderModels
 /// the signing key of the key set (ES256 or EdDSA, or an HS256 secret), each token naming its
 /// key (`kid`) and typed `at+jwt` (RFC 9068), with `iss`, `aud`, `iat`, `exp` and `jti`. The
 /// audience tells the kinds apart: a token of one kind fails on the others' routes.
-final class TokenSigner: Sendable {
+///
+/// The keys can be replaced while the server runs (`SigningKeyRefreshService`: a rotation
+/// reaches every instance without a restart); each call uses the keys of one moment.
+final class TokenSigner: @unchecked Sendable {
     enum VerificationError: Error, Equatable {
         case malformed
         case badSignature
@@ -15,36 +18,56 @@ final class TokenSigner: Sendable {
     }
 
     /// The keys as this signer uses them: which one signs, which verify, which are published.
-    struct Keys: Sendable {
+    struct Keys: Sendable, Equatable {
         let signing: SigningKeySet.Key
         let verifying: [SigningKeySet.Key]
         let published: PublicJWKS
     }
 
+    /// The keys of one moment, ready to use.
+    private struct State: Sendable {
+        let keys: Keys
+        let collection: JWTKeyCollection
+        let signingID: JWKIdentifier
+        /// `keys.published` as `GET /.well-known/jwks.json` answers it.
+        let publishedJSON: [UInt8]
+
+        init(_ keys: Keys) async throws {
+            self.keys = keys
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            publishedJSON = Array(try encoder.encode(keys.published))
+            signingID = JWKIdentifier(string: keys.signing.kid)
+            collection = JWTKeyCollection()
+            try await TokenSigner.add(keys.signing, to: collection)
+            for key in keys.verifying where key.kid != keys.signing.kid { try await TokenSigner.add(key, to: collection) }
+        }
+    }
+
     /// `iss` of every token: the server's public URL.
     let issuer: String
-    let keys: Keys
-    private let collection: JWTKeyCollection
-    private let signingID: JWKIdentifier
     /// Tokens already verified by this signer (`VerifiedTokens`).
     let verified = VerifiedTokens()
-    /// `keys.published` as `GET /.well-known/jwks.json` answers it.
-    let publishedJSON: [UInt8]
+    private let lock = NSLock()
+    private var state: State
 
     init(keys: Keys, issuer: String) async throws {
-        self.keys = keys
         self.issuer = issuer
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        publishedJSON = Array(try encoder.encode(keys.published))
-        signingID = JWKIdentifier(string: keys.signing.kid)
-        collection = JWTKeyCollection()
-        try await Self.add(keys.signing, to: collection)
-        for key in keys.verifying where key.kid != keys.signing.kid { try await Self.add(key, to: collection) }
+        state = try await State(keys)
+    }
+
+    private var current: State { lock.withLock { state } }
+    var keys: Keys { current.keys }
+    var publishedJSON: [UInt8] { current.publishedJSON }
+
+    /// Uses `keys` from now on (a rotation, a key's activation, a retired key's end).
+    func replace(with keys: Keys) async throws {
+        let next = try await State(keys)
+        lock.withLock { state = next }
     }
 
     /// Adds `key` to `collection` under its `kid`, as a key that signs and verifies.
-    private static func add(_ key: SigningKeySet.Key, to collection: JWTKeyCollection) async throws {
+    fileprivate static func add(_ key: SigningKeySet.Key, to collection: JWTKeyCollection) async throws {
         let kid = JWKIdentifier(string: key.kid)
         switch key.alg {
         case .es256:
@@ -67,7 +90,8 @@ final class TokenSigner: Sendable {
         header.typ = "at+jwt"
         let payload = AccessTokenPayload(
             claims: claims, iss: issuer, aud: Claims.audience, jti: RandomToken.base64URL(byteCount: 16))
-        return try await collection.sign(payload, kid: signingID, header: header)
+        let state = current
+        return try await state.collection.sign(payload, kid: state.signingID, header: header)
     }
 
     /// Checks the header (`typ`, a key of this set with its own algorithm), the signature, the
@@ -77,13 +101,14 @@ final class TokenSigner: Sendable {
             guard Double(known.exp) > now else { throw VerificationError.expired }
             return known
         }
+        let state = current
         guard let header = Self.header(of: token), header.typ == "at+jwt",
-            let key = ([keys.signing] + keys.verifying).first(where: { $0.kid == header.kid }),
+            let key = ([state.keys.signing] + state.keys.verifying).first(where: { $0.kid == header.kid }),
             header.alg == key.alg.rawValue
         else { throw VerificationError.malformed }
         let payload: AccessTokenPayload<Claims>
         do {
-            payload = try await collection.verify(token, as: AccessTokenPayload<Claims>.self)
+            payload = try await state.collection.verify(token, as: AccessTokenPayload<Claims>.self)
         } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
             throw VerificationError.badSignature
         } catch {
@@ -122,12 +147,15 @@ final class TokenSigner: Sendable {
 extension TokenSigner {
     /// The signer `settings` describe at `now`, issuing as the server's public URL.
     convenience init(settings: ServerSettings, now: Double) async throws {
-        // With a key pair, the secret only verifies what it signed before (if there was one).
-        let jwtSecret =
-            settings.jwtAlgorithm == .hs256
+        try await self.init(keys: Self.keys(for: settings, jwtSecret: Self.jwtSecret(for: settings), now: now), issuer: settings.serverURL)
+    }
+
+    /// The HS256 secret: the one that signs (`--jwt-algorithm HS256`), or with a key pair the
+    /// one used before, which only verifies what it signed (if there was one).
+    static func jwtSecret(for settings: ServerSettings) throws -> String? {
+        settings.jwtAlgorithm == .hs256
             ? try settings.jwtSecret ?? GeneratedSecret.loadOrCreate(named: "jwt-secret", in: settings.dataDirectory)
             : try settings.jwtSecret ?? GeneratedSecret.loadIfPresent(named: "jwt-secret", in: settings.dataDirectory)
-        try await self.init(keys: Self.keys(for: settings, jwtSecret: jwtSecret, now: now), issuer: settings.serverURL)
     }
 
     /// The keys `settings` name at `now`: an HS256 secret (and the previous one, verifying

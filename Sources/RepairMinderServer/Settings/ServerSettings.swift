@@ -26,6 +26,8 @@ public struct ServerSettings: Sendable {
     /// The key set file (a JWK Set with private keys); nil means `<data-dir>/signing-keys.json`,
     /// generated in development when absent.
     public var signingKeys: String?
+    /// How often each instance reads the key set again (a rotation, a key's activation).
+    var signingKeysRefreshInterval: Duration = .seconds(5)
     /// HS256 signing secret; nil in development means "generate one into the data directory".
     /// With a key pair algorithm, tokens it signed before the switch keep verifying until they expire.
     public var jwtSecret: String?

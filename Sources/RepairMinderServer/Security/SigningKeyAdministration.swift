@@ -1,0 +1,63 @@
+import Foundation
+
+/// What `repairminder keys` does to a signing key set file (docs/API.md §2.6): rotate in a new
+/// key, list the keys and what each does now.
+public enum SigningKeyAdministration {
+    /// One key as `keys list` shows it.
+    public struct KeyStatus: Sendable, Equatable {
+        public enum State: Sendable, Equatable {
+            /// Published, and signs from `activatesAt`.
+            case published
+            /// The key that signs now.
+            case signing
+            /// Replaced; tokens it signed verify until then.
+            case retired(verifiesUntil: Double)
+        }
+
+        public let kid: String
+        public let algorithm: String
+        public let activatesAt: Double
+        public let state: State
+    }
+
+    /// Adds a key of `algorithm` to the set at `path` (creating the file, 0600, when there is
+    /// none): published at once, signing `activationDelay` seconds from `now` so that caches of
+    /// the JWKS have it first (at once in a new file: nothing can have cached it). Keys past
+    /// their last verification are dropped. Returns the new key and the `kid`s dropped.
+    public static func rotate(
+        path: String, algorithm: SigningKeyAlgorithm, activationDelay: Double, accessTokenLifetime: Double, now: Double
+    ) throws -> (added: KeyStatus, dropped: [String]) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            let set = try SigningKeyFile.loadOrCreate(path, algorithm: algorithm, retiring: nil, now: now)
+            return (try require(statuses(of: set, lifetime: accessTokenLifetime, now: now).last), [])
+        }
+        var set = try SigningKeyFile.load(path)
+        let kept = set.verificationKeys(at: now, lifetime: accessTokenLifetime)
+        let dropped = set.keys.map(\.kid).filter { kid in !kept.contains { $0.kid == kid } }
+        set.keys = kept + [try SigningKeySet.generate(algorithm, activatesAt: now + max(0, activationDelay))]
+        try SigningKeyFile.write(set, to: path)
+        return (try require(statuses(of: set, lifetime: accessTokenLifetime, now: now).last), dropped)
+    }
+
+    /// The keys of the set at `path`, oldest first, with what each does at `now`.
+    public static func list(path: String, accessTokenLifetime: Double, now: Double) throws -> [KeyStatus] {
+        statuses(of: try SigningKeyFile.load(path), lifetime: accessTokenLifetime, now: now)
+    }
+
+    private static func statuses(of set: SigningKeySet, lifetime: Double, now: Double) -> [KeyStatus] {
+        let signing = set.signingKey(at: now)?.kid
+        return set.keys.map { key in
+            let state: KeyStatus.State =
+                if key.kid == signing { .signing } else if let retired = set.retirement(of: key, at: now) {
+                    .retired(verifiesUntil: retired + lifetime)
+                } else { .published }
+            return KeyStatus(kid: key.kid, algorithm: key.alg.rawValue, activatesAt: key.activatesAt, state: state)
+        }
+    }
+
+    /// `value`, or an error saying the set came out empty (it cannot: a key was just added).
+    private static func require<T>(_ value: T?) throws -> T {
+        guard let value else { throw SettingsError("the signing key set came out empty") }
+        return value
+    }
+}

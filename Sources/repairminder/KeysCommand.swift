@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import RepairMinderServer
+
+/// `repairminder keys`: the signing key set of the access tokens (docs/API.md §2.6).
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Rotate or list the keys access tokens are signed with.",
+        discussion: """
+            The key set is a JWK Set file with the private keys (mode 0600), by default
+            <data-dir>/signing-keys.json. Every server instance reads it again every 5 seconds,
+            so a rotation needs no restart: the new key is published at /.well-known/jwks.json
+            at once, signs after --key-activation-delay, and the old key still verifies the
+            tokens it signed until they expire.
+              repairminder keys rotate --signing-keys /etc/repairminder/signing-keys.json
+              repairminder keys list --signing-keys /etc/repairminder/signing-keys.json
+            """,
+        subcommands: [KeysRotateCommand.self, KeysListCommand.self])
+}
+
+/// Where the key set is and how long access tokens live: what both subcommands need.
+struct KeySetOptions: ParsableArguments {
+    @Option(help: "The signing key set file. [env: REPAIRMINDER_SIGNING_KEYS] (default: <data-dir>/signing-keys.json)")
+    var signingKeys: String?
+
+    @Option(help: "The server's data directory. [env: REPAIRMINDER_DATA_DIR] (default: ./.repairminder)")
+    var dataDir: String?
+
+    @Option(help: "The servers' access-token lifetime in seconds: how long a replaced key keeps verifying. [env: REPAIRMINDER_ACCESS_TOKEN_TTL] (default: 900)")
+    var accessTokenTtl: Int?
+
+    var path: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = signingKeys ?? environment["REPAIRMINDER_SIGNING_KEYS"] { return path }
+        let directory = dataDir ?? environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
+        return URL(fileURLWithPath: directory).appendingPathComponent("signing-keys.json").path
+    }
+
+    var lifetime: Double {
+        Double(accessTokenTtl ?? ProcessInfo.processInfo.environment["REPAIRMINDER_ACCESS_TOKEN_TTL"].flatMap(Int.init) ?? 900)
+    }
+
+    func validate() throws {
+        guard lifetime > 0 else { throw ValidationError("--access-token-ttl must be greater than 0") }
+    }
+}
+
+struct KeysRotateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotate",
+        abstract: "Add a new signing key: published now, signing after the activation delay; creates the key set if there is none.",
+        discussion: """
+            Keys that no longer verify anything (replaced longer than an access-token lifetime
+            ago) are dropped from the file. In a new file the first key signs at once.
+            """)
+
+    @OptionGroup var keySet: KeySetOptions
+
+    @Option(help: "The new key's algorithm: ES256 or EdDSA. (default: ES256)")
+    var jwtAlgorithm = "ES256"
+
+    @Option(help: "Seconds between publishing the new key and signing with it, so caches of /.well-known/jwks.json (5 minutes) have it first. (default: 600)")
+    var keyActivationDelay = 600
+
+    func validate() throws {
+        guard let algorithm = SigningKeyAlgorithm(rawValue: jwtAlgorithm), algorithm != .hs256 else {
+            throw ValidationError("--jwt-algorithm must be ES256 or EdDSA, got \"\(jwtAlgorithm)\"")
+        }
+        guard keyActivationDelay >= 0 else { throw ValidationError("--key-activation-delay must not be negative") }
+    }
+
+    func run() throws {
+        let now = Date().timeIntervalSince1970
+        let algorithm = SigningKeyAlgorithm(rawValue: jwtAlgorithm) ?? .es256
+        let (added, dropped) = try SigningKeyAdministration.rotate(
+            path: keySet.path, algorithm: algorithm, activationDelay: Double(keyActivationDelay),
+            accessTokenLifetime: keySet.lifetime, now: now)
+        let when = added.activatesAt <= now ? "now" : "from \(Self.format(added.activatesAt))"
+        print("Added \(added.algorithm) key \(added.kid) to \(keySet.path): published now, signs \(when).")
+        if !dropped.isEmpty { print("Dropped keys that no longer verify anything: \(dropped.joined(separator: ", ")).") }
+        print("Running servers pick it up within 5 seconds; no restart needed.")
+    }
+
+    static func format(_ time: Double) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: time))
+    }
+}
+
+struct KeysListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the signing keys, oldest first, and what each does now.")
+
+    @OptionGroup var keySet: KeySetOptions
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: keySet.path) else {
+            throw ValidationError("No key set at \(keySet.path); create one with: repairminder keys rotate --signing-keys \(keySet.path)")
+        }
+        let keys = try SigningKeyAdministration.list(path: keySet.path, accessTokenLifetime: keySet.lifetime, now: Date().timeIntervalSince1970)
+        for key in keys {
+            let state =
+                switch key.state {
+                case .signing: "signing"
+                case .published: "published, signs from \(KeysRotateCommand.format(key.activatesAt))"
+                case .retired(let until): "retired, verifies until \(KeysRotateCommand.format(until))"
+                }
+            print("\(key.kid)  \(key.algorithm)  \(state)")
+        }
+    }
+}
