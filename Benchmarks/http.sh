@@ -5,5 +5,6 @@
 #   during it; requests/s, each figure's ratio to health, p50 and p99 latency; the median of 3
 #   rounds; and the server's peak resident memory.
 # Usage: Benchmarks/http.sh [--rounds 3] [--seconds 10] [--connections 16] [--binary PATH]
+#                           [--jwt-algorithm ES256|EdDSA|HS256]
 # Builds `repairminder` in release mode unless --binary is given; needs wrk (Debian's package).
 exec python3 "$(dirname "$0")/HTTP/measure.py" "$@"

@@ -17,11 +17,12 @@ def peak_memory_mib(pid):
     return value("VmHWM"), value("VmRSS")
 
 
-def one_round(binary, seconds, connections, number):
+def one_round(binary, seconds, connections, number, algorithm):
     data_dir = tempfile.mkdtemp(prefix="rm-http-")
     # Rate limits off (the benchmark would otherwise measure 429s); bcrypt at its default cost.
     server = throughput.Server(binary, data_dir, None, 10, [
-        "--bcrypt-cost", "12", "--second-factor-failure-limit", "0", "--wrong-code-limit", "0", "--code-request-min-ms", "0"])
+        "--bcrypt-cost", "12", "--second-factor-failure-limit", "0", "--wrong-code-limit", "0", "--code-request-min-ms", "0",
+        "--jwt-algorithm", algorithm])
     try:
         me_token = server.sign_in()["token"]
         # Two refresh tokens per connection: wrk may ask for a connection's next request before
@@ -59,14 +60,17 @@ def main():
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--binary", help="a built repairminder (default: build release)")
+    parser.add_argument("--jwt-algorithm", default="ES256", choices=["ES256", "EdDSA", "HS256"],
+                        help="how the server signs access tokens (default: ES256, the server's default)")
     args = parser.parse_args()
     binary = throughput.prepare(args.binary)
 
-    rounds = [one_round(binary, args.seconds, args.connections, n + 1) for n in range(args.rounds)]
+    rounds = [one_round(binary, args.seconds, args.connections, n + 1, args.jwt_algorithm) for n in range(args.rounds)]
     labels = list(rounds[0][0].keys())
     median = lambda label, index: statistics.median(r[0][label][index] for r in rounds)
     health = median("GET /api/health", 0)
-    print(f"\nMedian of {args.rounds} rounds ({os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}, SQLite):\n")
+    print(f"\nMedian of {args.rounds} rounds ({os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}, SQLite, "
+          f"{args.jwt_algorithm} tokens):\n")
     print("| request | requests/s | ratio to health | failed | p50 | p99 |")
     print("|---|---|---|---|---|---|")
     for label in labels:

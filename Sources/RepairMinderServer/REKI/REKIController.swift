@@ -90,7 +90,8 @@ struct REKIController {
 
     @Sendable func logout(_ call: RouteCall<EmptyPayload>) async throws -> MessageResponse {
         let session = try call.rekiUser.claims.sid, device = call.device, now = clock.now()
-        try await revocation.transaction {
+        // Whether the session was still live does not change the answer.
+        _ = try await revocation.transaction {
             try await $0.revoke(session: session, realm: .reki, reason: "logout", device: device, now: now)
         }
         return MessageResponse(message: "success")

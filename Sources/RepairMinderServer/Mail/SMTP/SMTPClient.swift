@@ -104,7 +104,7 @@ public struct SMTPClient: Sendable {
             try await beforeEndOfData?()
             try await session.send(".", expect: 250, shownAs: "(end of message)")
             // The message is accepted; a failed QUIT changes nothing.
-            try? await session.command("QUIT", expect: 221)
+            _ = try? await session.command("QUIT", expect: 221)
         }
     }
 
