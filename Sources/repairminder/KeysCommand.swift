@@ -27,8 +27,12 @@ struct KeySetOptions: ParsableArguments {
     @Option(help: "The server's data directory. [env: REPAIRMINDER_DATA_DIR] (default: ./.repairminder)")
     var dataDir: String?
 
-    @Option(help: "The servers' access-token lifetime in seconds: how long a replaced key keeps verifying. [env: REPAIRMINDER_ACCESS_TOKEN_TTL] (default: 900)")
+    @Option(help: "The servers' access-token lifetime, seconds. [env: REPAIRMINDER_ACCESS_TOKEN_TTL] (default: 900)")
     var accessTokenTtl: Int?
+    @Option(help: "The servers' customer token lifetime for browsers, seconds. [env: REPAIRMINDER_CUSTOMER_SESSION_TTL_WEB] (default: 604800)")
+    var customerSessionTtlWeb: Int?
+    @Option(help: "The servers' customer token lifetime for mobile apps, seconds. [env: REPAIRMINDER_CUSTOMER_SESSION_TTL_MOBILE] (default: 7776000)")
+    var customerSessionTtlMobile: Int?
 
     var path: String {
         let environment = ProcessInfo.processInfo.environment
@@ -37,12 +41,20 @@ struct KeySetOptions: ParsableArguments {
         return URL(fileURLWithPath: directory).appendingPathComponent("signing-keys.json").path
     }
 
+    /// How long a replaced key keeps verifying: the longest any token lives (a customer token
+    /// has no refresh and lives as long as its session), as the servers compute it.
     var lifetime: Double {
-        Double(accessTokenTtl ?? ProcessInfo.processInfo.environment["REPAIRMINDER_ACCESS_TOKEN_TTL"].flatMap(Int.init) ?? 900)
+        var settings = ServerSettings()
+        let environment = ProcessInfo.processInfo.environment
+        let value = { (flag: Int?, name: String) in flag ?? environment["REPAIRMINDER_\(name)"].flatMap { Int($0) } }
+        if let v = value(accessTokenTtl, "ACCESS_TOKEN_TTL") { settings.accessTokenTTL = v }
+        if let v = value(customerSessionTtlWeb, "CUSTOMER_SESSION_TTL_WEB") { settings.customerSessionTTLWeb = v }
+        if let v = value(customerSessionTtlMobile, "CUSTOMER_SESSION_TTL_MOBILE") { settings.customerSessionTTLMobile = v }
+        return settings.longestTokenLifetime
     }
 
     func validate() throws {
-        guard lifetime > 0 else { throw ValidationError("--access-token-ttl must be greater than 0") }
+        guard lifetime > 0 else { throw ValidationError("the token lifetimes must be greater than 0") }
     }
 }
 
@@ -63,11 +75,15 @@ struct KeysRotateCommand: ParsableCommand {
     @Option(help: "Seconds between publishing the new key and signing with it, so caches of /.well-known/jwks.json (5 minutes) have it first. (default: 600)")
     var keyActivationDelay = 600
 
+    @Option(help: "When the key set is created: the HS256 secret the servers signed with until now, whose tokens keep verifying for the longest token lifetime. [env: REPAIRMINDER_JWT_SECRET]")
+    var jwtSecret: String?
+
     func validate() throws {
         guard let algorithm = SigningKeyAlgorithm(rawValue: jwtAlgorithm), algorithm != .hs256 else {
             throw ValidationError("--jwt-algorithm must be ES256 or EdDSA, got \"\(jwtAlgorithm)\"")
         }
         guard keyActivationDelay >= 0 else { throw ValidationError("--key-activation-delay must not be negative") }
+        if let jwtSecret, jwtSecret.utf8.count < 32 { throw ValidationError("--jwt-secret must be at least 32 bytes") }
     }
 
     func run() throws {
@@ -75,7 +91,8 @@ struct KeysRotateCommand: ParsableCommand {
         let algorithm = SigningKeyAlgorithm(rawValue: jwtAlgorithm) ?? .es256
         let (added, dropped) = try SigningKeyAdministration.rotate(
             path: keySet.path, algorithm: algorithm, activationDelay: Double(keyActivationDelay),
-            accessTokenLifetime: keySet.lifetime, now: now)
+            tokenLifetime: keySet.lifetime, now: now,
+            retiring: jwtSecret ?? ProcessInfo.processInfo.environment["REPAIRMINDER_JWT_SECRET"])
         let when = added.activatesAt <= now ? "now" : "from \(Self.format(added.activatesAt))"
         print("Added \(added.algorithm) key \(added.kid) to \(keySet.path): published now, signs \(when).")
         if !dropped.isEmpty { print("Dropped keys that no longer verify anything: \(dropped.joined(separator: ", ")).") }
@@ -97,7 +114,7 @@ struct KeysListCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: keySet.path) else {
             throw ValidationError("No key set at \(keySet.path); create one with: repairminder keys rotate --signing-keys \(keySet.path)")
         }
-        let keys = try SigningKeyAdministration.list(path: keySet.path, accessTokenLifetime: keySet.lifetime, now: Date().timeIntervalSince1970)
+        let keys = try SigningKeyAdministration.list(path: keySet.path, tokenLifetime: keySet.lifetime, now: Date().timeIntervalSince1970)
         for key in keys {
             let state =
                 switch key.state {

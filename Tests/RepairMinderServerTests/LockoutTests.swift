@@ -74,12 +74,27 @@ import Testing
             let step1 = try await Self.post(client, "/api/auth/login", ["email": Self.admin, "password": DemoFixtures.adminPassword], from: Self.user)
             let userId = try #require(step1.string("userId"))
             let resend = ["userId": userId, "email": Self.admin]
-            for _ in 0..<AbuseLimits.emailsPerChallenge {
-                #expect(try await Self.post(client, "/api/auth/2fa/request", resend, from: Self.user).status == .ok)
-            }
+            // The user's own hourly budget (2 here), which only the right password spends.
+            for _ in 0..<2 { #expect(try await Self.post(client, "/api/auth/2fa/request", resend, from: Self.user).status == .ok) }
             let sent = try await client.mail(to: Self.admin).count
             try await Self.post(client, "/api/auth/2fa/request", resend, from: Self.user).expectFailure(.tooManyRequests, "RATE_LIMITED")
             #expect(try await client.mail(to: Self.admin).count == sent)
+        }
+    }
+
+    /// A challenge sends a few codes at most, however large the user's hourly budget.
+    @Test func aLoginChallengeSendsAFewCodesAtMost() async throws {
+        let server = try await Self.server {
+            $0.codeResendInterval = 0
+            $0.codeEmailsPerHour = 50
+        }
+        try await server.run(.live) { client in
+            let step1 = try await Self.post(client, "/api/auth/login", ["email": Self.admin, "password": DemoFixtures.adminPassword], from: Self.user)
+            let resend = ["userId": try #require(step1.string("userId")), "email": Self.admin]
+            for _ in 0..<AbuseLimits.emailsPerChallenge {
+                #expect(try await Self.post(client, "/api/auth/2fa/request", resend, from: Self.user).status == .ok)
+            }
+            try await Self.post(client, "/api/auth/2fa/request", resend, from: Self.user).expectFailure(.tooManyRequests, "RATE_LIMITED")
         }
     }
 

@@ -254,19 +254,26 @@ import Testing
 
     /// A rotation end to end, on two instances sharing the key set (on PostgreSQL when the
     /// tests have it): the new key is published at once by both, signs after the activation
-    /// delay, tokens of the old key keep working until they expire, and then only the new key
-    /// is published.
+    /// delay, tokens of the old key keep working until they expire (a customer's, which has no
+    /// refresh, for as long as its session), and then only the new key is published.
     @Test func aRotationReachesEveryInstanceWithoutARestart() async throws {
-        let server = try await TestServer { $0.signingKeysRefreshInterval = .milliseconds(50) }
+        let server = try await TestServer {
+            $0.signingKeysRefreshInterval = .milliseconds(50)
+            $0.customerSessionTTLWeb = 3_000
+            $0.customerSessionTTLMobile = 2_000
+        }
         let path = server.settings.signingKeysPath
+        let lifetime = server.settings.longestTokenLifetime
+        #expect(lifetime == 3_000)
         try await server.runTwoInstances { a, b in
             let before = try #require(try await a.signIn().string("token"))
+            let customer = try #require(try await a.customerSignIn("jane@example.test").string("token"))
             let old = try #require(try Self.parts(of: before).header["kid"] as? String)
             let (seenByA, seenByB) = (try await Self.publishedIDs(a), try await Self.publishedIDs(b))
             #expect(seenByA == [old] && seenByB == [old])
 
             let (added, dropped) = try SigningKeyAdministration.rotate(
-                path: path, algorithm: .es256, activationDelay: 600, accessTokenLifetime: 900, now: server.clock.now)
+                path: path, algorithm: .es256, activationDelay: 600, tokenLifetime: lifetime, now: server.clock.now)
             #expect(dropped.isEmpty && added.state == .published)
             try await Self.eventually("both instances publishing the new key") {
                 let (seenByA, seenByB) = (try await Self.publishedIDs(a), try await Self.publishedIDs(b))
@@ -285,19 +292,25 @@ import Testing
                 #expect(try await client.send(.get, "/api/auth/me", bearer: before).status == .ok)
             }
             #expect(try await Self.publishedIDs(a) == [old, added.kid])
-
+            // Past the staff token's expiry, the old key still verifies the customer's.
             server.clock.advance(by: 900)
+            try await a.send(.get, "/api/auth/me", bearer: before).expectFailure(.unauthorized, "TOKEN_EXPIRED")
+            for client in [a, b] {
+                #expect(try await client.send(.get, "/api/customer/auth/me", bearer: customer).status == .ok)
+            }
+
+            server.clock.advance(by: lifetime)
             try await Self.eventually("the retired key no longer published") {
                 let (seenByA, seenByB) = (try await Self.publishedIDs(a), try await Self.publishedIDs(b))
                 return seenByA == [added.kid] && seenByB == [added.kid]
             }
-            try await a.send(.get, "/api/auth/me", bearer: before).expectFailure(.unauthorized, "TOKEN_EXPIRED")
-            let listed = try SigningKeyAdministration.list(path: path, accessTokenLifetime: 900, now: server.clock.now)
+            try await b.send(.get, "/api/customer/auth/me", bearer: customer).expectFailure(.unauthorized, "UNAUTHORIZED")
+            let listed = try SigningKeyAdministration.list(path: path, tokenLifetime: lifetime, now: server.clock.now)
             // (The tests' HS256 secret is in the set too, retired when the set was made.)
-            #expect(listed.filter { $0.algorithm != "HS256" }.map(\.state) == [.retired(verifiesUntil: added.activatesAt + 900), .signing])
+            #expect(listed.filter { $0.algorithm != "HS256" }.map(\.state) == [.retired(verifiesUntil: added.activatesAt + lifetime), .signing])
             // The next rotation drops the old keys from the file.
             let next = try SigningKeyAdministration.rotate(
-                path: path, algorithm: .eddsa, activationDelay: 0, accessTokenLifetime: 900, now: server.clock.now)
+                path: path, algorithm: .eddsa, activationDelay: 0, tokenLifetime: lifetime, now: server.clock.now)
             #expect(next.dropped.contains(old) && next.dropped.count == 2)
             #expect(try SigningKeyFile.load(path).keys.map(\.kid) == [added.kid, next.added.kid])
         }
@@ -318,6 +331,26 @@ import Testing
             #expect(claims.role == "admin")
             let customer = try #require(try await client.customerSignIn("jane@example.test").string("token"))
             await #expect(throws: (any Error).self) { _ = try await tokens.verify(customer) }
+        }
+    }
+
+    /// A key that leaves the set (removed as compromised, say) takes its tokens with it, even
+    /// those this instance verified and remembered before.
+    @Test func aTokenOfARemovedKeyIsRefusedEvenIfVerifiedBefore() async throws {
+        let first = try SigningKeySet.generate(.es256, activatesAt: 0), second = try SigningKeySet.generate(.es256, activatesAt: 0)
+        let signer = try await TokenSigner(
+            keys: .init(signing: first, verifying: [], published: PublicJWKS(keys: [])), issuer: "https://rm.example")
+        let claims = AccessTokenClaims(
+            userId: "u1", companyId: "c1", role: .admin, phiAccessLevel: nil, isMobile: false, dataClassification: nil,
+            permissions: [], sessionId: "s1", issuedAt: 1_000, expiresAt: 1_900)
+        let token = try await signer.sign(claims)
+        #expect(try await signer.verify(token, as: AccessTokenClaims.self, now: 1_500) == claims)
+        // A key added keeps what was verified; a key removed does not.
+        try await signer.replace(with: .init(signing: first, verifying: [second], published: PublicJWKS(keys: [])))
+        #expect(signer.verified.count == 1)
+        try await signer.replace(with: .init(signing: second, verifying: [], published: PublicJWKS(keys: [])))
+        await #expect(throws: TokenSigner.VerificationError.malformed) {
+            _ = try await signer.verify(token, as: AccessTokenClaims.self, now: 1_500)
         }
     }
 }

@@ -99,6 +99,12 @@ import Testing
         #expect(lines.count == 2)
         #expect(lines.first?.contains("ES256  signing") == true)
         #expect(lines.last?.contains("EdDSA  published, signs from") == true)
+        // A switch from HS256: the old secret goes in when the set is made, verifying only.
+        let switched = dataDir + "/switched.json"
+        let secret = String(repeating: "s", count: 40)
+        #expect(try Self.run(["keys", "rotate", "--signing-keys", switched, "--jwt-secret", secret]).status == 0)
+        let switchedList = try Self.run(["keys", "list", "--signing-keys", switched]).output
+        #expect(switchedList.contains("HS256  retired, verifies until") && switchedList.contains("ES256  signing"))
         let symmetric = try Self.run(["keys", "rotate", "--signing-keys", path, "--jwt-algorithm", "HS256"])
         #expect(symmetric.status == 2)
         #expect(symmetric.error.contains("ES256 or EdDSA"))

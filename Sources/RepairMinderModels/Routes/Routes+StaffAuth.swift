@@ -10,7 +10,8 @@ extension Routes {
             ])
         public static let requestTwoFactorCode = Route<TwoFactorCodeRequest, MessageResponse>(
             .post, "/api/auth/2fa/request", .none, "Login step 2: email a 6-digit code",
-            budgets: [.clientIP, .challengeEmails], failures: [.init(401, .loginChallengeExpired)])
+            budgets: [.clientIP, .challengeEmails, .codeEmails(by: .foundByHandler, namespace: "login")],
+            failures: [.init(401, .loginChallengeExpired)])
         public static let verifyTwoFactorCode = Route<TwoFactorVerifyRequest, StaffTokenResponse>(
             .post, "/api/auth/2fa/verify", .none,
             "Login step 3: an emailed, authenticator or recovery code completes sign-in",

@@ -68,7 +68,8 @@ struct AbuseLimits: Sendable {
         let fromNetwork = Spent(kind: kind, counter: "\(counter)|net:\(network)")
         try await admit(fromNetwork.counter, rule)
         let ceiling = WindowCounters.Rule(
-            limit: rule.limit.multipliedReportingOverflow(by: RouteBudget.networkCeilingFactor).partialValue, window: rule.window)
+            limit: rule.limit > Int.max / RouteBudget.networkCeilingFactor ? Int.max : rule.limit * RouteBudget.networkCeilingFactor,
+            window: rule.window)
         do {
             try await admit(counter, ceiling)
         } catch {

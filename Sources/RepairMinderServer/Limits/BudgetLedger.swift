@@ -28,7 +28,12 @@ final class BudgetLedger: @unchecked Sendable {
     }
 
     /// Settles every try counted, from the answer (`error` nil for a success).
+    /// Each counter is settled on its own: one that fails (thrown at the end) leaves the others settled.
     func settle(after error: (any Error)?) async throws {
-        for counted in lock.withLock({ spent }) { try await limits.settle(counted, after: error) }
+        var failure: (any Error)?
+        for counted in lock.withLock({ spent }) {
+            do { try await limits.settle(counted, after: error) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
     }
 }

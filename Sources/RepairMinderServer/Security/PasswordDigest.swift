@@ -33,7 +33,11 @@ enum PasswordDigest {
         }
         // An old hash saw the password as sent, cut at NUL and after 72 bytes: only a password
         // it saw whole can match it, or eight NULs would be the empty password.
-        guard !password.unicodeScalars.contains("\u{0}"), password.utf8.count <= 72 else { return .mismatch }
+        guard !password.unicodeScalars.contains("\u{0}"), password.utf8.count <= 72 else {
+            // As long as a check that runs: "no such password" must not answer faster.
+            _ = Bcrypt.verify("", hash: stored)
+            return .mismatch
+        }
         return Bcrypt.verify(password, hash: stored) ? .match(outdated: true) : .mismatch
     }
 

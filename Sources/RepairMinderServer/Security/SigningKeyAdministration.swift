@@ -24,24 +24,28 @@ public enum SigningKeyAdministration {
     /// none): published at once, signing `activationDelay` seconds from `now` so that caches of
     /// the JWKS have it first (at once in a new file: nothing can have cached it). Keys past
     /// their last verification are dropped. Returns the new key and the `kid`s dropped.
+    ///
+    /// `retiring`, when the set is created: the HS256 secret used until now, which keeps
+    /// verifying its tokens for `tokenLifetime` (a switch from HS256 signs nobody out).
     public static func rotate(
-        path: String, algorithm: SigningKeyAlgorithm, activationDelay: Double, accessTokenLifetime: Double, now: Double
+        path: String, algorithm: SigningKeyAlgorithm, activationDelay: Double, tokenLifetime: Double, now: Double,
+        retiring secret: String? = nil
     ) throws -> (added: KeyStatus, dropped: [String]) {
         guard FileManager.default.fileExists(atPath: path) else {
-            let set = try SigningKeyFile.loadOrCreate(path, algorithm: algorithm, retiring: nil, now: now)
-            return (try require(statuses(of: set, lifetime: accessTokenLifetime, now: now).last), [])
+            let set = try SigningKeyFile.loadOrCreate(path, algorithm: algorithm, retiring: secret, now: now)
+            return (try require(statuses(of: set, lifetime: tokenLifetime, now: now).last), [])
         }
         var set = try SigningKeyFile.load(path)
-        let kept = set.verificationKeys(at: now, lifetime: accessTokenLifetime)
+        let kept = set.verificationKeys(at: now, lifetime: tokenLifetime)
         let dropped = set.keys.map(\.kid).filter { kid in !kept.contains { $0.kid == kid } }
         set.keys = kept + [try SigningKeySet.generate(algorithm, activatesAt: now + max(0, activationDelay))]
         try SigningKeyFile.write(set, to: path)
-        return (try require(statuses(of: set, lifetime: accessTokenLifetime, now: now).last), dropped)
+        return (try require(statuses(of: set, lifetime: tokenLifetime, now: now).last), dropped)
     }
 
     /// The keys of the set at `path`, oldest first, with what each does at `now`.
-    public static func list(path: String, accessTokenLifetime: Double, now: Double) throws -> [KeyStatus] {
-        statuses(of: try SigningKeyFile.load(path), lifetime: accessTokenLifetime, now: now)
+    public static func list(path: String, tokenLifetime: Double, now: Double) throws -> [KeyStatus] {
+        statuses(of: try SigningKeyFile.load(path), lifetime: tokenLifetime, now: now)
     }
 
     private static func statuses(of set: SigningKeySet, lifetime: Double, now: Double) -> [KeyStatus] {

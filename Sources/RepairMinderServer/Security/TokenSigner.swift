@@ -63,7 +63,14 @@ final class TokenSigner: @unchecked Sendable {
     /// Uses `keys` from now on (a rotation, a key's activation, a retired key's end).
     func replace(with keys: Keys) async throws {
         let next = try await State(keys)
-        lock.withLock { state = next }
+        let kept = Set(([keys.signing] + keys.verifying).map(\.kid))
+        let left = lock.withLock {
+            defer { state = next }
+            return ([state.keys.signing] + state.keys.verifying).contains { !kept.contains($0.kid) }
+        }
+        // A token verified with a key that left the set (retired, or removed as compromised)
+        // must be checked again: it is refused now.
+        if left { verified.removeAll() }
     }
 
     /// Adds `key` to `collection` under its `kid`, as a key that signs and verifies.
@@ -163,7 +170,7 @@ extension TokenSigner {
     /// with one new key pair (and the HS256 secret used so far, verifying until the access
     /// tokens it signed have expired).
     static func keys(for settings: ServerSettings, jwtSecret: String?, now: Double) throws -> Keys {
-        let lifetime = Double(settings.accessTokenTTL)
+        let lifetime = settings.longestTokenLifetime
         if settings.jwtAlgorithm == .hs256 {
             guard let jwtSecret else { throw SettingsError("--jwt-algorithm HS256 needs --jwt-secret") }
             return Keys(

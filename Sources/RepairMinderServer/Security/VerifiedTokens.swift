@@ -34,5 +34,10 @@ final class VerifiedTokens: @unchecked Sendable {
         }
     }
 
+    /// Forgets every token (a key left the key set).
+    func removeAll() {
+        lock.withLock { entries.removeAll() }
+    }
+
     var count: Int { lock.withLock { entries.count } }
 }

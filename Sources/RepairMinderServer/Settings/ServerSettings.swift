@@ -130,6 +130,12 @@ public struct ServerSettings: Sendable {
         Double(isMobile ? sessionMaxLifetimeMobile : sessionMaxLifetimeWeb)
     }
 
+    /// The longest any access token lives: a customer token has no refresh, and lives as long
+    /// as its session. A replaced signing key verifies for this long.
+    public var longestTokenLifetime: Double {
+        Double(max(accessTokenTTL, customerSessionTTLWeb, customerSessionTTLMobile))
+    }
+
     /// The key set file these settings name.
     public var signingKeysPath: String {
         signingKeys ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("signing-keys.json").path

@@ -42,11 +42,18 @@ struct StaffLoginController {
         guard user.archived == 0 else { throw APIError.accountArchived }
         if let upgraded = match.upgradedHash {
             // Conditional on the hash just checked: a password changed meanwhile stays changed.
+            // Best effort: the old hash still verifies, and the next sign-in tries again.
             let now = clock.now()
-            try await revocation.transaction { changing in
-                if try await AccountStore.replacePassword(userId: user.id, expected: user.passwordHash, with: upgraded, now: now, on: changing.db) {
-                    changing.changedUser(user.id)
+            do {
+                try await revocation.transaction { changing in
+                    if try await AccountStore.replacePassword(
+                        userId: user.id, expected: user.passwordHash, with: upgraded, now: now, on: changing.db)
+                    {
+                        changing.changedUser(user.id)
+                    }
                 }
+            } catch {
+                call.context.logger.warning("Password hash not upgraded: \(String(reflecting: type(of: error)))")
             }
         }
         let challengeToken = RandomToken.base64URL(byteCount: 32)
@@ -96,8 +103,10 @@ struct StaffLoginController {
         if let last = challenge.lastCodeSentAt, now - last < interval {
             throw APIError.rateLimited(retryAfter: last + interval - now)
         }
-        // The challenge's own budget, never the address's: anyone can spend that one.
+        // The challenge's own budget and its user's, never the address's: anyone can spend that
+        // one, while these take the right password.
         try await call.spend(.challengeEmails, key: challenge.id)
+        try await call.spend(.codeEmails, key: challenge.userId)
         let code = RandomToken.digits(6)
         let email = CodeEmail.twoFactor(to: challenge.email, code: code, validMinutes: settings.codeTTL / 60, now: now)
         // Conditional on the spacing again: of two concurrent requests only one replaces the code.
