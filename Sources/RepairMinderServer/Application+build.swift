@@ -26,7 +26,9 @@ func buildApplication(
     mountingAlso extra: (RouteMounter) -> Void, metricsListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     try settings.validate()
-    let signer = try await TokenSigner(settings: settings, now: clock.now())
+    let jwtSecret = try TokenSigner.jwtSecret(for: settings)
+    let signer = try await TokenSigner(
+        keys: TokenSigner.keys(for: settings, jwtSecret: jwtSecret, now: clock.now()), issuer: settings.serverURL)
     let encryptionKey = try settings.resolvedEncryptionKey()
     let transport = try mailTransport ?? settings.makeMailTransport()
     let metricsAddress = settings.metricsAddress.flatMap(ListenAddress.init)
@@ -58,7 +60,7 @@ func buildApplication(
     if settings.jwtAlgorithm != .hs256 {
         app.addServices(
             SigningKeyRefreshService(
-                signer: signer, settings: settings, jwtSecret: try TokenSigner.jwtSecret(for: settings), clock: clock, logger: logger,
+                signer: signer, settings: settings, jwtSecret: jwtSecret, clock: clock, logger: logger,
                 interval: settings.signingKeysRefreshInterval))
     }
     if let metrics, let metricsAddress {

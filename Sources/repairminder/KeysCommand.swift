@@ -34,24 +34,26 @@ struct KeySetOptions: ParsableArguments {
     @Option(help: "The servers' customer token lifetime for mobile apps, seconds. [env: REPAIRMINDER_CUSTOMER_SESSION_TTL_MOBILE] (default: 7776000)")
     var customerSessionTtlMobile: Int?
 
-    var path: String {
+    /// The servers' settings these flags and their environment twins name, read as `serve` reads them.
+    private var settings: ServerSettings {
+        var settings = ServerSettings()
         let environment = ProcessInfo.processInfo.environment
-        if let path = signingKeys ?? environment["REPAIRMINDER_SIGNING_KEYS"] { return path }
-        let directory = dataDir ?? environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
-        return URL(fileURLWithPath: directory).appendingPathComponent("signing-keys.json").path
+        let text = { (flag: String?, name: String) in flag ?? environment["REPAIRMINDER_\(name)"] }
+        let number = { (flag: Int?, name: String) in flag ?? environment["REPAIRMINDER_\(name)"].flatMap { Int($0) } }
+        if let v = text(dataDir, "DATA_DIR") { settings.dataDirectory = v }
+        settings.signingKeys = text(signingKeys, "SIGNING_KEYS")
+        if let v = number(accessTokenTtl, "ACCESS_TOKEN_TTL") { settings.accessTokenTTL = v }
+        if let v = number(customerSessionTtlWeb, "CUSTOMER_SESSION_TTL_WEB") { settings.customerSessionTTLWeb = v }
+        if let v = number(customerSessionTtlMobile, "CUSTOMER_SESSION_TTL_MOBILE") { settings.customerSessionTTLMobile = v }
+        return settings
     }
+
+    /// The key set file.
+    var path: String { settings.signingKeysPath }
 
     /// How long a replaced key keeps verifying: the longest any token lives (a customer token
     /// has no refresh and lives as long as its session), as the servers compute it.
-    var lifetime: Double {
-        var settings = ServerSettings()
-        let environment = ProcessInfo.processInfo.environment
-        let value = { (flag: Int?, name: String) in flag ?? environment["REPAIRMINDER_\(name)"].flatMap { Int($0) } }
-        if let v = value(accessTokenTtl, "ACCESS_TOKEN_TTL") { settings.accessTokenTTL = v }
-        if let v = value(customerSessionTtlWeb, "CUSTOMER_SESSION_TTL_WEB") { settings.customerSessionTTLWeb = v }
-        if let v = value(customerSessionTtlMobile, "CUSTOMER_SESSION_TTL_MOBILE") { settings.customerSessionTTLMobile = v }
-        return settings.longestTokenLifetime
-    }
+    var lifetime: Double { settings.longestTokenLifetime }
 
     func validate() throws {
         guard lifetime > 0 else { throw ValidationError("the token lifetimes must be greater than 0") }

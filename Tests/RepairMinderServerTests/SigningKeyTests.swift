@@ -353,4 +353,20 @@ import Testing
             _ = try await signer.verify(token, as: AccessTokenClaims.self, now: 1_500)
         }
     }
+
+    /// Re-reading the key set never makes one: a file gone missing keeps the keys in use
+    /// (a new set would sign everyone out), and start-up in development is what creates it.
+    @Test func aRereadNeverCreatesTheKeySet() async throws {
+        var settings = TestServer.defaultSettings()
+        defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
+        settings.signingKeysRefreshInterval = .milliseconds(50)
+        let signer = try await TokenSigner(settings: settings, now: 100)
+        let inUse = signer.keys
+        try FileManager.default.removeItem(atPath: settings.signingKeysPath)
+        let refresh = SigningKeyRefreshService(
+            signer: signer, settings: settings, jwtSecret: nil, clock: ServerClock { 200 }, logger: TestServer.quietLogger)
+        await #expect(throws: SettingsError.self) { try await refresh.refresh() }
+        #expect(signer.keys == inUse)
+        #expect(!FileManager.default.fileExists(atPath: settings.signingKeysPath))
+    }
 }

@@ -91,6 +91,13 @@ import Testing
         #expect(both.port == 9100)
     }
 
+    /// A short signing secret is refused in development too: its tokens would be guessable anywhere.
+    @Test func aShortJWTSecretIsRefusedInEveryEnvironment() throws {
+        #expect {
+            _ = try SettingsOptions.parse(["--jwt-secret", "too-short"]).settings(environment: [:])
+        } throws: { "\($0)".contains("--jwt-secret must be at least 32 bytes") }
+    }
+
     @Test func productionRefusesAMissingOrShortSecret() throws {
         #expect(throws: ValidationError.self) {
             _ = try SettingsOptions.parse(["--env", "production", "--jwt-algorithm", "HS256"]).settings(environment: [:])

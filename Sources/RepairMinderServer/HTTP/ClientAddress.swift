@@ -38,13 +38,11 @@ extension HTTPField.Name {
 /// The keys limits count a client address under (docs/API.md §7).
 enum ClientAddress {
     /// The network `address` belongs to, for budgets counted per network: IPv4 /24, IPv6 /64
-    /// (an IPv4-mapped IPv6 address counts as its IPv4 address); "unknown" without one.
+    /// (`IPAddressRange.bytes` counts an IPv4-mapped IPv6 address as IPv4); "unknown" without one.
     static func networkKey(_ address: String?) -> String {
         guard let address, let bytes = IPAddressRange.bytes(of: address) else { return "unknown" }
-        let v4: ArraySlice<UInt8>? =
-            bytes.count == 4 ? bytes[...] : bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] ? bytes.suffix(4) : nil
-        if let v4 { return v4.prefix(3).map(String.init).joined(separator: ".") + ".0/24" }
-        return limitKey(address)
+        guard bytes.count == 4 else { return limitKey(address) }
+        return bytes.prefix(3).map(String.init).joined(separator: ".") + ".0/24"
     }
 
     /// The key a per-IP limit counts `address` under: the address itself for IPv4, its /64 for

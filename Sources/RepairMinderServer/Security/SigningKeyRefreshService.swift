@@ -31,7 +31,7 @@ struct SigningKeyRefreshService: Service {
 
     /// Uses the keys the file names now, if they differ from those in use.
     func refresh() async throws {
-        let keys = try TokenSigner.keys(for: settings, jwtSecret: jwtSecret, now: clock.now())
+        let keys = try TokenSigner.keys(for: settings, jwtSecret: jwtSecret, now: clock.now(), creating: false)
         let inUse = signer.keys
         guard keys != inUse else { return }
         try await signer.replace(with: keys)

@@ -22,6 +22,14 @@ final class TokenSigner: @unchecked Sendable {
         let signing: SigningKeySet.Key
         let verifying: [SigningKeySet.Key]
         let published: PublicJWKS
+
+        /// An HS256 secret that signs, and the previous one, which only verifies; nothing published.
+        static func hs256(secret: String, previous: String?) -> Keys {
+            Keys(
+                signing: SigningKeySet.symmetric(secret: secret, activatesAt: 0),
+                verifying: previous.map { [SigningKeySet.symmetric(secret: $0, activatesAt: 0)] } ?? [],
+                published: PublicJWKS(keys: []))
+        }
     }
 
     /// The keys of one moment, ready to use.
@@ -166,23 +174,21 @@ extension TokenSigner {
     }
 
     /// The keys `settings` name at `now`: an HS256 secret (and the previous one, verifying
-    /// only) with `--jwt-algorithm HS256`; otherwise the key set file, created in development
-    /// with one new key pair (and the HS256 secret used so far, verifying until the access
-    /// tokens it signed have expired).
-    static func keys(for settings: ServerSettings, jwtSecret: String?, now: Double) throws -> Keys {
+    /// only) with `--jwt-algorithm HS256`; otherwise the key set file. With `creating` (at
+    /// start-up, in development) a missing file is created with one new key pair (and the
+    /// HS256 secret used so far, verifying until the tokens it signed have expired); a re-read
+    /// never creates one.
+    static func keys(for settings: ServerSettings, jwtSecret: String?, now: Double, creating: Bool = true) throws -> Keys {
         let lifetime = settings.longestTokenLifetime
         if settings.jwtAlgorithm == .hs256 {
             guard let jwtSecret else { throw SettingsError("--jwt-algorithm HS256 needs --jwt-secret") }
-            return Keys(
-                signing: SigningKeySet.symmetric(secret: jwtSecret, activatesAt: 0),
-                verifying: settings.previousJWTSecret.map { [SigningKeySet.symmetric(secret: $0, activatesAt: 0)] } ?? [],
-                published: PublicJWKS(keys: []))
+            return .hs256(secret: jwtSecret, previous: settings.previousJWTSecret)
         }
         let path = settings.signingKeysPath
         let set =
-            settings.environment == .production
-            ? try SigningKeyFile.load(path)
-            : try SigningKeyFile.loadOrCreate(path, algorithm: settings.jwtAlgorithm, retiring: jwtSecret, now: now)
+            creating && settings.environment != .production
+            ? try SigningKeyFile.loadOrCreate(path, algorithm: settings.jwtAlgorithm, retiring: jwtSecret, now: now)
+            : try SigningKeyFile.load(path)
         guard let signing = set.signingKey(at: now) else { throw SettingsError("\(path) has no key active yet") }
         return Keys(
             signing: signing, verifying: set.verificationKeys(at: now, lifetime: lifetime),

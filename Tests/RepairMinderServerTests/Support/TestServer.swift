@@ -321,13 +321,7 @@ extension TokenSigner {
         issuer: String = ServerSettings().serverURL
     ) async throws -> TokenSigner {
         if algorithm == .hs256 {
-            let secret = try #require(secret)
-            return try await TokenSigner(
-                keys: Keys(
-                    signing: SigningKeySet.symmetric(secret: secret, activatesAt: 0),
-                    verifying: previous.map { [SigningKeySet.symmetric(secret: $0, activatesAt: 0)] } ?? [],
-                    published: PublicJWKS(keys: [])),
-                issuer: issuer)
+            return try await TokenSigner(keys: .hs256(secret: try #require(secret), previous: previous), issuer: issuer)
         }
         let key = try SigningKeySet.generate(algorithm, activatesAt: 0)
         return try await TokenSigner(
