@@ -10,6 +10,8 @@ public enum ActivityEventType: String, Codable, Sendable, CaseIterable {
     case totpEnabled = "totp_enabled"
     case totpDisabled = "totp_disabled"
     case recoveryCodeUsed = "recovery_code_used"
+    case passkeyAdded = "passkey_added"
+    case passkeyRemoved = "passkey_removed"
     case registered
 }
 

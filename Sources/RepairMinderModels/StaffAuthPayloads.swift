@@ -24,10 +24,13 @@ public struct LoginUserSummary: Codable, Sendable, Equatable {
     }
 }
 
-/// A second factor a user can complete login with.
+/// A second factor login step 3 accepts (docs/API.md §2.1, §11.1): the emailed code only for a
+/// user who enrolled nothing, else the strongest enrolled factors.
 public enum TwoFactorMethod: String, Codable, Sendable, CaseIterable {
     case email
     case totp
+    case recoveryCode = "recovery_code"
+    case passkey
 }
 
 /// Login step 1's answer: the password was right, a second factor is required (docs/API.md §2.1).
@@ -36,19 +39,28 @@ public struct LoginChallengeResponse: Codable, Sendable, Equatable {
     public var userId: String
     public var email: String
     public var user: LoginUserSummary
-    public var twoFactorMethods: [TwoFactorMethod]?
+    /// The second factors step 3 accepts for this user (docs/API.md §11.1); nil from a server
+    /// older than passkeys, which accepted the emailed code from everyone.
+    public var methods: [TwoFactorMethod]?
     /// Binds steps 2 and 3 to this answer (docs/API.md §2.3); send it back with both.
     public var challengeToken: String?
+    /// When the user has passkeys: the request options step 3's passkey answers, bound to this challenge.
+    public var passkey: PublicKeyCredentialRequestOptionsJSON?
     public init(
-        userId: String, email: String, user: LoginUserSummary, twoFactorMethods: [TwoFactorMethod], challengeToken: String?
+        userId: String, email: String, user: LoginUserSummary, methods: [TwoFactorMethod], challengeToken: String?,
+        passkey: PublicKeyCredentialRequestOptionsJSON? = nil
     ) {
         self.requiresTwoFactor = true
         self.userId = userId
         self.email = email
         self.user = user
-        self.twoFactorMethods = twoFactorMethods
+        self.methods = methods
         self.challengeToken = challengeToken
+        self.passkey = passkey
     }
+
+    /// Whether step 2 emails a code to this user: only when nothing stronger is enrolled.
+    public var acceptsEmailedCode: Bool { methods.map { $0.contains(.email) } ?? true }
 }
 
 /// `POST /api/auth/2fa/request` body.
@@ -64,15 +76,22 @@ public struct TwoFactorCodeRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// `POST /api/auth/2fa/verify` body.
+/// `POST /api/auth/2fa/verify` body: a code or, for a user with passkeys, a passkey's answer
+/// to step 1's `passkey` options (exactly one of the two).
 public struct TwoFactorVerifyRequest: Codable, Sendable, Equatable {
     public var userId: String
-    public var code: String
+    public var code: String?
     /// Step 1's `challengeToken`; optional for seed clients, always sent by the SDK.
     public var challengeToken: String?
+    public var passkey: AuthenticationResponseJSON?
     public init(userId: String, code: String, challengeToken: String? = nil) {
         self.userId = userId
         self.code = code
+        self.challengeToken = challengeToken
+    }
+    public init(userId: String, passkey: AuthenticationResponseJSON, challengeToken: String?) {
+        self.userId = userId
+        self.passkey = passkey
         self.challengeToken = challengeToken
     }
 }
@@ -90,6 +109,32 @@ public struct MagicLinkVerifyRequest: Codable, Sendable, Equatable {
     public init(email: String, code: String) {
         self.email = email
         self.code = code
+    }
+}
+
+/// `POST /api/auth/magic-link/verify-code`'s answer (docs/API.md §2.5, §11.1): tokens, or, for
+/// a user with an authenticator app or passkeys, login step 1's answer (the code stood in for
+/// the password; step 3 follows).
+public enum MagicLinkVerifyResponse: Codable, Sendable, Equatable {
+    case signedIn(StaffTokenResponse)
+    case secondFactorRequired(LoginChallengeResponse)
+
+    private enum CodingKeys: String, CodingKey { case requiresTwoFactor }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if try container.decodeIfPresent(Bool.self, forKey: .requiresTwoFactor) == true {
+            self = .secondFactorRequired(try LoginChallengeResponse(from: decoder))
+        } else {
+            self = .signedIn(try StaffTokenResponse(from: decoder))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .signedIn(let tokens): try tokens.encode(to: encoder)
+        case .secondFactorRequired(let challenge): try challenge.encode(to: encoder)
+        }
     }
 }
 

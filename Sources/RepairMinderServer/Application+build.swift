@@ -131,18 +131,29 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
 
     try PublicController(
         database: database, accounts: accounts, serverURL: settings.serverURL, logoDirectory: settings.dataDirectory,
-        signer: signer, rekiServed: settings.rekiEnabled)
+        signer: signer, rekiServed: settings.rekiEnabled, appleAppIds: settings.appleAppIds)
         .mount(on: routes)
     let passwordPolicy = try PasswordPolicy.bundled()
     let issuer = TokenIssuer(
         signer: signer, accounts: accounts, sessions: sessions, revocation: revocation, settings: settings, clock: clock,
         metrics: parts.metrics)
+    let passkeys = PasskeyStore(database: database)
+    let relyingParty = WebAuthnRelyingParty(
+        id: settings.relyingPartyID, name: AuthenticatorApp.issuer, origins: Set(settings.relyingPartyOrigins))
+    let passkeyAssertions = PasskeyAssertions(store: passkeys, relyingParty: relyingParty)
+    let loginChallenges = LoginChallengeStore(database: database)
+    let secondFactor = SecondFactorChallenge(
+        settings: settings, clock: clock, challenges: loginChallenges, authenticatorApp: authenticatorApp, passkeys: passkeys,
+        relyingParty: relyingParty)
     StaffLoginController(
-        settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher,
-        challenges: LoginChallengeStore(database: database), hashing: hashing, mail: parts.mail,
-        authenticatorApp: authenticatorApp, issuer: issuer, revocation: revocation
+        settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher, challenges: loginChallenges,
+        hashing: hashing, mail: parts.mail, authenticatorApp: authenticatorApp, secondFactor: secondFactor,
+        passkeys: passkeyAssertions, issuer: issuer, revocation: revocation
     ).mount(on: routes)
-    MagicLinkController(accounts: accounts, codes: codes, issuer: issuer).mount(on: routes)
+    MagicLinkController(accounts: accounts, codes: codes, secondFactor: secondFactor, issuer: issuer).mount(on: routes)
+    PasskeyController(
+        clock: clock, store: passkeys, relyingParty: relyingParty, assertions: passkeyAssertions, issuer: issuer
+    ).mount(on: routes)
     SessionListController(clock: clock, sessions: sessions, revocation: revocation).mount(on: routes)
     RegistrationController(
         database: database, clock: clock, accounts: accounts, store: RegistrationStore(database: database),

@@ -75,6 +75,12 @@ struct SettingsOptions: ParsableArguments {
     var purgeRetention: Int?
     @Option(help: "Serve Prometheus metrics at GET /metrics on this HOST:PORT, a listener of its own (never the API port); keep it private: the counts differ for addresses with and without an account. [env: REPAIRMINDER_METRICS_ADDRESS] (default: none, no metrics)")
     var metricsAddress: String?
+    @Option(help: "The domain passkeys are scoped to (WebAuthn's relying party id); an IP address is refused in production. [env: REPAIRMINDER_WEBAUTHN_RP_ID] (default: the public URL's host)")
+    var webauthnRpId: String?
+    @Option(help: "Comma-separated origins passkey sign-ins may come from, each on the relying party id's domain; an iOS app's is https://<rp id>. [env: REPAIRMINDER_WEBAUTHN_ORIGINS] (default: the public URL's origin)")
+    var webauthnOrigins: String?
+    @Option(help: "Comma-separated iOS apps (TEAMID.bundle.id) that /.well-known/apple-app-site-association lets use this domain's passkeys and open its reset links. [env: REPAIRMINDER_APPLE_APP_IDS] (default: none)")
+    var appleAppIds: String?
     @Option(help: "Serve the REKI app's contract under /auth/* (docs/API.md §10): true or false. [env: REPAIRMINDER_REKI] (default: true)")
     var reki: Bool?
     @Option(help: "How mail leaves: smtp or outbox (<data-dir>/outbox.jsonl, development). [env: REPAIRMINDER_MAIL_TRANSPORT] (default: smtp with --smtp-url, else outbox; production requires naming outbox)")
@@ -153,9 +159,13 @@ struct SettingsOptions: ParsableArguments {
         if let v = try int(codeRequestMinMs, "CODE_REQUEST_MIN_MS") { s.codeRequestMinimumMilliseconds = v }
         if let v = try bool(requireChallengeToken, "REQUIRE_CHALLENGE_TOKEN") { s.requireChallengeToken = v }
         if let v = try int(purgeRetention, "PURGE_RETENTION") { s.purgeRetention = v }
-        if let v = string(trustedProxies, "TRUSTED_PROXIES") {
-            s.trustedProxies = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        func list(_ flag: String?, _ name: String) -> [String]? {
+            string(flag, name).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
         }
+        if let v = string(webauthnRpId, "WEBAUTHN_RP_ID") { s.webauthnRPID = v }
+        if let v = list(webauthnOrigins, "WEBAUTHN_ORIGINS") { s.webauthnOrigins = v }
+        if let v = list(appleAppIds, "APPLE_APP_IDS") { s.appleAppIds = v }
+        if let v = list(trustedProxies, "TRUSTED_PROXIES") { s.trustedProxies = v }
         s.metricsAddress = string(metricsAddress, "METRICS_ADDRESS")
         if let v = try bool(reki, "REKI") { s.rekiEnabled = v }
         s.mailTransport = try choice(mailTransport, "MAIL_TRANSPORT", "--mail-transport")

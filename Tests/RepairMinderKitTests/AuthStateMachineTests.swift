@@ -15,7 +15,7 @@ import Testing
             let auth = await StaffAuth(api: server.client(url, store: store))
             try await auth.login(email: "  admin@acme.test ", password: DemoFixtures.adminPassword)
             guard case .awaitingSecondFactor(let challenge) = await auth.state else { Issue.record("no challenge"); return }
-            #expect(challenge.twoFactorMethods == [.email])
+            #expect(challenge.methods == [.email])
             try await auth.requestEmailCode()
             try await auth.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
             guard case .signedIn(let me) = await auth.state else { Issue.record("not signed in"); return }
@@ -138,10 +138,11 @@ extension AuthStateMachineTests {
                 Routes.StaffAuth.totpVerifySetup, TOTPCodeRequest(code: TOTPTestCode.code(secret: secret, time: server.clock.now)))
             await auth.logout()
 
-            // Next login offers the app, and a code from it signs in without email.
+            // Next login asks for the app (no email: docs/API.md §11.1), and a code from it signs in.
             try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
             guard case .awaitingSecondFactor(let challenge) = await auth.state else { Issue.record("no challenge"); return }
-            #expect(challenge.twoFactorMethods == [.email, .totp])
+            #expect(challenge.methods == [.totp, .recoveryCode])
+            #expect(try await auth.requestEmailCode() == "Enter the code from your authenticator app")
             server.clock.advance(by: 30)
             try await auth.verifySecondFactor(code: TOTPTestCode.code(secret: secret, time: server.clock.now))
             guard case .signedIn = await auth.state else { Issue.record("not signed in"); return }

@@ -75,16 +75,22 @@ import Testing
             CustomerVerifyCodeRequest.self, DeviceTokenRegistration.self, DeviceTokenRemoval.self,
             PushPreferencesUpdate.self, ForgotPasswordRequest.self, ResetPasswordRequest.self,
             ChangePasswordRequest.self, RegisterRequest.self, RegisterVerifyRequest.self, REKIResetPasswordRequest.self,
+            PasskeyRegistrationRequest.self, PasskeyLoginRequest.self,
         ]
         let served = Set(Routes.served.compactMap { $0.requestType?.schemaName })
         #expect(Set(bodies.map { $0.schemaName }) == served, "every request body of a served route is a WireRequest")
         for body in bodies {
-            guard case .object(let properties, _) = body.schema else {
-                Issue.record("\(body.schemaName) is not an object")
-                continue
+            // A body of alternatives (`exactlyOneOf`) is one object per alternative.
+            let objects: [JSONSchema] = if case .oneOf(let choices) = body.schema { choices } else { [body.schema] }
+            #expect(objects.count == max(body.exactlyOneOf.count, 1), "\(body.schemaName)'s alternatives")
+            for object in objects {
+                guard case .object(let properties, _) = object else {
+                    Issue.record("\(body.schemaName) is not an object")
+                    continue
+                }
+                #expect(!properties.isEmpty, "\(body.schemaName) declares no fields")
+                #expect(Set(properties.map(\.name)).count == properties.count, "\(body.schemaName) lists a field twice")
             }
-            #expect(!properties.isEmpty, "\(body.schemaName) declares no fields")
-            #expect(Set(properties.map(\.name)).count == properties.count, "\(body.schemaName) lists a field twice")
         }
     }
 }

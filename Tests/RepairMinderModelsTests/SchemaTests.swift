@@ -20,7 +20,14 @@ import Testing
         SessionInfo.self, [SessionInfo].self, RevokedSessionsResponse.self, ActivityEvent.self, [ActivityEvent].self,
         REKIUser.self, REKIAuthResponse.self, REKITokenPair.self, REKIResetPasswordRequest.self, REKIErrorBody.self,
         [JSONValue].self,
-        RegisterRequest.self, RegisterVerifyRequest.self,
+        RegisterRequest.self, RegisterVerifyRequest.self, MagicLinkVerifyResponse.self, AppleAppSiteAssociation.self,
+        // Passkeys (§11).
+        PublicKeyCredentialRpEntity.self, PublicKeyCredentialUserEntityJSON.self, PublicKeyCredentialParameters.self,
+        PublicKeyCredentialDescriptorJSON.self, AuthenticatorSelectionCriteria.self,
+        PublicKeyCredentialCreationOptionsJSON.self, PublicKeyCredentialRequestOptionsJSON.self,
+        AuthenticatorAttestationResponseJSON.self, RegistrationResponseJSON.self, AuthenticatorAssertionResponseJSON.self,
+        AuthenticationResponseJSON.self, PasskeyRegistrationOptions.self, PasskeyRegistrationRequest.self, Passkey.self,
+        [Passkey].self, PasskeyLoginOptions.self, PasskeyLoginRequest.self,
     ]
 
     /// The example of `type`, encoded and read back as generic JSON.
@@ -44,6 +51,34 @@ import Testing
             let problems = SchemaChecker.problems(try Self.encoded(answer), CustomerVerifyCodeResponse.schema)
             #expect(problems.isEmpty, "\(answer): \(problems)")
         }
+    }
+
+    @Test func bothMagicLinkAnswersFitTheirSchema() throws {
+        for answer in [MagicLinkVerifyResponse.signedIn(.example), .secondFactorRequired(.example)] {
+            let problems = SchemaChecker.problems(try Self.encoded(answer), MagicLinkVerifyResponse.schema)
+            #expect(problems.isEmpty, "\(answer): \(problems)")
+            #expect(try JSONDecoder().decode(MagicLinkVerifyResponse.self, from: JSONEncoder().encode(answer)) == answer)
+        }
+    }
+
+    /// Step 3 takes a code or a passkey: its document fits a body with exactly one of them.
+    @Test func aSecondFactorIsACodeOrAPasskeyNotBoth() throws {
+        let withCode = try Self.encoded(TwoFactorVerifyRequest(userId: "u1", code: "123456"))
+        let withPasskey = try Self.encoded(TwoFactorVerifyRequest(userId: "u1", passkey: .example, challengeToken: nil))
+        #expect(SchemaChecker.problems(withCode, TwoFactorVerifyRequest.schema).isEmpty)
+        #expect(SchemaChecker.problems(withPasskey, TwoFactorVerifyRequest.schema).isEmpty)
+        var both = TwoFactorVerifyRequest(userId: "u1", passkey: .example, challengeToken: nil)
+        both.code = "123456"
+        #expect(!SchemaChecker.problems(try Self.encoded(both), TwoFactorVerifyRequest.schema).isEmpty)
+        #expect(throws: FieldProblem("Send code or passkey, not both")) { try both.validated() }
+        var neither = both
+        neither.code = nil
+        neither.passkey = nil
+        #expect(!SchemaChecker.problems(try Self.encoded(neither), TwoFactorVerifyRequest.schema).isEmpty)
+        #expect(throws: FieldProblem("code or passkey is required")) { try neither.validated() }
+        var badSignature = TwoFactorVerifyRequest(userId: "u1", passkey: .example, challengeToken: nil)
+        badSignature.passkey?.response.signature = "not base64url!"
+        #expect(throws: FieldProblem("passkey.response.signature must be base64url without padding")) { try badSignature.validated() }
     }
 
     @Test func nullsAndOmittedOptionalsFitTheSchema() throws {

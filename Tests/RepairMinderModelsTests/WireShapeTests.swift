@@ -48,7 +48,7 @@ import Testing
         let login = try Self.object(
             LoginChallengeResponse(
                 userId: "u", email: "e", user: .init(id: "u", email: "e", firstName: "F", lastName: "L", companyId: "c"),
-                twoFactorMethods: [.email], challengeToken: "t"))
+                methods: [.email], challengeToken: "t"))
         #expect(login["requiresTwoFactor"] as? Bool == true)
         #expect((login["user"] as? [String: Any])?["companyId"] as? String == "c")
         let refresh = try Self.object(RefreshResponse(token: "t", refreshToken: "r", expiresIn: 900))

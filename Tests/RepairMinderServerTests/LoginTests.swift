@@ -22,7 +22,7 @@ import Testing
             #expect(user["lastName"] as? String == "Admin")
             #expect(user["id"] as? String == reply.string("userId"))
             #expect(user["companyId"] is String)
-            #expect(reply.data["twoFactorMethods"] as? [String] == ["email"])
+            #expect(reply.data["methods"] as? [String] == ["email"])
             // No code is sent until step 2 asks for one.
             #expect(try await client.mail(to: "admin@acme.test").isEmpty)
             let open = try await server.withDatabase { try await $0.count("login_challenges", where: "closed_at IS NULL") }

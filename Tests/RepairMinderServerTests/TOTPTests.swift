@@ -67,7 +67,7 @@ import Testing
             let token = try #require(try await client.signIn().string("token"))
             let (secret, _) = try await Self.enrol(client, server: server, token: token)
             let login = try await client.post("/api/auth/login", ["email": admin, "password": DemoFixtures.adminPassword])
-            #expect(login.data["twoFactorMethods"] as? [String] == ["email", "totp"])
+            #expect(login.data["methods"] as? [String] == ["totp", "recovery_code"])
             let mailBefore = try await client.mail(to: admin).count
             server.clock.advance(by: 30)
             let reply = try await client.post(
@@ -340,7 +340,7 @@ import Testing
             try await client.post("/api/auth/totp/disable", ["code": recovery[4]], bearer: token)
                 .expectFailure(.badRequest, "TOTP_NOT_ENABLED")
             let login = try await client.post("/api/auth/login", ["email": admin, "password": DemoFixtures.adminPassword])
-            #expect(login.data["twoFactorMethods"] as? [String] == ["email"])
+            #expect(login.data["methods"] as? [String] == ["email"])
             // Recovery codes are gone with it.
             try await Self.verify(client, code: recovery[5]).expectFailure(.unauthorized, "INVALID_CODE")
         }

@@ -2,8 +2,9 @@ import Foundation
 import Observation
 import RepairMinderModels
 
-/// The staff sign-in state machine (docs/API.md §2): password → second factor → signed in, or
-/// magic link → code → signed in; session restore at launch; logout. It follows the client's
+/// The staff sign-in state machine (docs/API.md §2, §11): password → second factor → signed in,
+/// magic link → code → (second factor →) signed in, or a passkey alone; session restore at
+/// launch; logout. It follows the client's
 /// session state: when the session ends elsewhere (a refused refresh), it returns to
 /// `.signedOut` by itself.
 @MainActor @Observable
@@ -24,9 +25,13 @@ public final class StaffAuth {
     public let api: APIClient
     /// A device token this session registered, unregistered at logout.
     public var registeredDeviceToken: String?
+    /// Makes and uses passkeys; nil where there is none (then the passkey methods throw
+    /// `PasskeyError.unavailable` and the screens do not offer them).
+    public let passkeyAuthenticator: (any PasskeyAuthenticator)?
 
-    public init(api: APIClient) {
+    public init(api: APIClient, passkeyAuthenticator: (any PasskeyAuthenticator)? = nil) {
         self.api = api
+        self.passkeyAuthenticator = passkeyAuthenticator
         SessionFollower.follow(api, role: .staff) { [weak self] in self?.sessionEnded() }
     }
 
@@ -73,12 +78,15 @@ public final class StaffAuth {
         state = .awaitingSecondFactor(challenge)
     }
 
-    /// Login step 2: email a code (also "resend code").
-    public func requestEmailCode() async throws {
+    /// Login step 2: email a code (also "resend code"). For a user with an authenticator app or
+    /// passkeys the server sends nothing and says so; that message is returned.
+    @discardableResult
+    public func requestEmailCode() async throws -> String {
         guard case .awaitingSecondFactor(let challenge) = state else { throw SignInFlowError.noLoginInProgress }
-        _ = try await api.send(
+        return try await api.send(
             Routes.StaffAuth.requestTwoFactorCode,
-            TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email, challengeToken: challenge.challengeToken))
+            TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email, challengeToken: challenge.challengeToken)
+        ).message
     }
 
     /// Login step 3 with an emailed code, an authenticator code or a recovery code.
@@ -91,6 +99,27 @@ public final class StaffAuth {
         try await finishSignIn(tokens)
     }
 
+    /// Login step 3 with one of the user's passkeys, answering step 1's passkey options.
+    public func verifySecondFactorWithPasskey() async throws {
+        guard case .awaitingSecondFactor(let challenge) = state else { throw SignInFlowError.noLoginInProgress }
+        guard let options = challenge.passkey else { throw PasskeyError.notOffered }
+        let assertion = try await authenticator().signIn(options)
+        let tokens = try await api.send(
+            Routes.StaffAuth.verifyTwoFactorCode,
+            TwoFactorVerifyRequest(userId: challenge.userId, passkey: assertion, challengeToken: challenge.challengeToken))
+        try await finishSignIn(tokens)
+    }
+
+    /// Signs in with a passkey alone (usernameless: the person picks one of this site's).
+    public func signInWithPasskey() async throws {
+        let authenticator = try authenticator()
+        let options = try await api.send(Routes.Passkeys.loginOptions)
+        let assertion = try await authenticator.signIn(options.publicKey)
+        let tokens = try await api.send(
+            Routes.Passkeys.login, PasskeyLoginRequest(challengeId: options.challengeId, credential: assertion))
+        try await finishSignIn(tokens)
+    }
+
     public func requestMagicLink(email: String) async throws {
         let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try await api.send(Routes.StaffAuth.requestMagicLink, MagicLinkRequest(email: trimmed))
@@ -99,8 +128,11 @@ public final class StaffAuth {
 
     public func verifyMagicCode(_ code: String) async throws {
         guard case .awaitingMagicCode(let email) = state else { throw SignInFlowError.noLoginInProgress }
-        let tokens = try await api.send(Routes.StaffAuth.verifyMagicLink, MagicLinkVerifyRequest(email: email, code: code))
-        try await finishSignIn(tokens)
+        switch try await api.send(Routes.StaffAuth.verifyMagicLink, MagicLinkVerifyRequest(email: email, code: code)) {
+        case .signedIn(let tokens): try await finishSignIn(tokens)
+        // The account has an authenticator app or passkeys: the code stood in for the password.
+        case .secondFactorRequired(let challenge): state = .awaitingSecondFactor(challenge)
+        }
     }
 
     /// Abandons a login in progress.
@@ -190,6 +222,32 @@ public final class StaffAuth {
     @discardableResult
     public func signOutOtherDevices() async throws -> Int {
         try await api.send(Routes.AccountLifecycle.logoutOthers).revoked
+    }
+
+    // MARK: Passkeys (docs/API.md §11.2)
+
+    /// The signed-in user's passkeys, oldest first.
+    public func passkeys() async throws -> [Passkey] {
+        try await api.send(Routes.Passkeys.list)
+    }
+
+    /// Makes a passkey on this device and enrols it under `name` ("iPhone").
+    @discardableResult
+    public func addPasskey(name: String?) async throws -> Passkey {
+        let authenticator = try authenticator()
+        let options = try await api.send(Routes.Passkeys.registrationOptions)
+        let credential = try await authenticator.createPasskey(options.publicKey)
+        return try await api.send(
+            Routes.Passkeys.register, PasskeyRegistrationRequest(challengeId: options.challengeId, name: name, credential: credential))
+    }
+
+    public func removePasskey(_ id: String) async throws {
+        _ = try await api.send(Routes.Passkeys.remove, path: [id])
+    }
+
+    private func authenticator() throws -> any PasskeyAuthenticator {
+        guard let passkeyAuthenticator else { throw PasskeyError.unavailable }
+        return passkeyAuthenticator
     }
 
     private func finishSignIn(_ tokens: StaffTokenResponse) async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import RepairMinderModels
 
 /// "Resend code" and its cooldown, the same on every code screen: a resend is allowed once the
 /// server's spacing between code emails (30 s, docs/API.md §7) has passed.
@@ -50,10 +51,22 @@ public final class TwoFactorViewModel: ResendableCode {
         self.auth = auth
     }
 
+    /// The second factors this login takes (docs/API.md §11.1).
+    public var methods: [TwoFactorMethod] {
+        if case .awaitingSecondFactor(let challenge) = auth.state { return challenge.methods ?? [.email] }
+        return []
+    }
+
     /// Whether the server offered the authenticator app for this login.
-    public var offersAuthenticator: Bool {
-        if case .awaitingSecondFactor(let challenge) = auth.state { return (challenge.twoFactorMethods ?? []).contains(.totp) }
-        return false
+    public var offersAuthenticator: Bool { methods.contains(.totp) }
+    /// Whether a code was (or can be) emailed: only for a user with nothing stronger enrolled.
+    public var offersEmailedCode: Bool { methods.contains(.email) }
+    /// Whether the user can answer with a passkey on this device.
+    public var offersPasskey: Bool { methods.contains(.passkey) && auth.passkeyAuthenticator != nil }
+
+    /// Answers with a passkey instead of a code.
+    public func usePasskey() async {
+        _ = await perform { try await auth.verifySecondFactorWithPasskey() }
     }
 
     public var canSubmit: Bool { (usesRecoveryCode ? code.count == 8 : code.count == 6) && !isLoading }

@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import RepairMinderModels
 
 /// Staff login: email and password, or email only for a magic link (seeds 000, 003).
 @MainActor @Observable
@@ -29,7 +30,7 @@ public final class StaffLoginViewModel: AsyncForm {
             switch mode {
             case .password:
                 try await auth.login(email: email, password: password)
-                if case .awaitingSecondFactor(let challenge) = auth.state, !(challenge.twoFactorMethods ?? []).contains(.totp) {
+                if case .awaitingSecondFactor(let challenge) = auth.state, challenge.acceptsEmailedCode {
                     try await auth.requestEmailCode()
                 }
                 password = ""
@@ -37,5 +38,14 @@ public final class StaffLoginViewModel: AsyncForm {
                 try await auth.requestMagicLink(email: email)
             }
         }
+    }
+
+    /// Whether "Sign in with a passkey" is offered: this device has an authenticator.
+    public var offersPasskey: Bool { auth.passkeyAuthenticator != nil }
+
+    /// Signs in with a passkey alone; no email or password needed.
+    public func signInWithPasskey() async {
+        guard !isLoading else { return }
+        if await perform({ try await auth.signInWithPasskey() }) { password = "" }
     }
 }

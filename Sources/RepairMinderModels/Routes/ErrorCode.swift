@@ -46,6 +46,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let totpSetupRequired = ErrorCode(rawValue: "TOTP_SETUP_REQUIRED")
     public static let totpNotEnabled = ErrorCode(rawValue: "TOTP_NOT_ENABLED")
 
+    // Passkeys (§11).
+    public static let passkeyInvalid = ErrorCode(rawValue: "PASSKEY_INVALID")
+
     // Quarantine (§4).
     public static let accountPendingApproval = ErrorCode(rawValue: "ACCOUNT_PENDING_APPROVAL")
     public static let accountSuspended = ErrorCode(rawValue: "ACCOUNT_SUSPENDED")
@@ -61,7 +64,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         .unauthorized, .tokenExpired, .forbidden, .invalidCredentials, .accountDeactivated, .accountArchived,
         .noPasswordSet, .loginChallengeExpired, .invalidCode, .codeExpired, .tooManyAttempts, .invalidRefreshToken,
         .refreshTokenExpired, .userInactive, .tokenReuseDetected, .totpAlreadyEnabled, .totpSetupRequired,
-        .totpNotEnabled, .accountPendingApproval, .accountSuspended, .weakPassword, .emailTaken,
+        .totpNotEnabled, .passkeyInvalid, .accountPendingApproval, .accountSuspended, .weakPassword, .emailTaken,
         .companyNameTaken,
     ]
 

@@ -18,6 +18,12 @@ extension Routes {
             .get, "/.well-known/jwks.json", .none,
             "The public keys that verify access tokens now, as a JWK Set (never a private or symmetric key); cacheable for 5 minutes",
             format: .plain)
-        static let all: [AnyRoute] = [health.erased, config.erased, companyLogo.erased, openAPI.erased, jwks.erased]
+        /// What lets an iOS app use this domain's passkeys and open its reset links (`--apple-app-ids`).
+        public static let appleAppSiteAssociation = Route<EmptyPayload, AppleAppSiteAssociation>(
+            .get, "/.well-known/apple-app-site-association", .none,
+            "The iOS apps this domain vouches for: webcredentials (passkeys) and applinks (the reset-link path)", format: .plain)
+        static let all: [AnyRoute] = [
+            health.erased, config.erased, companyLogo.erased, openAPI.erased, jwks.erased, appleAppSiteAssociation.erased,
+        ]
     }
 }

@@ -9,22 +9,24 @@ extension Routes {
                 .init(401, .noPasswordSet),
             ])
         public static let requestTwoFactorCode = Route<TwoFactorCodeRequest, MessageResponse>(
-            .post, "/api/auth/2fa/request", .none, "Login step 2: email a 6-digit code",
+            .post, "/api/auth/2fa/request", .none,
+            "Login step 2: email a 6-digit code (nothing is sent to a user with an authenticator app or passkeys)",
             budgets: [.clientIP, .challengeEmails, .codeEmails(by: .foundByHandler, namespace: "login")],
             failures: [.init(401, .loginChallengeExpired)])
         public static let verifyTwoFactorCode = Route<TwoFactorVerifyRequest, StaffTokenResponse>(
             .post, "/api/auth/2fa/verify", .none,
-            "Login step 3: an emailed, authenticator or recovery code completes sign-in",
+            "Login step 3: one of the methods step 1 named (an emailed, authenticator or recovery code, or a passkey) completes sign-in",
             budgets: [.clientIP, .secondFactors(by: .foundByHandler)],
             failures: [
                 .init(401, .invalidCode), .init(401, .codeExpired), .init(401, .loginChallengeExpired),
-                .init(401, .tooManyAttempts),
+                .init(401, .tooManyAttempts), .init(401, .passkeyInvalid),
             ])
         public static let requestMagicLink = Route<MagicLinkRequest, MessageResponse>(
             .post, "/api/auth/magic-link/request", .none, "Email a sign-in code (magic link)",
             budgets: [.clientIP, .codeEmails(by: .bodyEmail)])
-        public static let verifyMagicLink = Route<MagicLinkVerifyRequest, StaffTokenResponse>(
-            .post, "/api/auth/magic-link/verify-code", .none, "Sign in with a magic-link code",
+        public static let verifyMagicLink = Route<MagicLinkVerifyRequest, MagicLinkVerifyResponse>(
+            .post, "/api/auth/magic-link/verify-code", .none,
+            "Sign in with a magic-link code; a user with an authenticator app or passkeys gets login step 1's answer instead",
             budgets: [.clientIP, .wrongCodes(by: .bodyEmail)], failures: [.init(401, .invalidCode)])
         public static let refresh = Route<RefreshRequest, RefreshResponse>(
             .post, "/api/auth/refresh", .none, "Rotate the refresh token; a new access token",

@@ -3,7 +3,7 @@
 public enum Routes {
     /// The routes by feature, named for people (OpenAPI tags).
     public static let features: [(name: String, routes: [AnyRoute])] = [
-        ("Staff sign-in", StaffAuth.all), ("Customer sign-in", CustomerAuth.all), ("Account", Accounts.all),
+        ("Staff sign-in", StaffAuth.all), ("Passkeys", Passkeys.all), ("Customer sign-in", CustomerAuth.all), ("Account", Accounts.all),
         ("Account lifecycle", AccountLifecycle.all),
         ("Push", Push.all), ("Public", Public.all), ("Dashboard", Dashboard.all), ("Devices", Devices.all),
         ("Orders", Orders.all), ("Clients", Clients.all), ("Tickets", Tickets.all),

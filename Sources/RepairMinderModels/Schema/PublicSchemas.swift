@@ -78,3 +78,23 @@ extension BinaryFile: WireType {
             contentType: "image/png")
     }
 }
+
+extension AppleAppSiteAssociation: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("webcredentials", .object([.init("apps", .array(.nonEmptyText))])),
+                .init(
+                    "applinks",
+                    .object([
+                        .init(
+                            "details",
+                            .array(
+                                .object([.init("appIDs", .array(.nonEmptyText)), .init("components", .array(.anything))])))
+                    ])),
+            ], description: "Apple's app-site association: the apps that may use this domain's passkeys and open its links")
+    }
+    public static var example: AppleAppSiteAssociation {
+        AppleAppSiteAssociation(appIds: ["ABCDE12345.com.repairminder.app"], paths: ["/reset-password"])
+    }
+}

@@ -33,15 +33,17 @@ extension LoginChallengeResponse: WireType {
                 .init("userId", .nonEmptyText),
                 .init("email", .email),
                 .init("user", .ref(LoginUserSummary.self)),
-                .init("twoFactorMethods", .array(.cases(of: TwoFactorMethod.self)), required: false),
+                .init("methods", .array(.cases(of: TwoFactorMethod.self)), required: false),
                 .init("challengeToken", .challengeToken, required: false),
+                .init("passkey", .ref(PublicKeyCredentialRequestOptionsJSON.self), required: false),
             ],
             description: "The password was right; a second factor completes sign-in")
     }
     public static var example: LoginChallengeResponse {
         LoginChallengeResponse(
             userId: WireExample.userId, email: WireExample.staffEmail, user: .example,
-            twoFactorMethods: [.email, .totp], challengeToken: WireExample.challengeToken)
+            methods: [.totp, .recoveryCode, .passkey], challengeToken: WireExample.challengeToken,
+            passkey: .example)
     }
 }
 
@@ -59,9 +61,14 @@ extension TwoFactorCodeRequest: WireRequest {
 extension TwoFactorVerifyRequest: WireRequest {
     public static let fields: [RequestField<Self>] = [
         .string("userId", \.userId, FieldRules.identifier),
-        .string("code", \.code, FieldRules.secondFactorCode),
+        .optional("code", \.code, FieldRules.secondFactorCode),
         .optional("challengeToken", \.challengeToken, FieldRules.challengeToken),
+        .optionalObject("passkey", \.passkey),
     ]
+    public static let exactlyOneOf = ["code", "passkey"]
+    public static var bodyDescription: String? {
+        "A code (emailed, authenticator or recovery, as step 1's methods say) or a passkey's answer to step 1's passkey options"
+    }
     public static var example: TwoFactorVerifyRequest {
         TwoFactorVerifyRequest(userId: WireExample.userId, code: WireExample.code, challengeToken: WireExample.challengeToken)
     }
@@ -80,6 +87,13 @@ extension MagicLinkVerifyRequest: WireRequest {
     public static var example: MagicLinkVerifyRequest {
         MagicLinkVerifyRequest(email: WireExample.staffEmail, code: WireExample.code)
     }
+}
+
+extension MagicLinkVerifyResponse: WireType {
+    public static var schema: JSONSchema {
+        .oneOf([.ref(StaffTokenResponse.self), .ref(LoginChallengeResponse.self)])
+    }
+    public static var example: MagicLinkVerifyResponse { .signedIn(.example) }
 }
 
 extension RefreshRequest: WireRequest {

@@ -53,6 +53,22 @@ public enum FieldRules {
     /// A push device token (APNs or FCM).
     public static let deviceToken = text(maxLength: 512)
 
+    /// Binary WebAuthn values as base64url without padding (docs/API.md §11), at most
+    /// `maxLength` characters: a credential id is at most 1023 bytes, a signature (RSA-4096)
+    /// 512, a user handle 64.
+    public static func base64URL(maxLength: Int, description: String? = nil) -> StringRule {
+        StringRule(
+            minLength: 1, maxLength: maxLength,
+            content: .pattern("^[A-Za-z0-9_-]+$", mismatch: "must be base64url without padding"), description: description)
+    }
+
+    /// A WebAuthn credential's `type`: always `public-key`.
+    public static let publicKeyCredentialType = StringRule(
+        minLength: 1, content: .pattern("^public-key$", mismatch: "must be \"public-key\""))
+
+    /// A passkey's name as the user gives it.
+    public static let passkeyName = text(maxLength: 100)
+
     /// A new password as sent; the policy (§9, `PasswordRules`: 8 to 128 characters, no NUL,
     /// not common, not the email) answers 400 `WEAK_PASSWORD`, not a validation error.
     public static let newPassword = secret.described(

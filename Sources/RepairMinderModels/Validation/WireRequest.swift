@@ -6,18 +6,42 @@ public protocol WireRequest: WireType {
     static var fields: [RequestField<Self>] { get }
     /// What the body is, when the route's summary does not say it all.
     static var bodyDescription: String? { get }
+    /// Optional fields of which exactly one must be given (a code or a passkey); empty for most.
+    static var exactlyOneOf: [String] { get }
 }
 
 extension WireRequest {
     public static var bodyDescription: String? { nil }
+    public static var exactlyOneOf: [String] { [] }
 
-    public static var schema: JSONSchema { .object(fields.map(\.property), description: bodyDescription) }
+    /// An object of `fields`; with `exactlyOneOf`, one such object per alternative, in which
+    /// that field is required and the others absent, so a body fits exactly one of them when
+    /// it gives exactly one of the fields.
+    public static var schema: JSONSchema {
+        let properties = fields.map(\.property)
+        guard !exactlyOneOf.isEmpty else { return .object(properties, description: bodyDescription) }
+        return .oneOf(
+            exactlyOneOf.map { chosen in
+                .object(
+                    properties.compactMap { property in
+                        guard exactlyOneOf.contains(property.name) else { return property }
+                        return property.name == chosen ? JSONSchema.Property(property.name, property.schema) : nil
+                    }, description: bodyDescription)
+            })
+    }
 
     /// The body with its fields normalised (trimmed, emails lowercased), or the first field
     /// that breaks its rule. Types and required keys were checked by decoding.
     public func validated() throws(FieldProblem) -> Self {
         var body = self
         for field in Self.fields { try field.check(&body) }
+        if !Self.exactlyOneOf.isEmpty {
+            let given = Self.fields.filter { Self.exactlyOneOf.contains($0.property.name) && $0.isGiven(body) }
+            if given.count != 1 {
+                let names = Self.exactlyOneOf.joined(separator: " or ")
+                throw FieldProblem(given.isEmpty ? "\(names) is required" : "Send \(names), not both")
+            }
+        }
         return body
     }
 
@@ -35,6 +59,8 @@ public struct RequestField<Body>: Sendable {
     fileprivate let check: @Sendable (inout Body) throws(FieldProblem) -> Void
     /// The field's text, for string fields.
     fileprivate var read: (@Sendable (Body) -> String?)? = nil
+    /// Whether the body gives the field (for `WireRequest.exactlyOneOf`).
+    fileprivate var isGiven: @Sendable (Body) -> Bool = { _ in true }
 
     /// A string field that must be present, checked by `rule`.
     public static func string(_ name: String, _ path: WritableKeyPath<Body, String> & Sendable, _ rule: StringRule) -> Self {
@@ -53,7 +79,34 @@ public struct RequestField<Body>: Sendable {
                 guard let value = body[keyPath: path] else { return }
                 body[keyPath: path] = try rule.check(value, name)
             },
-            read: { $0[keyPath: path] })
+            read: { $0[keyPath: path] }, isGiven: { $0[keyPath: path] != nil })
+    }
+
+    /// An object field with rules of its own, checked by them; a problem is named by its path
+    /// (`credential.response.signature is required`).
+    public static func object<Nested: WireRequest>(_ name: String, _ path: WritableKeyPath<Body, Nested> & Sendable) -> Self {
+        RequestField(
+            property: .init(name, .ref(Nested.self)),
+            check: { body throws(FieldProblem) in body[keyPath: path] = try Self.nested(body[keyPath: path], name) })
+    }
+
+    /// An object field that may be left out or be `null`.
+    public static func optionalObject<Nested: WireRequest>(_ name: String, _ path: WritableKeyPath<Body, Nested?> & Sendable) -> Self {
+        RequestField(
+            property: .init(name, .nullable(.ref(Nested.self)), required: false),
+            check: { body throws(FieldProblem) in
+                guard let value = body[keyPath: path] else { return }
+                body[keyPath: path] = try Self.nested(value, name)
+            },
+            isGiven: { $0[keyPath: path] != nil })
+    }
+
+    private static func nested<Nested: WireRequest>(_ value: Nested, _ name: String) throws(FieldProblem) -> Nested {
+        do {
+            return try value.validated()
+        } catch {
+            throw FieldProblem("\(name).\(error.message)")
+        }
     }
 
     /// A field whose Swift type is its whole rule, checked while decoding: an enum

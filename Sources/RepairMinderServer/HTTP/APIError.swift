@@ -72,6 +72,10 @@ extension APIError {
     static let forbidden = APIError(.forbidden, .forbidden, "You do not have access to this resource")
 
     // Authenticator app (docs/API.md §2.10).
+    static let passkeyInvalid = APIError(.unauthorized, .passkeyInvalid, "Passkey not recognised")
+    static func passkeyRefused(_ problem: PasskeyProblem) -> APIError {
+        APIError(.badRequest, .passkeyInvalid, "Passkey not accepted: \(problem)")
+    }
     static let totpAlreadyEnabled = APIError(.conflict, .totpAlreadyEnabled, "Authenticator app is already enabled")
     static let totpSetupRequired = APIError(
         .badRequest, .totpSetupRequired, "Start authenticator setup first: no setup is pending")

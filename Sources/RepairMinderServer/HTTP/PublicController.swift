@@ -16,15 +16,20 @@ struct PublicController {
     let logoDirectory: String
     /// Publishes the keys that verify access tokens.
     let signer: TokenSigner
+    /// `/.well-known/apple-app-site-association`, encoded once.
+    let appleAppSiteAssociation: ByteBuffer
 
     init(
         database: Database, accounts: AccountStore, serverURL: String, logoDirectory: String, signer: TokenSigner,
-        rekiServed: Bool = true
+        rekiServed: Bool = true, appleAppIds: [String] = []
     ) throws {
         self.database = database
         self.accounts = accounts
         self.logoDirectory = logoDirectory
         self.signer = signer
+        // REKI's reset mail links to /reset-password: the app opens it when installed.
+        appleAppSiteAssociation = ByteBuffer(
+            bytes: try JSONEncoder().encode(AppleAppSiteAssociation(appIds: appleAppIds, paths: ["/reset-password"])))
         openAPI = ByteBuffer(bytes: try OpenAPIDocument.json(serverURL: serverURL, includingREKI: rekiServed))
         let json = try AppConfig.bundledJSON()
         // Refuse to start with a config file the SDK could not decode.
@@ -48,6 +53,11 @@ struct PublicController {
             Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
                 body: .init(byteBuffer: ByteBuffer(bytes: signer.publishedJSON)))
+        }
+        routes.on(Routes.Public.appleAppSiteAssociation) { [appleAppSiteAssociation] _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: appleAppSiteAssociation))
         }
     }
 

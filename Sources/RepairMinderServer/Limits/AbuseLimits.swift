@@ -117,7 +117,7 @@ struct AbuseLimits: Sendable {
     /// The answers that say a password or authenticator code was wrong.
     static let wrongSecret: Set<ErrorCode> = [.invalidCredentials, .invalidCode]
     /// The answers that say a code was wrong, or that it was wrong once too often.
-    static let wrongCode: Set<ErrorCode> = [.invalidCode, .codeExpired, .tooManyAttempts]
+    static let wrongCode: Set<ErrorCode> = [.invalidCode, .codeExpired, .tooManyAttempts, .passkeyInvalid]
 
     /// Each kind's counters in `request_windows`.
     static func prefix(of kind: RouteBudget.Kind) -> String {

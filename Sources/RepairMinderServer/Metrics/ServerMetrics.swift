@@ -11,6 +11,7 @@ public final class ServerMetrics: Sendable {
         case magicLink = "magic_link"
         case customerCode = "customer_code"
         case registration
+        case passkey
     }
 
     private let registry = PrometheusCollectorRegistry()

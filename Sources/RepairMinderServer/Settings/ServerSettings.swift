@@ -81,6 +81,13 @@ public struct ServerSettings: Sendable {
     /// Where Prometheus metrics are served (`HOST:PORT`, a listener of their own, `GET /metrics`);
     /// nil: no metrics are kept or served. Never the API port: keep it private.
     public var metricsAddress: String?
+    /// The domain passkeys are scoped to (docs/API.md §11.4); nil: the public URL's host.
+    public var webauthnRPID: String?
+    /// The origins a passkey ceremony may come from; empty: the public URL's origin. A native
+    /// iOS app's origin is `https://<rp id>` (with the associated domain).
+    public var webauthnOrigins: [String] = []
+    /// The iOS apps (`TEAMID.bundle.id`) `/.well-known/apple-app-site-association` vouches for.
+    public var appleAppIds: [String] = []
     /// Serve REKI's contract under `/auth/*` (docs/API.md §10); off, those paths answer 404.
     public var rekiEnabled = true
     /// Largest accepted request body, in bytes.
@@ -134,6 +141,18 @@ public struct ServerSettings: Sendable {
     /// as its session. A replaced signing key verifies for this long.
     public var longestTokenLifetime: Double {
         Double(max(accessTokenTTL, customerSessionTTLWeb, customerSessionTTLMobile))
+    }
+
+    /// The passkeys' relying party id: `webauthnRPID`, or the public URL's host.
+    public var relyingPartyID: String {
+        webauthnRPID ?? URL(string: serverURL)?.host ?? host
+    }
+
+    /// The origins passkey ceremonies may come from: `webauthnOrigins`, or the public URL's origin.
+    public var relyingPartyOrigins: [String] {
+        if !webauthnOrigins.isEmpty { return webauthnOrigins }
+        guard let url = URL(string: serverURL), let scheme = url.scheme, let host = url.host else { return [] }
+        return ["\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(url.port.map { ":\($0)" } ?? "")"]
     }
 
     /// The key set file these settings name.
@@ -227,6 +246,7 @@ public struct ServerSettings: Sendable {
             }
         }
         _ = try trustedProxyRanges()
+        try validateWebAuthn()
         if let metricsAddress {
             guard let address = ListenAddress(metricsAddress) else {
                 throw SettingsError("--metrics-address must be HOST:PORT, like 127.0.0.1:9090 or [::1]:9090, not \"\(metricsAddress)\"")
@@ -252,6 +272,31 @@ extension ServerSettings {
 }
 
 extension ServerSettings {
+    /// Passkeys: every origin is an http(s) origin on the relying party id's domain (WebAuthn
+    /// refuses any other); production refuses an IP address as the id (browsers do too).
+    func validateWebAuthn() throws {
+        let rpId = relyingPartyID.lowercased()
+        if let given = webauthnRPID, given.isEmpty || given.contains("/") || given.contains(":") {
+            throw SettingsError("--webauthn-rp-id must be a domain name, like repairminder.example.com, not \"\(given)\"")
+        }
+        if environment == .production, IPAddressRange(rpId.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) != nil {
+            throw SettingsError("--webauthn-rp-id must be a domain name with --env production, not the IP address \(rpId)")
+        }
+        for origin in relyingPartyOrigins {
+            guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme),
+                let host = url.host?.lowercased(), url.path.isEmpty || url.path == "/", url.query == nil
+            else {
+                throw SettingsError("--webauthn-origins: \"\(origin)\" is not an origin like https://repairminder.example.com")
+            }
+            guard host == rpId || host.hasSuffix("." + rpId) else {
+                throw SettingsError("--webauthn-origins: \(origin) is not on the relying party id's domain \(rpId) (--webauthn-rp-id)")
+            }
+        }
+        for app in appleAppIds where app.range(of: "^[A-Z0-9]{10}\\.[A-Za-z0-9.-]+$", options: .regularExpression) == nil {
+            throw SettingsError("--apple-app-ids: \"\(app)\" is not TEAMID.bundle.id (a 10-character team id, like ABCDE12345.com.example.app)")
+        }
+    }
+
     /// Mail: SMTP needs its URL and a sender; production refuses the development outbox unless
     /// it is asked for by name, so a deployment cannot silently write sign-in codes to a file.
     func validateMail() throws {

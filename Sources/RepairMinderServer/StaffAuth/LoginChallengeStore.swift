@@ -18,6 +18,8 @@ struct LoginChallenge: Decodable, Sendable {
     var tokenHash: String?
     var clientIp: String?
     var userAgent: String?
+    /// The SHA-256 of the challenge of step 1's passkey options, for a user with passkeys.
+    var passkeyChallengeHash: String?
 }
 
 /// Who took login step 1, so steps 2 and 3 can be held to it (docs/API.md §2.3).
@@ -44,7 +46,9 @@ struct LoginChallengeStore: Sendable {
     let database: Database
 
     /// Opens a fresh challenge for `userId`, closing any earlier open one: a user has at most one.
-    func open(userId: String, email: String, binding: ChallengeBinding, now: Double, ttl: Double) async throws -> String {
+    func open(
+        userId: String, email: String, binding: ChallengeBinding, passkeyChallengeHash: String?, now: Double, ttl: Double
+    ) async throws -> String {
         let id = UUID().uuidString.lowercased()
         try await database.transaction(serializedOn: "login-challenge:\(userId)") { db in
             try await db.raw(
@@ -52,9 +56,10 @@ struct LoginChallengeStore: Sendable {
             ).run()
             try await db.raw(
                 """
-                INSERT INTO login_challenges (id, user_id, email, created_at, expires_at, failed_attempts, token_hash, client_ip, user_agent)
+                INSERT INTO login_challenges (
+                    id, user_id, email, created_at, expires_at, failed_attempts, token_hash, client_ip, user_agent, passkey_challenge_hash)
                 VALUES (\(bind: id), \(bind: userId), \(bind: email), \(bind: now), \(bind: now + ttl), 0,
-                    \(bind: binding.tokenHash), \(bind: binding.clientIP), \(bind: binding.userAgent))
+                    \(bind: binding.tokenHash), \(bind: binding.clientIP), \(bind: binding.userAgent), \(bind: passkeyChallengeHash))
                 """
             ).run()
         }

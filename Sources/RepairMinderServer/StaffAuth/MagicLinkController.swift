@@ -1,10 +1,12 @@
 import Foundation
 import RepairMinderModels
 
-/// Staff sign-in with an emailed code instead of a password: docs/API.md §2.4–§2.5.
+/// Staff sign-in with an emailed code instead of a password: docs/API.md §2.4–§2.5. For a user
+/// with an authenticator app or passkeys the code stands in for the password only (§11.1).
 struct MagicLinkController {
     let accounts: AccountStore
     let codes: EmailedCodes
+    let secondFactor: SecondFactorChallenge
     let issuer: TokenIssuer
 
     func mount(on routes: RouteMounter) {
@@ -24,12 +26,17 @@ struct MagicLinkController {
         return MessageResponse(message: "Magic link sent")
     }
 
-    @Sendable func verifyMagicLink(_ call: RouteCall<MagicLinkVerifyRequest>) async throws -> StaffTokenResponse {
+    @Sendable func verifyMagicLink(_ call: RouteCall<MagicLinkVerifyRequest>) async throws -> MagicLinkVerifyResponse {
         let email = call.body.email
         try await codes.consume(try await codes.match(.staffMagicLink, email: email, code: call.body.code))
         guard let user = try await accounts.user(email: email), user.magicLinkEnabled != 0 else {
             throw APIError.invalidOrExpiredCode
         }
-        return try await issuer.signIn(userId: user.id, device: call.device, method: .magicLink)
+        guard try await secondFactor.factors(ofUser: user.id).acceptsEmailedCode else {
+            guard user.isActive != 0 else { throw APIError.accountDeactivated }
+            guard user.archived == 0 else { throw APIError.accountArchived }
+            return .secondFactorRequired(try await secondFactor.open(for: user, call))
+        }
+        return .signedIn(try await issuer.signIn(userId: user.id, device: call.device, method: .magicLink))
     }
 }

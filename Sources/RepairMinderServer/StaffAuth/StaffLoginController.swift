@@ -11,6 +11,8 @@ struct StaffLoginController {
     let hashing: SecretHashing
     let mail: MailQueue
     let authenticatorApp: AuthenticatorApp
+    let secondFactor: SecondFactorChallenge
+    let passkeys: PasskeyAssertions
     let issuer: TokenIssuer
     /// Writes an upgraded password hash and has this instance's caller cache forget the user.
     let revocation: SessionRevocation
@@ -56,17 +58,7 @@ struct StaffLoginController {
                 call.context.logger.warning("Password hash not upgraded: \(String(reflecting: type(of: error)))")
             }
         }
-        let challengeToken = RandomToken.base64URL(byteCount: 32)
-        let binding = ChallengeBinding(
-            tokenHash: SecretHashing.tokenHash(challengeToken), clientIP: call.context.clientIP,
-            userAgent: call.request.headers[.userAgent])
-        _ = try await challenges.open(
-            userId: user.id, email: user.email, binding: binding, now: clock.now(), ttl: Double(settings.loginChallengeTTL))
-        let summary = LoginUserSummary(
-            id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, companyId: user.companyId)
-        let methods: [TwoFactorMethod] = try await authenticatorApp.isEnabled(userId: user.id) ? [.email, .totp] : [.email]
-        return LoginChallengeResponse(
-            userId: user.id, email: user.email, user: summary, twoFactorMethods: methods, challengeToken: challengeToken)
+        return try await secondFactor.open(for: user, call)
     }
 
     /// The open challenge of `userId` if this request may act on it (docs/API.md §2.3): with a
@@ -99,6 +91,9 @@ struct StaffLoginController {
         let now = clock.now()
         let challenge = try await boundChallenge(userId: call.body.userId, token: call.body.challengeToken, call, now: now)
         guard challenge.email == call.body.email else { throw APIError.loginChallengeExpired }
+        // A user with something stronger than a mailbox is told where their code is; nothing is sent.
+        let factors = try await secondFactor.factors(ofUser: challenge.userId)
+        guard factors.acceptsEmailedCode else { return MessageResponse(message: factors.instead) }
         let interval = Double(settings.codeResendInterval)
         if let last = challenge.lastCodeSentAt, now - last < interval {
             throw APIError.rateLimited(retryAfter: last + interval - now)
@@ -133,7 +128,11 @@ struct StaffLoginController {
         else { throw APIError.loginChallengeExpired }
         let outcome: SecondFactorOutcome
         do {
-            outcome = try await complete(challenge, code: call.body.code, device: call.device, now: now)
+            if let passkey = call.body.passkey {
+                outcome = try await complete(challenge, passkey: passkey, call, now: now)
+            } else {
+                outcome = try await complete(challenge, code: call.body.code ?? "", device: call.device, now: now)
+            }
         } catch {
             if tries >= settings.maxCodeAttempts { try? await challenges.close(challengeId: challenge.id, now: now) }
             throw error
@@ -143,19 +142,23 @@ struct StaffLoginController {
             return try await issuer.signIn(userId: challenge.userId, device: call.device, method: .password)
         case .lostTheRace:
             throw APIError.loginChallengeExpired
-        case .expiredCode, .wrongCode:
+        case .expiredCode, .wrongCode, .wrongPasskey:
             try await ActivityLog.record(
                 .twoFactorFailed, userId: challenge.userId, device: call.device, at: now, in: accounts.database)
             if tries >= settings.maxCodeAttempts {
                 try await challenges.close(challengeId: challenge.id, now: now)
                 throw APIError.tooManyAttempts
             }
-            throw outcome == .expiredCode ? APIError.verificationCodeExpired : APIError.invalidVerificationCode
+            switch outcome {
+            case .expiredCode: throw APIError.verificationCodeExpired
+            case .wrongPasskey: throw APIError.passkeyInvalid
+            default: throw APIError.invalidVerificationCode
+            }
         }
     }
 
     private enum SecondFactorOutcome {
-        case signedIn, wrongCode, expiredCode
+        case signedIn, wrongCode, expiredCode, wrongPasskey
         /// Right, but the challenge was closed meanwhile (another try signed in or used up the tries).
         case lostTheRace
     }
@@ -168,7 +171,10 @@ struct StaffLoginController {
         -> SecondFactorOutcome
     {
         let emailed = hashing.codeHash(code, scope: Self.challengeCodeScope)
-        if let current = challenge.codeHash, SecretHashing.constantTimeEquals(current, emailed) {
+        // An emailed code counts only for a user who enrolled nothing stronger (docs/API.md §11.1).
+        if let current = challenge.codeHash, SecretHashing.constantTimeEquals(current, emailed),
+            try await secondFactor.factors(ofUser: challenge.userId).acceptsEmailedCode
+        {
             if let expiry = challenge.codeExpiresAt, expiry <= now { return .expiredCode }
             // Not open any more: closed by another try, or the code was replaced meanwhile.
             return try await challenges.complete(challengeId: challenge.id, emailedCodeHash: emailed, now: now) == .completed
@@ -187,6 +193,31 @@ struct StaffLoginController {
         case .notOpen: return .lostTheRace
         // Spent meanwhile by another sign-in (a replayed TOTP code): a wrong code for this one.
         case .factorAlreadyUsed: return .wrongCode
+        }
+    }
+
+    /// Checks a passkey's answer to step 1's passkey options and, if it is the user's, closes
+    /// the challenge and records the passkey's use in one transaction (as `complete(_:code:)`).
+    private func complete(
+        _ challenge: LoginChallenge, passkey: AuthenticationResponseJSON, _ call: RouteCall<some Sendable>, now: Double
+    ) async throws -> SecondFactorOutcome {
+        // Step 1 bound options only for a user who had passkeys then.
+        guard let challengeHash = challenge.passkeyChallengeHash else { return .wrongPasskey }
+        let checked: PasskeyAssertions.Checked
+        do {
+            checked = try await passkeys.check(passkey, challengeHash: challengeHash, user: challenge.userId)
+        } catch let problem as PasskeyProblem {
+            call.context.logger.info("Passkey refused at login step 3: \(problem)")
+            return .wrongPasskey
+        }
+        switch try await challenges.complete(challengeId: challenge.id, emailedCodeHash: nil, now: now, spend: { db in
+            try await checked.record(now: now, on: db)
+        }) {
+        case .completed: return .signedIn
+        case .notOpen: return .lostTheRace
+        case .factorAlreadyUsed:
+            call.context.logger.info("Passkey refused at login step 3: its sign counter did not move forward")
+            return .wrongPasskey
         }
     }
 }

@@ -325,6 +325,45 @@ enum Migrations {
             "CREATE INDEX reki_password_resets_user ON reki_password_resets(user_id)",
             "CREATE INDEX reki_password_resets_expiry ON reki_password_resets(expires_at)",
         ]),
+        Step(version: 13, name: "passkeys", statements: [
+            // docs/API.md §11. Binary values are stored as base64url text, alike on both engines.
+            // The opaque handle a user's passkeys carry instead of anything that names them.
+            """
+            CREATE TABLE passkey_user_handles (
+                user_id TEXT PRIMARY KEY REFERENCES users(id),
+                handle TEXT NOT NULL UNIQUE
+            )
+            """,
+            """
+            CREATE TABLE passkeys (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                credential_id TEXT NOT NULL UNIQUE,
+                public_key TEXT NOT NULL,
+                sign_count BIGINT NOT NULL,
+                backed_up INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                last_used_at DOUBLE PRECISION
+            )
+            """,
+            "CREATE INDEX passkeys_user ON passkeys(user_id)",
+            // Enrolment and usernameless sign-in ceremonies, by the SHA-256 of their challenge;
+            // each is used once (used_at) and lives 5 minutes.
+            """
+            CREATE TABLE passkey_challenges (
+                id TEXT PRIMARY KEY,
+                purpose TEXT NOT NULL,
+                user_id TEXT,
+                challenge_hash TEXT NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                used_at DOUBLE PRECISION
+            )
+            """,
+            "CREATE INDEX passkey_challenges_expiry ON passkey_challenges(expires_at)",
+            // Login step 1's passkey options, for a user with passkeys: step 3 answers them.
+            "ALTER TABLE login_challenges ADD COLUMN passkey_challenge_hash TEXT",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

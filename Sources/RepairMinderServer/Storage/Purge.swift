@@ -50,6 +50,9 @@ struct Purge: Sendable {
         count("login challenges", try await batches { db in
             try await deleteBatch(db, "login_challenges", "id", where: "expires_at < \(bind: cutoff)")
         })
+        count("passkey challenges", try await batches { db in
+            try await deleteBatch(db, "passkey_challenges", "id", where: "expires_at < \(bind: cutoff)")
+        })
         count("emailed codes", try await batches { db in
             try await deleteBatch(db, "magic_codes", "id", where: "expires_at < \(bind: cutoff)")
         })

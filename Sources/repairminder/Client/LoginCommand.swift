@@ -73,6 +73,11 @@ struct LoginCommand: AsyncParsableCommand {
             try await auth.requestMagicLink(email: email)
             Terminal.note("A sign-in code was emailed to \(email).")
             try await auth.verifyMagicCode(try askCode("Code from the email: "))
+            // An account with an authenticator app or passkeys: the code stood in for the password.
+            if case .awaitingSecondFactor = auth.state {
+                Terminal.note("This account also needs its second factor.")
+                try await completeSecondFactor(auth, askedForCode: true)
+            }
         } else {
             guard let password = (passwordStdin ? readLine(strippingNewline: true) : Terminal.askSecret("Password: ")),
                 !password.isEmpty
@@ -83,22 +88,28 @@ struct LoginCommand: AsyncParsableCommand {
         if case .signedIn(let me) = auth.state { Terminal.note("Signed in as \(Describe.staff(me)).") }
     }
 
-    /// The second factor: an authenticator or recovery code if offered and typed, else the
-    /// emailed code; "r" asks for the email again.
+    /// The second factor step 1 named (docs/API.md §11.1): an authenticator or recovery code
+    /// for an account with the app, else the emailed code ("r" asks for the email again). An
+    /// account with only passkeys cannot finish here: this command has no authenticator.
+    /// `askedForCode`: `--code` was already used (the magic-link code), so the second is asked.
     @MainActor
-    private func completeSecondFactor(_ auth: StaffAuth) async throws {
+    private func completeSecondFactor(_ auth: StaffAuth, askedForCode: Bool = false) async throws {
         guard case .awaitingSecondFactor(let challenge) = auth.state else { return }
-        let offersApp = (challenge.twoFactorMethods ?? []).contains(.totp)
-        if !(offersApp && (code != nil || Terminal.isInteractive)) {
+        let methods = challenge.methods ?? [.email]
+        let offersApp = methods.contains(.totp)
+        guard offersApp || challenge.acceptsEmailedCode else {
+            throw ClientInputError(
+                "\(challenge.email) signs in with a passkey, which this command cannot use: sign in with the app or a browser")
+        }
+        if challenge.acceptsEmailedCode {
             try await auth.requestEmailCode()
             Terminal.note("A verification code was emailed to \(challenge.email).")
         }
         let prompt = offersApp
-            ? "Code from your authenticator app or a recovery code (or Enter to email a code): "
-            : "Code from the email (r to send it again): "
+            ? "Code from your authenticator app or a recovery code: " : "Code from the email (r to send it again): "
         while true {
-            let answer = try askCode(prompt, allowEmpty: offersApp)
-            if answer.isEmpty || answer.lowercased() == "r" {
+            let answer = try askCode(prompt, reusingFlag: !askedForCode)
+            if !offersApp, answer.lowercased() == "r" {
                 try await auth.requestEmailCode()
                 Terminal.note("A verification code was emailed to \(challenge.email).")
                 continue
@@ -112,12 +123,13 @@ struct LoginCommand: AsyncParsableCommand {
         }
     }
 
-    private func askCode(_ prompt: String, allowEmpty: Bool = false) throws -> String {
-        if let code { return code }
+    /// The code of `--code` (unless `reusingFlag` is false: it went to an earlier step), else one typed.
+    private func askCode(_ prompt: String, reusingFlag: Bool = true) throws -> String {
+        if reusingFlag, let code { return code }
         guard let answer = Terminal.ask(prompt)?.trimmingCharacters(in: .whitespaces) else {
             throw ClientInputError("a code is required (use --code)")
         }
-        if answer.isEmpty && !allowEmpty { return try askCode(prompt) }
+        if answer.isEmpty { return try askCode(prompt, reusingFlag: reusingFlag) }
         return answer
     }
 

@@ -1,0 +1,74 @@
+import Crypto
+import Foundation
+import _CryptoExtras
+
+/// A passkey's public key, from its COSE_Key (RFC 9052 §7, RFC 9053): one of the algorithms the
+/// registration options offer. It checks WebAuthn assertion signatures.
+enum COSEKey: Sendable {
+    case es256(P256.Signing.PublicKey)
+    case edDSA(Curve25519.Signing.PublicKey)
+    case rs256(_RSA.Signing.PublicKey)
+
+    /// The COSE algorithms offered, in the server's order of preference: ES256, EdDSA, RS256.
+    static let supportedAlgorithms = [-7, -8, -257]
+
+    /// The key `cbor` describes, or why it is not one this server takes.
+    init(_ cbor: CBOR) throws(PasskeyProblem) {
+        guard case .map = cbor, let kty = cbor[1]?.integer, let alg = cbor[3]?.integer else {
+            throw PasskeyProblem("the public key is not a COSE key with kty and alg")
+        }
+        do {
+            switch (kty, alg) {
+            case (2, -7):
+                // EC2 on P-256 (crv 1), uncompressed coordinates.
+                guard cbor[-1]?.integer == 1, let x = cbor[-2]?.bytes, let y = cbor[-3]?.bytes, x.count == 32, y.count == 32 else {
+                    throw PasskeyProblem("the ES256 key is not a P-256 point")
+                }
+                self = .es256(try P256.Signing.PublicKey(rawRepresentation: x + y))
+            case (1, -8):
+                // OKP on Ed25519 (crv 6).
+                guard cbor[-1]?.integer == 6, let x = cbor[-2]?.bytes, x.count == 32 else {
+                    throw PasskeyProblem("the EdDSA key is not an Ed25519 key")
+                }
+                self = .edDSA(try Curve25519.Signing.PublicKey(rawRepresentation: x))
+            case (3, -257):
+                guard let n = cbor[-1]?.bytes, let e = cbor[-2]?.bytes, !n.isEmpty, !e.isEmpty, e.count <= 8 else {
+                    throw PasskeyProblem("the RS256 key has no modulus and exponent")
+                }
+                // _CryptoExtras refuses moduli under 2048 bits.
+                self = .rs256(try _RSA.Signing.PublicKey(n: n, e: e))
+            default:
+                throw PasskeyProblem("the public key's algorithm \(alg) is not one of ES256, EdDSA, RS256")
+            }
+        } catch let problem as PasskeyProblem {
+            throw problem
+        } catch {
+            throw PasskeyProblem("the public key is not a valid key")
+        }
+    }
+
+    /// The key stored as its COSE bytes.
+    init(stored bytes: [UInt8]) throws(PasskeyProblem) {
+        let cbor: CBOR
+        do {
+            cbor = try CBORDecoder.decode(bytes)
+        } catch {
+            throw PasskeyProblem("the stored public key is not CBOR: \(error)")
+        }
+        try self.init(cbor)
+    }
+
+    /// Whether `signature` is this key's over `message` (WebAuthn §6.5.6: ES256 signatures are
+    /// DER-encoded, RS256 is PKCS #1 v1.5 with SHA-256).
+    func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
+        switch self {
+        case .es256(let key):
+            guard let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            return key.isValidSignature(parsed, for: message)
+        case .edDSA(let key):
+            return key.isValidSignature(signature, for: message)
+        case .rs256(let key):
+            return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: message, padding: .insecurePKCS1v1_5)
+        }
+    }
+}
