@@ -35,6 +35,8 @@ import Testing
         let _: Bool = login.canSubmit, _: Bool = login.isLoading, _: String? = login.errorMessage
         let submit: () async -> Void = login.submit
         _ = submit
+        let _: Bool = login.offersPasskey
+        let _: () async -> Void = login.signInWithPasskey
 
         // TwoFactorView
         let twoFactor = TwoFactorViewModel(auth: app.staff)
@@ -45,6 +47,8 @@ import Testing
         _ = changed
         let _: () async -> Void = twoFactor.submit, _: () async -> Void = twoFactor.resend
         let _: String? = twoFactor.email
+        let _: Bool = twoFactor.offersEmailedCode, _: Bool = twoFactor.offersPasskey
+        let _: () async -> Void = twoFactor.usePasskey
         twoFactor.tick()
         twoFactor.auth.cancel()
 
@@ -116,6 +120,17 @@ import Testing
             let _: () async -> Void = settings.signOut
             let _: StaffAuth? = settings.staffAuth
         }
+
+        // PasskeysView
+        let passkeys = PasskeysViewModel(auth: app.staff)
+        let listed: [Passkey] = passkeys.passkeys
+        let _: String? = listed.first.map { "\($0.id) \($0.name) \($0.createdAt) \($0.lastUsedAt ?? "") \($0.backedUp)" }
+        passkeys.newName = ""
+        let _: Bool = passkeys.canAdd, _: Bool = passkeys.isLoading, _: String? = passkeys.errorMessage
+        let _: () async -> Void = passkeys.load, _: () async -> Void = passkeys.add
+        let removePasskey: (Passkey) async -> Void = passkeys.remove
+        _ = removePasskey
+        let _: (any PasskeyAuthenticator)? = passkeys.auth.passkeyAuthenticator
 
         // StaffLoginView's links: ForgotPasswordView and RegistrationView
         let _: StaffAuth = login.auth

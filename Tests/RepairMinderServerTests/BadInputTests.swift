@@ -98,7 +98,7 @@ import Testing
     @Test(arguments: [
         ("/api/auth/2fa/request", #"{"email":"admin@acme.test"}"#, "userId is required"),
         ("/api/auth/2fa/request", #"{"userId":"x"}"#, "email is required"),
-        ("/api/auth/2fa/verify", #"{"userId":"x"}"#, "code is required"),
+        ("/api/auth/2fa/verify", #"{"userId":"x"}"#, "code or passkey is required"),
         ("/api/auth/2fa/verify", #"{"code":"123456"}"#, "userId is required"),
         ("/api/auth/2fa/verify", #"{"userId":"x","code":"12345"}"#, "code must be a 6-digit code or an 8-character recovery code"),
         ("/api/auth/2fa/verify", #"{"userId":"x","code":"12345a"}"#, "code must be a 6-digit code or an 8-character recovery code"),

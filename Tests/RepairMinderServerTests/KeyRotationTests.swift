@@ -23,11 +23,13 @@ import Testing
                 let token = try #require(try await client.signIn().string("token"))
                 let (_, recovery) = try await TOTPTests.enrol(client, server: server, token: token)
                 // A refresh whose answer was lost: its token is retried after the switch.
-                let first = try #require(try await client.signIn().string("refreshToken"))
+                let first = try #require(
+                    try await client.signIn(DemoFixtures.engineerEmail, DemoFixtures.engineerPassword).string("refreshToken"))
                 let rotated = try await client.post("/api/auth/refresh", ["refreshToken": first])
-                // A staff login and a customer sign-in, each waiting for its emailed code.
-                let userId = try await client.login(DemoFixtures.adminEmail, DemoFixtures.adminPassword)
-                let staffCode = try await client.requestCode(userId: userId, email: DemoFixtures.adminEmail)
+                // A staff login (of a user without the app: the admin's mailbox no longer signs
+                // in) and a customer sign-in, each waiting for its emailed code.
+                let userId = try await client.login(DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
+                let staffCode = try await client.requestCode(userId: userId, email: DemoFixtures.engineerEmail)
                 #expect(try await client.post("/api/customer/auth/request-magic-link", ["email": "jane@example.test"]).status == .ok)
                 let successor = try #require(rotated.string("refreshToken"))
                 state.value = [

@@ -177,40 +177,11 @@ import Testing
     }
 
     /// Whether python3 has PyJWT with its crypto extra (`.ci/run` installs it).
-    static let pyJWTAvailable: Bool = {
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", "-c", "import jwt, cryptography"]
-        check.standardError = FileHandle.nullDevice
-        guard (try? check.run()) != nil else { return false }
-        check.waitUntilExit()
-        return check.terminationStatus == 0
-    }()
+    static let pyJWTAvailable = PythonScript.canImport("jwt, cryptography")
 
     /// `.ci/pyjwt-verify.py`'s verdict on `token`: nil when every check held, else what failed.
     static func pyJWTVerdict(jwksURL: String, token: String, audience: String, issuer: String) async throws -> String? {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".ci/pyjwt-verify.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, jwksURL, token, audience, issuer]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        // Waited for off the concurrency pool: the server under test answers the script from it.
-        let text = try await withCheckedThrowingContinuation { (done: CheckedContinuation<String, any Error>) in
-            DispatchQueue.global().async {
-                do {
-                    try process.run()
-                    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    process.waitUntilExit()
-                    done.resume(returning: text)
-                } catch {
-                    done.resume(throwing: error)
-                }
-            }
-        }
-        return process.terminationStatus == 0 ? nil : text
+        try await PythonScript.verdict("pyjwt-verify.py", [jwksURL, token, audience, issuer])
     }
 
     /// A token of each kind verifies with PyJWT's `PyJWKClient`, given only the JWKS URL, with

@@ -142,7 +142,7 @@ public final class SoftwarePasskeyAuthenticator: PasskeyAuthenticator, @unchecke
 
     // MARK: Encoding
 
-    static func clientData(type: String, challenge: String, origin: String, crossOrigin: Bool) -> [UInt8] {
+    public static func clientData(type: String, challenge: String, origin: String, crossOrigin: Bool) -> [UInt8] {
         // Written as browsers write it: these members first, in this order.
         let object: [(String, Any)] = [("type", type), ("challenge", challenge), ("origin", origin), ("crossOrigin", crossOrigin)]
         let members = object.map { key, value in

@@ -37,10 +37,12 @@ public final class AppModel {
     public private(set) var launchProblem: String?
     @ObservationIgnored private var keepingFresh: Task<Void, Never>?
 
-    public init(api: APIClient, push system: (any PushSystem)? = nil) {
+    /// - Parameter passkeys: makes and uses passkeys (`PlatformPasskeyAuthenticator`); nil: the
+    ///   screens do not offer them.
+    public init(api: APIClient, push system: (any PushSystem)? = nil, passkeys: (any PasskeyAuthenticator)? = nil) {
         self.api = api
         roles = RoleSelectionViewModel(store: api.store)
-        staff = StaffAuth(api: api)
+        staff = StaffAuth(api: api, passkeyAuthenticator: passkeys)
         customer = CustomerAuth(api: api)
         let (router, staff, customer) = (DeepLinkRouter(), self.staff, self.customer)
         self.router = router

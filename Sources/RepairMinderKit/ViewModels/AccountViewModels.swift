@@ -190,3 +190,41 @@ public final class SignedInDevicesViewModel: AsyncForm {
         }
     }
 }
+
+/// Settings → "Passkeys": the account's passkeys; add one made on this device, remove one.
+@MainActor @Observable
+public final class PasskeysViewModel: AsyncForm {
+    public private(set) var passkeys: [Passkey] = []
+    public var isLoading = false
+    public var errorMessage: String?
+    /// What the next passkey is called ("iPhone").
+    public var newName = ""
+    public let auth: StaffAuth
+
+    public init(auth: StaffAuth) {
+        self.auth = auth
+    }
+
+    /// Whether this device can make a passkey.
+    public var canAdd: Bool { auth.passkeyAuthenticator != nil && !isLoading }
+
+    public func load() async {
+        await perform { passkeys = try await auth.passkeys() }
+    }
+
+    public func add() async {
+        let name = newName.trimmingCharacters(in: .whitespacesAndNewlines)
+        let added = await perform {
+            try await auth.addPasskey(name: name.isEmpty ? nil : name)
+            passkeys = try await auth.passkeys()
+        }
+        if added { newName = "" }
+    }
+
+    public func remove(_ passkey: Passkey) async {
+        await perform {
+            try await auth.removePasskey(passkey.id)
+            passkeys = try await auth.passkeys()
+        }
+    }
+}

@@ -279,7 +279,11 @@ extension ServerSettings {
         if let given = webauthnRPID, given.isEmpty || given.contains("/") || given.contains(":") {
             throw SettingsError("--webauthn-rp-id must be a domain name, like repairminder.example.com, not \"\(given)\"")
         }
-        if environment == .production, IPAddressRange(rpId.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) != nil {
+        // Only a given one: a deployment at an IP address (no passkeys possible: browsers refuse
+        // one as the id) still starts, and its passkey ceremonies fail in the browser.
+        if environment == .production, webauthnRPID != nil,
+            IPAddressRange(rpId.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) != nil
+        {
             throw SettingsError("--webauthn-rp-id must be a domain name with --env production, not the IP address \(rpId)")
         }
         for origin in relyingPartyOrigins {
@@ -322,7 +326,7 @@ extension ServerSettings {
 }
 
 /// A setting that cannot be used, with a message for the person who set it.
-public struct SettingsError: Error, CustomStringConvertible {
+public struct SettingsError: Error, Equatable, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }

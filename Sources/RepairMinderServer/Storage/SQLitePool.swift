@@ -137,6 +137,13 @@ actor SQLitePool: DatabaseEngine {
         isClosed = true
         for waiter in waiters { waiter.resume(throwing: DatabaseClosedError()) }
         waiters.removeAll()
+        // SQLite cannot close a connection in the middle of a query, and SQLiteNIO's deinit
+        // traps (in debug builds) on one left open: so work in flight ends first, for up to
+        // 10 s. A connection being opened is closed by `checkout` (the pool being closed); one
+        // checked out comes back to `idle`.
+        for _ in 0..<10_000 where opening > 0 || idle.count < all.count {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
         for connection in all { try? await connection.close() }
         all.removeAll()
         idle.removeAll()
@@ -151,6 +158,11 @@ actor SQLitePool: DatabaseEngine {
             opening += 1
             defer { opening -= 1 }
             let connection = try await Self.open(path: path, synchronous: synchronous, threadPool: threadPool, logger: logger)
+            if isClosed {
+                // Closed while this one was opening: `close()` waits for it.
+                try? await connection.close()
+                throw DatabaseClosedError()
+            }
             all.append(connection)
             return connection
         }

@@ -29,7 +29,11 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
     /// The API's address and the Keychain store; override `init` to point at another server.
     public override init() {
         let api = APIClient(baseURL: Self.serverURL, store: KeychainCredentialStore())
-        app = AppModel(api: api, push: SystemPushNotifications())
+        // Passkeys are shown over the app's key window (the system sheet needs one).
+        let passkeys = PlatformPasskeyAuthenticator {
+            UIApplication.shared.connectedScenes.compactMap { ($0 as? UIWindowScene)?.keyWindow }.first ?? UIWindow()
+        }
+        app = AppModel(api: api, push: SystemPushNotifications(), passkeys: passkeys)
         super.init()
     }
 

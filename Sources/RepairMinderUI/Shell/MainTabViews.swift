@@ -119,6 +119,7 @@ struct SettingsView: View {
                 Section("Security") {
                     NavigationLink("Password") { ChangePasswordView(auth: staff) }
                     NavigationLink("Signed-in devices") { SignedInDevicesView(auth: staff) }
+                    NavigationLink("Passkeys") { PasskeysView(auth: staff) }
                 }
             }
             Section {

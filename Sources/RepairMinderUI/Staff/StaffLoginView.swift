@@ -34,6 +34,14 @@ public struct StaffLoginView: View {
                 SubmitSection(
                     title: model.mode == .password ? "Sign In" : "Email Me a Code", isLoading: model.isLoading, isEnabled: model.canSubmit,
                     errorMessage: model.errorMessage, action: model.submit)
+                if model.offersPasskey {
+                    Section {
+                        Button("Sign in with a passkey") { Task { await model.signInWithPasskey() } }
+                            .disabled(model.isLoading)
+                    } footer: {
+                        Text("No email or password needed: Face ID, Touch ID or your security key.")
+                    }
+                }
                 Section {
                     NavigationLink("Forgot password?") { ForgotPasswordView(auth: model.auth) }
                     NavigationLink("Register a new shop") { RegistrationView(auth: model.auth) }

@@ -3,8 +3,10 @@ import Combine
 import RepairMinderKit
 import SwiftUI
 
-/// Login step 3: the emailed code (submitted at the 6th digit), with "resend", or a code from
-/// an authenticator app, or a recovery code.
+/// Login step 3, with the methods step 1 named (docs/API.md §11.1): the emailed code
+/// (submitted at the 6th digit) with "resend" for a user who enrolled nothing; else the code
+/// from the authenticator app, a recovery code or a passkey. Nothing says "we emailed you"
+/// when nothing was emailed.
 public struct TwoFactorView: View {
     @Bindable var model: TwoFactorViewModel
     private let timer = Timer.publish(every: 1, on: .main, in: .common).autoconnect()
@@ -16,18 +18,19 @@ public struct TwoFactorView: View {
     public var body: some View {
         NavigationStack {
             Form {
-                Section {
-                    CodeField(
-                        title: model.usesRecoveryCode ? "Recovery code" : "6-digit code", code: model.code,
-                        isRecoveryCode: model.usesRecoveryCode, onChange: model.codeChanged)
-                } header: {
-                    Text(
-                        model.usesRecoveryCode
-                            ? "Enter one of your recovery codes"
-                            : model.email.map { "Enter the code we emailed to \($0)" } ?? "Enter the code we emailed you")
-                } footer: {
-                    if model.offersAuthenticator && !model.usesRecoveryCode {
-                        Text("You can also type the code from your authenticator app.")
+                if model.offersPasskey {
+                    Section {
+                        Button("Use your passkey") { Task { await model.usePasskey() } }
+                            .disabled(model.isLoading)
+                    }
+                }
+                if model.offersEmailedCode || model.offersAuthenticator {
+                    Section {
+                        CodeField(
+                            title: model.usesRecoveryCode ? "Recovery code" : "6-digit code", code: model.code,
+                            isRecoveryCode: model.usesRecoveryCode, onChange: model.codeChanged)
+                    } header: {
+                        Text(header)
                     }
                 }
                 Section {
@@ -39,14 +42,20 @@ public struct TwoFactorView: View {
                     ErrorMessage(text: model.errorMessage)
                 }
                 Section {
-                    ResendButton(model: model)
-                    Toggle("Use a recovery code", isOn: $model.usesRecoveryCode)
+                    if model.offersEmailedCode { ResendButton(model: model) }
+                    if model.offersAuthenticator { Toggle("Use a recovery code", isOn: $model.usesRecoveryCode) }
                     Button("Cancel", role: .cancel) { model.auth.cancel() }
                 }
             }
             .navigationTitle("Verification")
             .onReceive(timer) { _ in model.tick() }
         }
+    }
+
+    private var header: String {
+        if model.usesRecoveryCode { return "Enter one of your recovery codes" }
+        if model.offersAuthenticator { return "Enter the code from your authenticator app" }
+        return model.email.map { "Enter the code we emailed to \($0)" } ?? "Enter the code we emailed you"
     }
 }
 
