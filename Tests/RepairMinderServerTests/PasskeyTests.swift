@@ -311,6 +311,21 @@ import Testing
         }
     }
 
+    /// Passkey sign-in is a sign-in route: the per-IP limit counts its options and its answers.
+    @Test func signInIsCountedByThePerIPLimit() async throws {
+        let server = try await TestServer {
+            $0.publicURL = Self.site
+            $0.ipRateLimit = 3
+        }
+        try await server.run { client in
+            for _ in 1...3 { #expect(try await client.send(.post, "/api/auth/passkeys/login/options", json: "{}").status == .ok) }
+            let limited = try await client.send(
+                .post, "/api/auth/passkeys/login/verify", json: try Self.json(PasskeyLoginRequest.example))
+            limited.expectFailure(.tooManyRequests, "RATE_LIMITED")
+            #expect(limited.headers[.retryAfter] != nil)
+        }
+    }
+
     @Test func inactiveAndArchivedUsersCannotSignInWithAPasskey() async throws {
         let server = try await Self.server()
         try await server.run { client in

@@ -25,7 +25,10 @@ extension WireRequest {
                 .object(
                     properties.compactMap { property in
                         guard exactlyOneOf.contains(property.name) else { return property }
-                        return property.name == chosen ? JSONSchema.Property(property.name, property.schema) : nil
+                        guard property.name == chosen else { return nil }
+                        // Given, and not `null` (which is not giving it).
+                        if case .nullable(let given) = property.schema { return JSONSchema.Property(property.name, given) }
+                        return JSONSchema.Property(property.name, property.schema)
                     }, description: bodyDescription)
             })
     }
