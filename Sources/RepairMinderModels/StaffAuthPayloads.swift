@@ -42,6 +42,9 @@ public struct LoginChallengeResponse: Codable, Sendable, Equatable {
     /// The second factors step 3 accepts for this user (docs/API.md §11.1); nil from a server
     /// older than passkeys, which accepted the emailed code from everyone.
     public var methods: [TwoFactorMethod]?
+    /// `methods` as SDK versions before passkeys read it: only `email` and `totp`, which they
+    /// decode (deprecated; docs/API.md §2.1).
+    public var twoFactorMethods: [TwoFactorMethod]?
     /// Binds steps 2 and 3 to this answer (docs/API.md §2.3); send it back with both.
     public var challengeToken: String?
     /// When the user has passkeys: the request options step 3's passkey answers, bound to this challenge.
@@ -55,6 +58,7 @@ public struct LoginChallengeResponse: Codable, Sendable, Equatable {
         self.email = email
         self.user = user
         self.methods = methods
+        twoFactorMethods = methods.filter { $0 == .email || $0 == .totp }
         self.challengeToken = challengeToken
         self.passkey = passkey
     }

@@ -54,6 +54,17 @@ import Testing
         #expect(throws: CBORError("more than 4096 items")) { try CBORDecoder.decode(wide) }
     }
 
+    /// An RSA key whose signatures could not fit the sign-in's signature field is refused at
+    /// enrolment (RSA-4096 at most), before any key is built.
+    @Test func rsaKeysLargerThan4096BitsAreRefused() throws {
+        let modulus = [UInt8](repeating: 0xff, count: 513)
+        let key = CBORWriter.map([
+            (CBORWriter.int(1), CBORWriter.int(3)), (CBORWriter.int(3), CBORWriter.int(-257)),
+            (CBORWriter.int(-1), CBORWriter.bytes(modulus)), (CBORWriter.int(-2), CBORWriter.bytes([1, 0, 1])),
+        ])
+        #expect(throws: PasskeyProblem("the RS256 key is larger than 4096 bits")) { try COSEKey(stored: key) }
+    }
+
     /// What the software authenticator writes reads back the same.
     @Test func roundTripsTheWriter() throws {
         let written = CBORWriter.map([

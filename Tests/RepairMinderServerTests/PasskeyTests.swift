@@ -183,6 +183,9 @@ import Testing
             t = .init()
             t.crossOrigin = true
             try await refused(t, "a cross-origin ceremony is not allowed")
+            t = .init()
+            t.backedUpWithoutEligibility = true
+            try await refused(t, "backed up (BS) without backup eligibility (BE)")
             #expect(try await Self.passkeyCount(server) == 0)
 
             // A used or expired challenge, or another user's, is refused before anything is read.
@@ -381,6 +384,12 @@ import Testing
         #expect(settings.relyingPartyOrigins == ["https://repairminder.example.com"])
         settings.webauthnRPID = "example.com"
         settings.webauthnOrigins = ["https://app.example.com", "https://example.com"]
+        try settings.validateWebAuthn()
+        // Origins as browsers write them: lowercase, no default port, no trailing slash.
+        settings.webauthnOrigins = ["HTTPS://App.Example.com:443/", "http://example.com:8080"]
+        #expect(settings.relyingPartyOrigins == ["https://app.example.com", "http://example.com:8080"])
+        settings.webauthnRPID = "Example.COM"
+        #expect(settings.relyingPartyID == "example.com")
         try settings.validateWebAuthn()
         settings.webauthnOrigins = ["https://example.org"]
         #expect(throws: SettingsError("--webauthn-origins: https://example.org is not on the relying party id's domain example.com (--webauthn-rp-id)")) {

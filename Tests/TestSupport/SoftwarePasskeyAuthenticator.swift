@@ -20,6 +20,8 @@ public final class SoftwarePasskeyAuthenticator: PasskeyAuthenticator, @unchecke
         public var userPresent = true
         public var userVerified = true
         public var crossOrigin = false
+        /// Clears BE (backup eligible) while BS (backed up) stays set: a contradiction.
+        public var backedUpWithoutEligibility = false
         /// The sign count to report instead of the next one.
         public var signCount: UInt32?
         /// Flips a bit of the signature.
@@ -94,6 +96,7 @@ public final class SoftwarePasskeyAuthenticator: PasskeyAuthenticator, @unchecke
         var authData = Self.authenticatorDataPrefix(
             rpId: tampering.rpId ?? options.rp.id, userPresent: tampering.userPresent, userVerified: tampering.userVerified,
             attested: true, signCount: tampering.signCount ?? 0)
+        if tampering.backedUpWithoutEligibility { authData[32] &= ~0x08 }
         authData += [UInt8](repeating: 0, count: 16)  // AAGUID: none, as with attestation "none"
         authData += [UInt8(id.count >> 8), UInt8(id.count & 0xff)] + id
         authData += try Self.coseKey(of: key)

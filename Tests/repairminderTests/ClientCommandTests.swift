@@ -1,6 +1,11 @@
 import Foundation
+import RepairMinderModels
 import TestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @testable import RepairMinderServer
 
@@ -215,6 +220,56 @@ import Testing
         #expect(try server.client(["totp", "status"]).output == "not enabled\n")
     }
 
+    /// `repairminder passkeys` lists and removes; `login` explains that a passkey-only account
+    /// cannot finish here (the passkey is made over HTTP by the software authenticator).
+    @Test func passkeysListAndRemoveAndLoginExplains() async throws {
+        let server = try Server()
+        let login = try server.client(
+            ["login", "--staff", "--email", "admin@acme.test", "--server", server.url, "--password-stdin"],
+            input: [{ _ in "correct horse battery" }, { _ in try server.latestCode(to: "admin@acme.test") }])
+        #expect(login.status == 0, "\(login.error)")
+        #expect(try server.client(["passkeys"]).output.hasPrefix("No passkeys."))
+
+        let http = HTTPSteps(base: server.url)
+        let first = try await http.post("/api/auth/login", ["email": "admin@acme.test", "password": "correct horse battery"])
+        let userId = try #require(first["userId"] as? String)
+        let outboxPath = OutboxTransport.path(dataDirectory: server.dataDir)
+        let mailBefore = try OutboxTransport.read(path: outboxPath).count
+        _ = try await http.post("/api/auth/2fa/request", ["userId": userId, "email": "admin@acme.test"])
+        // The delivery worker writes the outbox shortly after the request commits the mail.
+        var outbox: [MailMessage] = []
+        for _ in 0..<100 where outbox.count <= mailBefore {
+            try await Task.sleep(for: .milliseconds(100))
+            outbox = try OutboxTransport.read(path: outboxPath)
+        }
+        let text = try #require(outbox.dropFirst(mailBefore).last { $0.to == "admin@acme.test" }?.text)
+        let code = String(text[try #require(text.range(of: #"\d{6}"#, options: .regularExpression))])
+        let token = try #require(try await http.post("/api/auth/2fa/verify", ["userId": userId, "code": code])["token"] as? String)
+        let options = try await http.post("/api/auth/passkeys/register/options", [:], bearer: token)
+        let started = try JSONDecoder().decode(PasskeyRegistrationOptions.self, from: JSONSerialization.data(withJSONObject: options))
+        let credential = try await SoftwarePasskeyAuthenticator(origin: server.url).createPasskey(started.publicKey)
+        let enrolled = try await http.post(
+            "/api/auth/passkeys/register/verify",
+            try JSONSerialization.jsonObject(
+                with: JSONEncoder().encode(PasskeyRegistrationRequest(challengeId: started.challengeId, name: "CLI test", credential: credential)))
+                as? [String: Any] ?? [:],
+            bearer: token)
+        let id = try #require(enrolled["id"] as? String)
+
+        let listed = try server.client(["passkeys"])
+        #expect(listed.status == 0)
+        #expect(listed.output.contains("\(id)  CLI test  added "))
+        #expect(listed.output.contains("never used"))
+        let refused = try server.client(
+            ["login", "--staff", "--email", "admin@acme.test", "--password-stdin"], input: [{ _ in "correct horse battery" }])
+        #expect(refused.status == 2)
+        #expect(refused.error.contains("admin@acme.test signs in with a passkey, which this command cannot use"))
+        let removed = try server.client(["passkeys", "--remove", id])
+        #expect(removed.status == 0, "\(removed.error)")
+        #expect(try server.client(["passkeys"]).output.hasPrefix("No passkeys."))
+        #expect(try server.client(["passkeys", "--remove", id]).status == 1)
+    }
+
     /// `register`, `sessions`, `password change` and `password reset`, scripted.
     @Test func rekiRegisterLoginMeAndLogout() async throws {
         let server = try Server()
@@ -345,5 +400,22 @@ extension ClientCommandTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(output)")
         #expect(output.contains("interactive logins ok"))
+    }
+}
+
+/// JSON requests to the server under test, for steps the CLI does not take (making a passkey).
+struct HTTPSteps {
+    let base: String
+
+    /// POSTs `body`; the `data` of the envelope.
+    func post(_ path: String, _ body: [String: Any], bearer: String? = nil) async throws -> [String: Any] {
+        var request = URLRequest(url: try #require(URL(string: base + path)))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        let (data, _) = try await URLSession.shared.data(for: request)
+        let envelope = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try #require(envelope["data"] as? [String: Any], "\(envelope)")
     }
 }

@@ -66,14 +66,13 @@ public final class PlatformPasskeyAuthenticator: PasskeyAuthenticator {
             })
     }
 
-    /// Shows the system sheet for the request and converts its answer, on the main actor.
+    /// Shows the system sheet for the request and converts its answer, on the main actor: the
+    /// credential (not Sendable) never leaves it, only the Sendable answer does.
     @MainActor
     private func run<Answer: Sendable>(
-        makeRequest: () -> ASAuthorizationRequest, convert: (ASAuthorizationCredential) throws -> Answer
+        makeRequest: () -> ASAuthorizationRequest, convert: @escaping (ASAuthorizationCredential) throws -> Answer
     ) async throws -> Answer {
-        let session = AuthorizationSession(anchor: anchor())
-        let credential = try await session.perform(makeRequest())
-        return try convert(credential)
+        try await AuthorizationSession(anchor: anchor(), convert: convert).perform(makeRequest())
     }
 
     private static func bytes(_ base64URL: String) throws -> Data {
@@ -82,19 +81,24 @@ public final class PlatformPasskeyAuthenticator: PasskeyAuthenticator {
     }
 }
 
-/// One `ASAuthorizationController` run: its delegate, kept alive until the controller answers.
+/// One `ASAuthorizationController` run: its delegate, kept alive until the controller answers,
+/// which converts the credential where it arrives (the main actor).
 @available(iOS 17, macOS 14, *)
 @MainActor
-private final class AuthorizationSession: NSObject {
+private final class AuthorizationSession<Answer: Sendable>: NSObject, @preconcurrency ASAuthorizationControllerDelegate,
+    @preconcurrency ASAuthorizationControllerPresentationContextProviding
+{
     private let anchor: ASPresentationAnchor
-    private var continuation: CheckedContinuation<ASAuthorizationCredential, any Error>?
+    private let convert: (ASAuthorizationCredential) throws -> Answer
+    private var continuation: CheckedContinuation<Answer, any Error>?
     private var controller: ASAuthorizationController?
 
-    init(anchor: ASPresentationAnchor) {
+    init(anchor: ASPresentationAnchor, convert: @escaping (ASAuthorizationCredential) throws -> Answer) {
         self.anchor = anchor
+        self.convert = convert
     }
 
-    func perform(_ request: ASAuthorizationRequest) async throws -> ASAuthorizationCredential {
+    func perform(_ request: ASAuthorizationRequest) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
             self.continuation = continuation
             let controller = ASAuthorizationController(authorizationRequests: [request])
@@ -105,17 +109,14 @@ private final class AuthorizationSession: NSObject {
         }
     }
 
-    private func finish(_ result: Result<ASAuthorizationCredential, any Error>) {
+    private func finish(_ result: Result<Answer, any Error>) {
         continuation?.resume(with: result)
         continuation = nil
         controller = nil
     }
-}
 
-@available(iOS 17, macOS 14, *)
-extension AuthorizationSession: @preconcurrency ASAuthorizationControllerDelegate {
     func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
-        finish(.success(authorization.credential))
+        finish(Result { try convert(authorization.credential) })
     }
 
     func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
@@ -125,10 +126,7 @@ extension AuthorizationSession: @preconcurrency ASAuthorizationControllerDelegat
             finish(.failure(PasskeyError.failed(error.localizedDescription)))
         }
     }
-}
 
-@available(iOS 17, macOS 14, *)
-extension AuthorizationSession: @preconcurrency ASAuthorizationControllerPresentationContextProviding {
     func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor { anchor }
 }
 #endif

@@ -34,6 +34,9 @@ extension LoginChallengeResponse: WireType {
                 .init("email", .email),
                 .init("user", .ref(LoginUserSummary.self)),
                 .init("methods", .array(.cases(of: TwoFactorMethod.self)), required: false),
+                .init(
+                    "twoFactorMethods", .array(.string(.init(allowed: ["email", "totp"], description: "Deprecated: methods"))),
+                    required: false),
                 .init("challengeToken", .challengeToken, required: false),
                 .init("passkey", .ref(PublicKeyCredentialRequestOptionsJSON.self), required: false),
             ],

@@ -35,6 +35,8 @@ enum COSEKey: Sendable {
                 guard let n = cbor[-1]?.bytes, let e = cbor[-2]?.bytes, !n.isEmpty, !e.isEmpty, e.count <= 8 else {
                     throw PasskeyProblem("the RS256 key has no modulus and exponent")
                 }
+                // Its signatures must fit the sign-in's 1024-character field: RSA-4096 at most.
+                guard n.drop(while: { $0 == 0 }).count <= 512 else { throw PasskeyProblem("the RS256 key is larger than 4096 bits") }
                 // _CryptoExtras refuses moduli under 2048 bits.
                 self = .rs256(try _RSA.Signing.PublicKey(n: n, e: e))
             default:

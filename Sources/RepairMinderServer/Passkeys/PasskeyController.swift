@@ -87,7 +87,7 @@ struct PasskeyController {
             }
             return try await issuer.signIn(userId: checked.passkey.userId, device: call.device, method: .passkey)
         } catch let problem as PasskeyProblem {
-            call.context.logger.info("Passkey sign-in refused: \(problem)")
+            call.context.logger.info("Passkey sign-in refused: \(String(reflecting: problem.description))")
             throw APIError.passkeyInvalid
         }
     }

@@ -121,6 +121,8 @@ struct WebAuthnRelyingParty: Sendable {
         guard authData.rpIdHash == rpIdHash else { throw PasskeyProblem("the credential is for another relying party id") }
         guard authData.userPresent else { throw PasskeyProblem("the user was not present (UP)") }
         guard authData.userVerified || !requireUserVerification else { throw PasskeyProblem("the user was not verified (UV)") }
+        // WebAuthn §6.1: a credential that cannot be backed up is not backed up.
+        guard authData.backupEligible || !authData.backedUp else { throw PasskeyProblem("backed up (BS) without backup eligibility (BE)") }
     }
 
     private static func bytes(_ base64URL: String, _ name: String) throws(PasskeyProblem) -> [UInt8] {

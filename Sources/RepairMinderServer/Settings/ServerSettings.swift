@@ -143,16 +143,26 @@ public struct ServerSettings: Sendable {
         Double(max(accessTokenTTL, customerSessionTTLWeb, customerSessionTTLMobile))
     }
 
-    /// The passkeys' relying party id: `webauthnRPID`, or the public URL's host.
+    /// The passkeys' relying party id: `webauthnRPID`, or the public URL's host; lowercase, as
+    /// browsers hash it.
     public var relyingPartyID: String {
-        webauthnRPID ?? URL(string: serverURL)?.host ?? host
+        (webauthnRPID ?? URL(string: serverURL)?.host ?? host).lowercased()
     }
 
-    /// The origins passkey ceremonies may come from: `webauthnOrigins`, or the public URL's origin.
+    /// The origins passkey ceremonies may come from: `webauthnOrigins`, or the public URL's
+    /// origin; each as a browser serialises it (lowercase, no default port, no trailing slash),
+    /// or as given when it is not a URL (`validateWebAuthn` refuses it).
     public var relyingPartyOrigins: [String] {
-        if !webauthnOrigins.isEmpty { return webauthnOrigins }
-        guard let url = URL(string: serverURL), let scheme = url.scheme, let host = url.host else { return [] }
-        return ["\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(url.port.map { ":\($0)" } ?? "")"]
+        (webauthnOrigins.isEmpty ? [serverURL] : webauthnOrigins).map { Self.serialisedOrigin($0) ?? $0 }
+    }
+
+    /// `url`'s origin as the HTML standard serialises it: `scheme://host[:port]`.
+    static func serialisedOrigin(_ url: String) -> String? {
+        guard let url = URL(string: url), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
+            return nil
+        }
+        let port = url.port.flatMap { (scheme, $0) == ("https", 443) || (scheme, $0) == ("http", 80) ? nil : $0 }
+        return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(port.map { ":\($0)" } ?? "")"
     }
 
     /// The key set file these settings name.
@@ -286,8 +296,8 @@ extension ServerSettings {
         {
             throw SettingsError("--webauthn-rp-id must be a domain name with --env production, not the IP address \(rpId)")
         }
-        for origin in relyingPartyOrigins {
-            guard let url = URL(string: origin), let scheme = url.scheme, ["http", "https"].contains(scheme),
+        for origin in webauthnOrigins.isEmpty ? relyingPartyOrigins : webauthnOrigins {
+            guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
                 let host = url.host?.lowercased(), url.path.isEmpty || url.path == "/", url.query == nil
             else {
                 throw SettingsError("--webauthn-origins: \"\(origin)\" is not an origin like https://repairminder.example.com")

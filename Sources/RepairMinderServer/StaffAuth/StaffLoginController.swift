@@ -207,7 +207,7 @@ struct StaffLoginController {
         do {
             checked = try await passkeys.check(passkey, challengeHash: challengeHash, user: challenge.userId)
         } catch let problem as PasskeyProblem {
-            call.context.logger.info("Passkey refused at login step 3: \(problem)")
+            call.context.logger.info("Passkey refused at login step 3: \(String(reflecting: problem.description))")
             return .wrongPasskey
         }
         switch try await challenges.complete(challengeId: challenge.id, emailedCodeHash: nil, now: now, spend: { db in

@@ -1,4 +1,5 @@
 #if canImport(SwiftUI) && canImport(UIKit) && canImport(UserNotifications)
+import AuthenticationServices
 import RepairMinderKit
 import SwiftUI
 import UIKit
@@ -29,9 +30,10 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
     /// The API's address and the Keychain store; override `init` to point at another server.
     public override init() {
         let api = APIClient(baseURL: Self.serverURL, store: KeychainCredentialStore())
-        // Passkeys are shown over the app's key window (the system sheet needs one).
+        // Passkeys are shown over the app's key window (the system sheet needs one; at sign-in
+        // the app is in the foreground, so there is one).
         let passkeys = PlatformPasskeyAuthenticator {
-            UIApplication.shared.connectedScenes.compactMap { ($0 as? UIWindowScene)?.keyWindow }.first ?? UIWindow()
+            UIApplication.shared.connectedScenes.compactMap { ($0 as? UIWindowScene)?.keyWindow }.first ?? ASPresentationAnchor()
         }
         app = AppModel(api: api, push: SystemPushNotifications(), passkeys: passkeys)
         super.init()
