@@ -1,7 +1,7 @@
 import Foundation
 import RepairMinderModels
 
-/// Staff sign-in with a password and a second factor: docs/API.md §2.1–§2.3.
+/// Staff sign-in with a password and a second factor (the strongest enrolled): docs/API.md §2.1–§2.3, §11.1.
 struct StaffLoginController {
     let settings: ServerSettings
     let clock: ServerClock
