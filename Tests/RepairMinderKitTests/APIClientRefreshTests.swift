@@ -34,6 +34,30 @@ import Testing
         }
     }
 
+    /// A 401 that is the request's own answer (a wrong current password) is not about the
+    /// access token: no refresh, no replay, the password counted once (issue 28).
+    @Test func onlyATokenRefusalTriggersARefresh() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let transport = ObservingTransport()
+            let api = server.client(url, transport: transport)
+            try await Self.signIn(api, server: server)
+            await #expect(throws: APIError.unauthorized(message: "Invalid credentials", code: .invalidCredentials)) {
+                _ = try await api.send(
+                    Routes.AccountLifecycle.changePassword,
+                    ChangePasswordRequest(currentPassword: "not the password", newPassword: "a brand new passphrase 42"))
+            }
+            #expect(transport.count("/api/users/me/password") == 1)
+            #expect(transport.count("/api/auth/refresh") == 0)
+            // An access token the server refuses (UNAUTHORIZED) still refreshes and replays once.
+            transport.setCanned("/api/auth/me", status: 401, body: #"{"success":false,"error":"Authentication required","code":"UNAUTHORIZED"}"#)
+            transport.beforeSending("/api/auth/refresh") { transport.clearCanned("/api/auth/me") }
+            #expect(try await api.send(Routes.StaffAuth.me).user.email == DemoFixtures.adminEmail)
+            #expect(transport.count("/api/auth/refresh") == 1)
+            #expect(transport.count("/api/auth/me") == 2)
+        }
+    }
+
     @Test func aRejectedRefreshSignsOutAndSaysSo() async throws {
         let server = try await LiveServer()
         try await server.run { url in

@@ -70,6 +70,8 @@ import Testing
             // The emailed code was requested automatically; the 6th digit submits.
             let twoFactor = await TwoFactorViewModel(auth: auth)
             #expect(await twoFactor.offersAuthenticator == false)
+            // The code was just emailed: "resend" waits out the server's 30 s spacing first.
+            #expect(await twoFactor.resendCooldown == 30)
             let code = try await server.latestCode(to: DemoFixtures.adminEmail)
             await twoFactor.codeChanged(String(code.prefix(5)))
             #expect(await twoFactor.code.count == 5)
@@ -79,6 +81,30 @@ import Testing
             #expect(await settings.signedInAs == "Ada Admin (admin@acme.test)")
             await settings.signOut()
             #expect(await auth.state == .signedOut)
+        }
+    }
+
+    /// One shop's app (or custom domain) passes its company: a customer of several shops signs
+    /// in to that one without choosing (issue 28).
+    @Test func aShopsOwnAppPassesItsCompany() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let auth = await CustomerAuth(api: server.client(url))
+            let probe = await CustomerLoginViewModel(auth: auth)
+            await MainActor.run { probe.email = "multi@example.test" }
+            await probe.submit()
+            let entry = await CustomerCodeViewModel(auth: auth)
+            await entry.codeChanged(try await server.latestCode(to: "multi@example.test"))
+            let selection = await CompanySelectionViewModel(auth: auth)
+            let beta = try #require(await selection.companies.first { $0.name == "Beta Tech" })
+            await MainActor.run { auth.cancel() }
+
+            let login = await CustomerLoginViewModel(auth: auth, companyId: beta.id)
+            await MainActor.run { login.email = "multi@example.test" }
+            await login.submit()
+            await entry.codeChanged(try await server.latestCode(to: "multi@example.test"))
+            guard case .signedIn(let me) = await auth.state else { Issue.record("asked to choose a shop"); return }
+            #expect(me.company.id == beta.id)
         }
     }
 

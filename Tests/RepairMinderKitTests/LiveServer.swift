@@ -38,6 +38,8 @@ final class ObservingTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { canned[path] = (status, body) }
     }
 
+    func clearCanned(_ path: String) { _ = lock.withLock { canned.removeValue(forKey: path) } }
+
     func count(_ path: String) -> Int { lock.withLock { counts[path, default: 0] } }
     func setDown(_ path: String, _ isDown: Bool) {
         lock.withLock {

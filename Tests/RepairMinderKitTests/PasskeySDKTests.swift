@@ -51,6 +51,7 @@ import Testing
             #expect(twoFactor.offersPasskey)
             #expect(!twoFactor.offersEmailedCode)
             #expect(!twoFactor.offersAuthenticator)
+            #expect(twoFactor.resendCooldown == 0)
             #expect(try await auth.requestEmailCode() == "Use your passkey to finish signing in")
             await twoFactor.usePasskey()
             guard case .signedIn = auth.state else { Issue.record("step 3 failed: \(twoFactor.errorMessage ?? "")"); return }

@@ -3,9 +3,6 @@ import RepairMinderModels
 import TestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 @testable import RepairMinderServer
 
@@ -231,11 +228,11 @@ import FoundationNetworking
         #expect(try server.client(["passkeys"]).output.hasPrefix("No passkeys."))
 
         let http = HTTPSteps(base: server.url)
-        let first = try await http.post("/api/auth/login", ["email": "admin@acme.test", "password": "correct horse battery"])
+        let first = try http.post("/api/auth/login", ["email": "admin@acme.test", "password": "correct horse battery"])
         let userId = try #require(first["userId"] as? String)
         let outboxPath = OutboxTransport.path(dataDirectory: server.dataDir)
         let mailBefore = try OutboxTransport.read(path: outboxPath).count
-        _ = try await http.post("/api/auth/2fa/request", ["userId": userId, "email": "admin@acme.test"])
+        _ = try http.post("/api/auth/2fa/request", ["userId": userId, "email": "admin@acme.test"])
         // The delivery worker writes the outbox shortly after the request commits the mail.
         var outbox: [MailMessage] = []
         for _ in 0..<100 where outbox.count <= mailBefore {
@@ -244,11 +241,11 @@ import FoundationNetworking
         }
         let text = try #require(outbox.dropFirst(mailBefore).last { $0.to == "admin@acme.test" }?.text)
         let code = String(text[try #require(text.range(of: #"\d{6}"#, options: .regularExpression))])
-        let token = try #require(try await http.post("/api/auth/2fa/verify", ["userId": userId, "code": code])["token"] as? String)
-        let options = try await http.post("/api/auth/passkeys/register/options", [:], bearer: token)
+        let token = try #require(try http.post("/api/auth/2fa/verify", ["userId": userId, "code": code])["token"] as? String)
+        let options = try http.post("/api/auth/passkeys/register/options", [:], bearer: token)
         let started = try JSONDecoder().decode(PasskeyRegistrationOptions.self, from: JSONSerialization.data(withJSONObject: options))
         let credential = try await SoftwarePasskeyAuthenticator(origin: server.url).createPasskey(started.publicKey)
-        let enrolled = try await http.post(
+        let enrolled = try http.post(
             "/api/auth/passkeys/register/verify",
             try JSONSerialization.jsonObject(
                 with: JSONEncoder().encode(PasskeyRegistrationRequest(challengeId: started.challengeId, name: "CLI test", credential: credential)))
@@ -403,18 +400,27 @@ extension ClientCommandTests {
     }
 }
 
-/// JSON requests to the server under test, for steps the CLI does not take (making a passkey).
+/// JSON requests to the server under test, for steps the CLI does not take (making a passkey),
+/// through `curl`: no URLSession in this process, whose dispatch sources beside the client
+/// processes' pipe handlers are one more thing that can go wrong in corelibs-Foundation.
 struct HTTPSteps {
     let base: String
 
     /// POSTs `body`; the `data` of the envelope.
-    func post(_ path: String, _ body: [String: Any], bearer: String? = nil) async throws -> [String: Any] {
-        var request = URLRequest(url: try #require(URL(string: base + path)))
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-        request.httpBody = try JSONSerialization.data(withJSONObject: body)
-        let (data, _) = try await URLSession.shared.data(for: request)
+    func post(_ path: String, _ body: [String: Any], bearer: String? = nil) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        var arguments = ["curl", "-s", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@-"]
+        if let bearer { arguments += ["-H", "Authorization: Bearer \(bearer)"] }
+        process.arguments = arguments + [base + path]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: body))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
         let envelope = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         return try #require(envelope["data"] as? [String: Any], "\(envelope)")
     }

@@ -17,6 +17,9 @@ public final class CustomerAuth {
     }
 
     public private(set) var state: State = .signedOut
+    /// The shop the code was asked for (a shop's own domain knows it, seed 000): verify sends
+    /// it too, so a customer of several shops is not asked to choose.
+    private var requestedCompanyId: String?
     public let api: APIClient
     /// A device token this session registered, unregistered at logout.
     public var registeredDeviceToken: String?
@@ -53,17 +56,21 @@ public final class CustomerAuth {
         }
     }
 
+    /// Emails a code; with `companyId` (the app of one shop, or a shop's custom domain) only
+    /// that shop's customer record is used, at request and at verify.
     public func requestCode(email: String, companyId: String? = nil) async throws {
         let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try await api.send(
             Routes.CustomerAuth.requestMagicLink, CustomerMagicLinkRequest(email: trimmed, companyId: companyId))
+        requestedCompanyId = companyId
         state = .codeSent(email: trimmed)
     }
 
     /// Verifies the emailed code; several shops lead to `selectingCompany`.
     public func verify(code: String) async throws {
         guard case .codeSent(let email) = state else { throw SignInFlowError.noLoginInProgress }
-        switch try await api.send(Routes.CustomerAuth.verifyCode, CustomerVerifyCodeRequest(email: email, code: code)) {
+        let request = CustomerVerifyCodeRequest(email: email, code: code, companyId: requestedCompanyId)
+        switch try await api.send(Routes.CustomerAuth.verifyCode, request) {
         case .selectCompany(let selection): state = .selectingCompany(selection)
         case .signedIn(let response): try await finish(response)
         }

@@ -46,11 +46,19 @@ actor RefreshingSession {
         guard let credentials = try await current(refreshingWithin: 60) else { throw APIError.notSignedIn }
         do {
             return try await transmit(credentials.accessToken)
-        } catch APIError.unauthorized {
+        } catch APIError.unauthorized(_, let code) where Self.refreshHelps(code) {
             // Another caller may have refreshed while this request was in flight: use its token.
             let retry = try await fresh(replacing: credentials)
             return try await transmit(retry.accessToken)
         }
+    }
+
+    /// Whether a 401 with `code` is about the access token, so a refresh and one replay may
+    /// help: `UNAUTHORIZED` and `TOKEN_EXPIRED` (docs/API.md §1), or an answer without a code.
+    /// Any other (a wrong current password, `INVALID_CREDENTIALS`) is the request's own answer:
+    /// replaying it would count the same wrong password twice and waste a refresh.
+    static func refreshHelps(_ code: ErrorCode?) -> Bool {
+        code == nil || code == .unauthorized || code == .tokenExpired
     }
 
     /// The stored credentials, refreshed first if the access token expires within `margin`

@@ -47,8 +47,12 @@ public final class TwoFactorViewModel: ResendableCode {
     public var resendCooldown = 0
     public let auth: StaffAuth
 
+    /// A code was just emailed (step 2 runs before this screen), so "resend" waits out the
+    /// server's spacing first instead of inviting a 429 (issue 28); nothing to wait for when
+    /// nothing was emailed.
     public init(auth: StaffAuth) {
         self.auth = auth
+        if offersEmailedCode { resendCooldown = Self.resendInterval }
     }
 
     /// The second factors this login takes (docs/API.md §11.1).

@@ -9,16 +9,19 @@ public final class CustomerLoginViewModel: AsyncForm {
     public var isLoading = false
     public var errorMessage: String?
     public let auth: CustomerAuth
+    /// The shop this app or domain belongs to (seed 000's custom domains), if it is one shop's.
+    public let companyId: String?
 
-    public init(auth: CustomerAuth) {
+    public init(auth: CustomerAuth, companyId: String? = nil) {
         self.auth = auth
+        self.companyId = companyId
     }
 
     public var canSubmit: Bool { FormValidation.isValidEmail(email) && !isLoading }
 
     public func submit() async {
         guard canSubmit else { return }
-        await perform { try await auth.requestCode(email: email) }
+        await perform { try await auth.requestCode(email: email, companyId: companyId) }
     }
 }
 
