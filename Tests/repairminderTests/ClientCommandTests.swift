@@ -74,19 +74,18 @@ import Testing
             process.standardOutput = out
             process.standardError = err
             let collected = OutputBuffer(), errors = OutputBuffer()
-            out.fileHandleForReading.readabilityHandler = { collected.append($0.availableData) }
-            err.fileHandleForReading.readabilityHandler = { errors.append($0.availableData) }
             try process.run()
+            // Each pipe is read to its end on a thread of its own, not by a `readabilityHandler`:
+            // clearing a handler while its dispatch source still fires, then reading the same
+            // handle, crashed libdispatch's event loop in CI (twice in one day).
+            let readers = [(out, collected), (err, errors)].map { pipe, buffer in OutputBuffer.readToEnd(pipe, into: buffer) }
             for line in input {
                 Thread.sleep(forTimeInterval: 0.5)
                 stdin.fileHandleForWriting.write(Data((try line { collected.text } + "\n").utf8))
             }
             try stdin.fileHandleForWriting.close()
             process.waitUntilExit()
-            out.fileHandleForReading.readabilityHandler = nil
-            err.fileHandleForReading.readabilityHandler = nil
-            collected.append(out.fileHandleForReading.readDataToEndOfFile())
-            errors.append(err.fileHandleForReading.readDataToEndOfFile())
+            for reader in readers { reader.wait() }
             return (process.terminationStatus, collected.text, errors.text)
         }
 
@@ -369,6 +368,22 @@ final class OutputBuffer: @unchecked Sendable {
     private var data = Data()
     func append(_ more: Data) { lock.withLock { data.append(more) } }
     var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+    /// Starts a thread that appends what `pipe` delivers to `buffer` as it comes, until the end
+    /// of the pipe (every writer gone); wait on the semaphore for that end.
+    static func readToEnd(_ pipe: Pipe, into buffer: OutputBuffer) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
+        let handle = pipe.fileHandleForReading
+        Thread {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+            }
+            done.signal()
+        }.start()
+        return done
+    }
 }
 
 extension ClientCommandTests {
