@@ -128,6 +128,37 @@ import FoundationNetworking
         #expect(try store.staffCredentials() == saved)
     }
 
+    /// An offline launch is not a dead end (issue 28): back in the foreground with the server
+    /// answering, the kept session is confirmed.
+    @Test func anOfflineLaunchIsCheckedAgainInTheForeground() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.offlineRecheck(server: server, url: url) }
+    }
+
+    @MainActor
+    static func offlineRecheck(server: LiveServer, url: URL) async throws {
+        let store = InMemoryCredentialStore()
+        try await signIn(StaffAuth(api: server.client(url, store: store)), server: server)
+        let transport = ObservingTransport()
+        transport.setDown("/api/auth/me", true)
+        let app = AppModel(api: server.client(url, store: store, transport: transport))
+        app.roles.select(.staff)
+        await app.launch()
+        #expect(app.staff.state == .offline)
+        app.appBecameActive()
+        try await eventually { transport.count("/api/auth/me") >= 2 }
+        #expect(app.staff.state == .offline)
+        await #expect(throws: APIError.self) { try await app.staff.reload() }  // still down: an error, not "no login"
+        #expect(app.staff.state == .offline)
+        transport.setDown("/api/auth/me", false)
+        app.appBecameActive()
+        try await eventually {
+            if case .signedIn = app.staff.state { true } else { false }
+        }
+        #expect(app.screen == .staffMain)
+        app.appWillResignActive()
+    }
+
     @Test func aCancelledRestoreKeepsTheSessionAndAnUnreadableStoreThrows() async throws {
         let server = try await LiveServer()
         try await server.run { url in try await Self.cancelledRestore(server: server, url: url) }

@@ -70,9 +70,11 @@ public final class AppModel {
         hasLaunched = true
     }
 
-    /// The app came to the foreground: from now until `appWillResignActive()`, a staff session
-    /// is refreshed a minute before its access token expires, so no request waits for it.
+    /// The app came to the foreground: a session kept offline at launch is checked again, and
+    /// from now until `appWillResignActive()` a staff session is refreshed a minute before its
+    /// access token expires, so no request waits for it.
     public func appBecameActive() {
+        Task { await recheckOffline() }
         keepingFresh?.cancel()
         let api = self.api
         keepingFresh = Task {
@@ -86,6 +88,14 @@ public final class AppModel {
                 try? await Task.sleep(for: .seconds(wait))
             }
         }
+    }
+
+    /// A session kept `.offline` (the server could not confirm it at launch) is asked about
+    /// again: signed in, or signed out if the server now refuses it; still offline otherwise.
+    /// Call it when the network comes back too (`appBecameActive()` does on each foreground).
+    public func recheckOffline() async {
+        if staff.state == .offline { try? await staff.restoreSession() }
+        if customer.state == .offline { try? await customer.restoreSession() }
     }
 
     /// The app leaves the foreground: no refresh in the background.

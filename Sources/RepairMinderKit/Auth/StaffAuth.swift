@@ -64,10 +64,13 @@ public final class StaffAuth {
     }
 
     /// Reads the signed-in user and their company again: after an operator approved or
-    /// suspended the shop, say ("Check again" on the quarantine screen).
+    /// suspended the shop, say ("Check again" on the quarantine screen), or, from `.offline`,
+    /// once the network is back ("Try again").
     public func reload() async throws {
-        guard case .signedIn = state else { throw SignInFlowError.noLoginInProgress }
-        state = .signedIn(try await api.send(Routes.StaffAuth.me))
+        switch state {
+        case .signedIn, .offline: state = .signedIn(try await api.send(Routes.StaffAuth.me))
+        case .signedOut, .awaitingSecondFactor, .awaitingMagicCode: throw SignInFlowError.noLoginInProgress
+        }
     }
 
     /// Login step 1. Emails are trimmed; the server compares them case-insensitively.
