@@ -58,11 +58,7 @@ import Testing
     }
 
     static func passkeyCount(_ server: TestServer) async throws -> Int {
-        try await server.withDatabase { database in
-            try await database.withConnection { db in
-                try await db.raw("SELECT COUNT(*) AS n FROM passkeys").first(decodingColumn: "n", as: Int.self) ?? 0
-            }
-        }
+        try await server.withDatabase { try await $0.count("passkeys") }
     }
 
     @Test(arguments: [SoftwarePasskeyAuthenticator.Algorithm.es256, .edDSA, .rs256])
@@ -231,6 +227,41 @@ import Testing
         }
     }
 
+    /// A malformed body is bad input (docs/API.md §1), refused before the ceremony is touched:
+    /// nothing is kept, and the same challenge then enrols.
+    @Test func malformedEnrolmentsAreBadInputAndChangeNothing() async throws {
+        let server = try await Self.server()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let options = try Self.decode(
+                try await client.send(.post, "/api/auth/passkeys/register/options", json: "{}", bearer: token),
+                as: PasskeyRegistrationOptions.self)
+            let credential = try await SoftwarePasskeyAuthenticator(origin: Self.site).createPasskey(options.publicKey)
+            let good = try Self.json(credential)
+            for (body, message) in [
+                (#"{"credential": \#(good)}"#, "challengeId is required"),
+                (#"{"challengeId": "\#(options.challengeId)"}"#, "credential is required"),
+                (#"{"challengeId": "\#(options.challengeId)", "credential": {"id": "x", "rawId": "x", "type": "public-key"}}"#,
+                 "credential.response is required"),
+                (#"{"challengeId": "\#(options.challengeId)", "credential": {"id": "x", "rawId": "x", "type": "password", "response": {"clientDataJSON": "e30", "attestationObject": "oA"}}}"#,
+                 #"credential.type must be "public-key""#),
+                (#"{"challengeId": "\#(options.challengeId)", "credential": {"id": "x", "rawId": "x", "type": "public-key", "response": {"clientDataJSON": "e30=", "attestationObject": "oA"}}}"#,
+                 "credential.response.clientDataJSON must be base64url without padding"),
+                (#"{"challengeId": "\#(options.challengeId)", "name": "\#(String(repeating: "n", count: 101))", "credential": \#(good)}"#,
+                 "name is too long"),
+            ] {
+                try await client.send(.post, "/api/auth/passkeys/register/verify", json: body, bearer: token)
+                    .expectFailure(.badRequest, "VALIDATION_ERROR", message)
+            }
+            #expect(try await Self.passkeyCount(server) == 0)
+            let enrolled = try await client.send(
+                .post, "/api/auth/passkeys/register/verify",
+                json: try Self.json(PasskeyRegistrationRequest(challengeId: options.challengeId, name: nil, credential: credential)),
+                bearer: token)
+            #expect(enrolled.status == .created)
+        }
+    }
+
     /// Each check of a sign-in (WebAuthn §7.2) refuses with the one answer, 401
     /// `PASSKEY_INVALID` "Passkey not recognised", and issues nothing.
     @Test func signInFailsClosed() async throws {
@@ -239,9 +270,17 @@ import Testing
             let token = try #require(try await client.signIn().string("token"))
             let authenticator = SoftwarePasskeyAuthenticator(origin: Self.site)
             #expect(try await Self.enrol(client, token: token, authenticator).status == .created)
+            // Each refusal issues nothing: no session, and the passkey's counter and last use stay.
             func refused(_ tampering: SoftwarePasskeyAuthenticator.Tampering, by signer: SoftwarePasskeyAuthenticator? = nil) async throws {
+                let before = try await server.withDatabase { db in
+                    (try await db.count("sessions"), try await db.count("passkeys", where: "last_used_at IS NULL"))
+                }
                 try await Self.signIn(client, signer ?? authenticator, tampering: tampering)
                     .expectFailure(.unauthorized, "PASSKEY_INVALID", "Passkey not recognised")
+                let after = try await server.withDatabase { db in
+                    (try await db.count("sessions"), try await db.count("passkeys", where: "last_used_at IS NULL"))
+                }
+                #expect(after == before)
             }
             var t = SoftwarePasskeyAuthenticator.Tampering()
             t.origin = "https://evil.test"

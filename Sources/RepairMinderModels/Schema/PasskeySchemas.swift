@@ -1,9 +1,9 @@
 /// Passkeys (docs/API.md §11): WebAuthn Level 3's JSON forms and our bodies.
 
 extension JSONSchema {
-    /// Base64url without padding.
+    /// Base64url without padding (`FieldRules.base64URL`'s rule).
     static func base64URL(_ description: String) -> JSONSchema {
-        .string(StringRules(pattern: "^[A-Za-z0-9_-]+$", minLength: 1, description: description))
+        FieldRules.base64URL(description: description).schema
     }
 }
 

@@ -56,7 +56,7 @@ public enum FieldRules {
     /// Binary WebAuthn values as base64url without padding (docs/API.md §11), at most
     /// `maxLength` characters: a credential id is at most 1023 bytes, a signature (RSA-4096)
     /// 512, a user handle 64.
-    public static func base64URL(maxLength: Int, description: String? = nil) -> StringRule {
+    public static func base64URL(maxLength: Int? = nil, description: String? = nil) -> StringRule {
         StringRule(
             minLength: 1, maxLength: maxLength,
             content: .pattern("^[A-Za-z0-9_-]+$", mismatch: "must be base64url without padding"), description: description)

@@ -21,6 +21,12 @@ struct UserRecord: Decodable, Sendable {
 
     var canSignIn: Bool { isActive != 0 && archived == 0 }
 
+    /// Refuses a user who may not sign in (docs/API.md §2.1): deactivated, then archived.
+    func checkCanSignIn() throws(APIError) {
+        guard isActive != 0 else { throw APIError.accountDeactivated }
+        guard archived == 0 else { throw APIError.accountArchived }
+    }
+
     /// The column names, spelled out: decoding with them needs no snake-case conversion per
     /// key (`SQLRowDecoder()`), which the refresh path would otherwise pay for every column.
     enum CodingKeys: String, CodingKey {

@@ -19,8 +19,8 @@ struct WebAuthnRelyingParty: Sendable {
 
     /// A fresh 32-byte challenge, and the hash of it that is stored (never the challenge).
     static func newChallenge() -> (challenge: String, hash: String) {
-        let challenge = RandomToken.base64URL(byteCount: 32)
-        return (challenge, challengeHash(of: Data(base64URLEncoded: challenge).map(Array.init) ?? []))
+        let bytes = RandomToken.bytes(32)
+        return (Data(bytes).base64URLEncoded(), challengeHash(of: bytes))
     }
 
     static func challengeHash(of bytes: [UInt8]) -> String {

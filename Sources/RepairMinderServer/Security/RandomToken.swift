@@ -4,11 +4,15 @@ import RepairMinderModels
 
 /// Random values from the system's secure generator.
 enum RandomToken {
+    /// `byteCount` random bytes.
+    static func bytes(_ byteCount: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
     /// `byteCount` random bytes, base64url without padding.
     static func base64URL(byteCount: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64URLEncoded()
+        Data(bytes(byteCount)).base64URLEncoded()
     }
 
     /// `byteCount` random bytes as lowercase hex (REKI's reset tokens: 32 bytes, 64 characters).

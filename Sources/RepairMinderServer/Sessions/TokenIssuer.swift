@@ -30,8 +30,7 @@ struct TokenIssuer: Sendable {
         guard let (user, company) = try await accounts.userWithCompany(id: userId) else {
             throw APIError.invalidCredentials
         }
-        guard user.isActive != 0 else { throw APIError.accountDeactivated }
-        guard user.archived == 0 else { throw APIError.accountArchived }
+        try user.checkCanSignIn()
         let refreshToken = RandomToken.base64URL(byteCount: 32)
         let sessionId = try await sessions.create(
             userId: user.id, device: device, refreshToken: refreshToken, now: now,

@@ -32,10 +32,10 @@ struct MagicLinkController {
         guard let user = try await accounts.user(email: email), user.magicLinkEnabled != 0 else {
             throw APIError.invalidOrExpiredCode
         }
-        guard try await secondFactor.factors(ofUser: user.id).acceptsEmailedCode else {
-            guard user.isActive != 0 else { throw APIError.accountDeactivated }
-            guard user.archived == 0 else { throw APIError.accountArchived }
-            return .secondFactorRequired(try await secondFactor.open(for: user, call))
+        let factors = try await secondFactor.factors(ofUser: user.id)
+        guard factors.acceptsEmailedCode else {
+            try user.checkCanSignIn()
+            return .secondFactorRequired(try await secondFactor.open(for: user, factors: factors, call))
         }
         return .signedIn(try await issuer.signIn(userId: user.id, device: call.device, method: .magicLink))
     }

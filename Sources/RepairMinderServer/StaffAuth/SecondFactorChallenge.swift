@@ -41,8 +41,10 @@ struct SecondFactorChallenge: Sendable {
             passkeyCredentialIds: try await passkeys.passkeys(ofUser: userId).map(\.credentialId))
     }
 
-    func open(for user: UserRecord, _ call: RouteCall<some Sendable>) async throws -> LoginChallengeResponse {
-        let factors = try await factors(ofUser: user.id)
+    /// Opens the challenge of `user`, whose enrolled second factors are `factors`.
+    func open(for user: UserRecord, factors: EnrolledFactors, _ call: RouteCall<some Sendable>) async throws
+        -> LoginChallengeResponse
+    {
         let challengeToken = RandomToken.base64URL(byteCount: 32)
         let binding = ChallengeBinding(
             tokenHash: SecretHashing.tokenHash(challengeToken), clientIP: call.context.clientIP,

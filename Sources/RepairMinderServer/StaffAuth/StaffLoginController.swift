@@ -40,8 +40,7 @@ struct StaffLoginController {
             try await ActivityLog.record(.loginFailed, userId: user.id, device: call.device, at: clock.now(), in: accounts.database)
             throw APIError.invalidCredentials
         }
-        guard user.isActive != 0 else { throw APIError.accountDeactivated }
-        guard user.archived == 0 else { throw APIError.accountArchived }
+        try user.checkCanSignIn()
         if let upgraded = match.upgradedHash {
             // Conditional on the hash just checked: a password changed meanwhile stays changed.
             // Best effort: the old hash still verifies, and the next sign-in tries again.
@@ -58,7 +57,7 @@ struct StaffLoginController {
                 call.context.logger.warning("Password hash not upgraded: \(String(reflecting: type(of: error)))")
             }
         }
-        return try await secondFactor.open(for: user, call)
+        return try await secondFactor.open(for: user, factors: try await secondFactor.factors(ofUser: user.id), call)
     }
 
     /// The open challenge of `userId` if this request may act on it (docs/API.md §2.3): with a
