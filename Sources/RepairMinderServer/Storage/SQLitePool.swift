@@ -81,10 +81,18 @@ actor SQLitePool: DatabaseEngine {
             _ = try await connection.query("PRAGMA foreign_keys = ON")
             _ = try await connection.query("PRAGMA synchronous = \(synchronous.pragma)")
         } catch {
-            try? await connection.close()
+            await closeEvenIfCancelled(connection)
             throw error
         }
         return connection
+    }
+
+    /// Closes `connection` in a task of its own. Cleanup must happen even when the caller's
+    /// task is cancelled (a graceful shutdown cancels the mail worker mid-query, and then a
+    /// close in that task fails at once), because SQLiteNIO's deinit traps, in debug builds, on
+    /// a connection left open.
+    private static func closeEvenIfCancelled(_ connection: SQLiteConnection) async {
+        await Task { try? await connection.close() }.value
     }
 
     func withConnection<T: Sendable>(
@@ -133,7 +141,13 @@ actor SQLitePool: DatabaseEngine {
         }
     }
 
+    /// Closes every connection, then the thread pool; in a task of its own, so that a
+    /// cancelled caller (a shutdown) still waits for work in flight and closes everything.
     func close() async {
+        await Task { await self.closeAll() }.value
+    }
+
+    private func closeAll() async {
         isClosed = true
         for waiter in waiters { waiter.resume(throwing: DatabaseClosedError()) }
         waiters.removeAll()
@@ -141,10 +155,12 @@ actor SQLitePool: DatabaseEngine {
         // traps (in debug builds) on one left open: so work in flight ends first, for up to
         // 10 s. A connection being opened is closed by `checkout` (the pool being closed); one
         // checked out comes back to `idle`.
-        for _ in 0..<10_000 where opening > 0 || idle.count < all.count {
+        var waited = 0
+        while opening > 0 || idle.count < all.count, waited < 10_000 {
             try? await Task.sleep(for: .milliseconds(1))
+            waited += 1
         }
-        for connection in all { try? await connection.close() }
+        for connection in all { await Self.closeEvenIfCancelled(connection) }
         all.removeAll()
         idle.removeAll()
         try? await threadPool.shutdownGracefully()
@@ -160,7 +176,7 @@ actor SQLitePool: DatabaseEngine {
             let connection = try await Self.open(path: path, synchronous: synchronous, threadPool: threadPool, logger: logger)
             if isClosed {
                 // Closed while this one was opening: `close()` waits for it.
-                try? await connection.close()
+                await Self.closeEvenIfCancelled(connection)
                 throw DatabaseClosedError()
             }
             all.append(connection)
