@@ -1,6 +1,25 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+// On Linux the screens (`RepairMinderUI`) compile against declaration-only stand-ins of the
+// Apple frameworks they use (StandIns/README.md), so a build here type-checks every screen.
+// Never shipped: no product names them, and Apple platforms build against the real frameworks.
+#if os(Linux)
+let appleStandIns: [Target] = [
+    .target(name: "Combine", path: "StandIns/Combine"),
+    .target(name: "UIKit", path: "StandIns/UIKit"),
+    .target(name: "UserNotifications", path: "StandIns/UserNotifications"),
+    .target(name: "AuthenticationServices", dependencies: ["UIKit"], path: "StandIns/AuthenticationServices"),
+    .target(name: "SwiftUI", dependencies: ["Combine", "UIKit"], path: "StandIns/SwiftUI"),
+]
+let screenFrameworks: [Target.Dependency] = ["SwiftUI", "Combine", "UIKit", "UserNotifications", "AuthenticationServices"]
+let screenSettings: [SwiftSetting] = [.define("SWIFTUI_STAND_IN")]
+#else
+let appleStandIns: [Target] = []
+let screenFrameworks: [Target.Dependency] = []
+let screenSettings: [SwiftSetting] = []
+#endif
+
 let package = Package(
     name: "RepairMinder",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -56,7 +75,8 @@ let package = Package(
         ),
         .target(
             name: "RepairMinderUI",
-            dependencies: ["RepairMinderKit", "RepairMinderModels"]
+            dependencies: ["RepairMinderKit", "RepairMinderModels"] + screenFrameworks,
+            swiftSettings: screenSettings
         ),
         .executableTarget(
             name: "repairminder",
@@ -88,6 +108,7 @@ let package = Package(
             dependencies: [
                 "RepairMinderKit",
                 "RepairMinderServer",
+                "RepairMinderUI",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -110,6 +131,6 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
-    ],
+    ] + appleStandIns,
     swiftLanguageModes: [.v6]
 )

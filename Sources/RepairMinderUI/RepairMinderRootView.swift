@@ -89,7 +89,9 @@ struct Owned<Model: AnyObject, Content: View>: View {
     }
 }
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Root") {
     RepairMinderRootView(app: PreviewSupport.app())
 }
+#endif
 #endif

@@ -47,7 +47,9 @@ public struct RoleSelectionView: View {
     }
 }
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Role selection") {
     RoleSelectionView(roles: PreviewSupport.app().roles)
 }
+#endif
 #endif

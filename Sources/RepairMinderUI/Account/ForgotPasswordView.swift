@@ -48,7 +48,9 @@ public struct ForgotPasswordView: View {
     }
 }
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Forgot password") {
     NavigationStack { ForgotPasswordView(auth: PreviewSupport.app().staff) }
 }
+#endif
 #endif

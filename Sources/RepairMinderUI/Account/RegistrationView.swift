@@ -28,7 +28,7 @@ public struct RegistrationView: View {
                     TextField("Shop name", text: $model.companyName)
                         .textContentType(.organizationName)
                 }
-                Section("You, its first admin") {
+                Section {
                     TextField("First name", text: $model.firstName)
                         .textContentType(.givenName)
                     TextField("Last name", text: $model.lastName)
@@ -36,6 +36,8 @@ public struct RegistrationView: View {
                     EmailField(text: $model.email)
                     SecureField("Password", text: $model.password)
                         .textContentType(.newPassword)
+                } header: {
+                    Text("You, its first admin")
                 } footer: {
                     Text(model.passwordHint ?? "At least 8 characters. A new shop is checked by us before it goes live.")
                 }
@@ -48,7 +50,9 @@ public struct RegistrationView: View {
     }
 }
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Register") {
     NavigationStack { RegistrationView(auth: PreviewSupport.app().staff) }
 }
+#endif
 #endif

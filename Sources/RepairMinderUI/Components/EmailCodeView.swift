@@ -17,7 +17,7 @@ public struct EmailCodeView<Model: EmailCodeEntry>: View {
         NavigationStack {
             Form {
                 Section {
-                    CodeField(title: "6-digit code", code: model.code, onChange: model.codeChanged)
+                    CodeField(title: "6-digit code", code: model.code) { await model.codeChanged($0) }
                     if model.isLoading { ProgressView() }
                     ErrorMessage(text: model.errorMessage)
                 } header: {
@@ -53,11 +53,15 @@ public typealias MagicLinkCodeView = EmailCodeView<MagicCodeViewModel>
 /// The customer's code screen (seed 003).
 public typealias CustomerMagicCodeView = EmailCodeView<CustomerCodeViewModel>
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Magic code") {
     MagicLinkCodeView(model: MagicCodeViewModel(auth: PreviewSupport.app().staff))
 }
+#endif
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Customer code") {
     CustomerMagicCodeView(model: CustomerCodeViewModel(auth: PreviewSupport.app().customer))
 }
+#endif
 #endif

@@ -62,7 +62,9 @@ struct CompanyLogo: View {
     }
 }
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Company selection") {
     CompanySelectionView(model: CompanySelectionViewModel(auth: PreviewSupport.app().customer))
 }
+#endif
 #endif

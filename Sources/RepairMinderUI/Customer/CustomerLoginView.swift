@@ -5,9 +5,9 @@ import SwiftUI
 /// The customer portal's sign-in: an email, then a code (no passwords).
 public struct CustomerLoginView: View {
     @Bindable var model: CustomerLoginViewModel
-    let onSwitchRole: () -> Void
+    let onSwitchRole: @MainActor () -> Void
 
-    public init(model: CustomerLoginViewModel, onSwitchRole: @escaping () -> Void) {
+    public init(model: CustomerLoginViewModel, onSwitchRole: @escaping @MainActor () -> Void) {
         self.model = model
         self.onSwitchRole = onSwitchRole
     }
@@ -33,7 +33,9 @@ public struct CustomerLoginView: View {
     }
 }
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Customer login") {
     CustomerLoginView(model: CustomerLoginViewModel(auth: PreviewSupport.app().customer), onSwitchRole: {})
 }
+#endif
 #endif

@@ -88,11 +88,13 @@ struct DeepLinkDetail: View {
 
 extension DeepLinkRouter {
     /// Whether the open detail belongs on the tab `belongs` accepts; setting false closes it.
+    /// (SwiftUI takes a binding's closures as `@Sendable`: they run on the main actor, where
+    /// the router lives.)
     @MainActor
-    func showsDestination(on belongs: @escaping (DeepLink) -> Bool) -> Binding<Bool> {
+    func showsDestination(on belongs: @escaping @Sendable (DeepLink) -> Bool) -> Binding<Bool> {
         Binding(
-            get: { self.destination.map(belongs) ?? false },
-            set: { if !$0 { self.dismissDestination() } })
+            get: { @MainActor in self.destination.map(belongs) ?? false },
+            set: { @MainActor in if !$0 { self.dismissDestination() } })
     }
 }
 
@@ -138,11 +140,15 @@ struct SettingsView: View {
     }
 }
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Staff tabs") {
     StaffMainTabView(settings: SettingsViewModel(staff: PreviewSupport.app().staff), router: DeepLinkRouter())
 }
+#endif
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Customer tabs") {
     CustomerMainTabView(settings: SettingsViewModel(customer: PreviewSupport.app().customer), router: DeepLinkRouter())
 }
+#endif
 #endif

@@ -48,7 +48,9 @@ public struct QuarantineView: View {
     }
 }
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Quarantine") {
     QuarantineView(auth: PreviewSupport.app().staff)
 }
+#endif
 #endif

@@ -5,9 +5,9 @@ import SwiftUI
 /// Staff sign-in: email and password, or email only for a magic link.
 public struct StaffLoginView: View {
     @Bindable var model: StaffLoginViewModel
-    let onSwitchRole: () -> Void
+    let onSwitchRole: @MainActor () -> Void
 
-    public init(model: StaffLoginViewModel, onSwitchRole: @escaping () -> Void) {
+    public init(model: StaffLoginViewModel, onSwitchRole: @escaping @MainActor () -> Void) {
         self.model = model
         self.onSwitchRole = onSwitchRole
     }
@@ -54,7 +54,9 @@ public struct StaffLoginView: View {
     }
 }
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Staff login") {
     StaffLoginView(model: StaffLoginViewModel(auth: PreviewSupport.app().staff), onSwitchRole: {})
 }
+#endif
 #endif

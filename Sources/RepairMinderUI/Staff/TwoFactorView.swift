@@ -59,7 +59,9 @@ public struct TwoFactorView: View {
     }
 }
 
+#if !SWIFTUI_STAND_IN  // #Preview is a macro Xcode implements (StandIns/README.md)
 #Preview("Two-factor") {
     TwoFactorView(model: TwoFactorViewModel(auth: PreviewSupport.app().staff))
 }
+#endif
 #endif

@@ -29,7 +29,7 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
 
     /// The API's address and the Keychain store; override `init` to point at another server.
     public override init() {
-        let api = APIClient(baseURL: Self.serverURL, store: KeychainCredentialStore())
+        let api = APIClient(baseURL: Self.serverURL, store: Self.credentialStore)
         // Passkeys are shown over the app's key window (the system sheet needs one; at sign-in
         // the app is in the foreground, so there is one).
         let passkeys = PlatformPasskeyAuthenticator {
@@ -37,6 +37,16 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
         }
         app = AppModel(api: api, push: SystemPushNotifications(), passkeys: passkeys)
         super.init()
+    }
+
+    /// Where the session is kept: the Keychain. (Linux type-checks this file against stand-ins
+    /// of Apple's frameworks, StandIns/README.md, and there the SDK has no Keychain store.)
+    open class var credentialStore: any CredentialStore {
+        #if SWIFTUI_STAND_IN
+        InMemoryCredentialStore()
+        #else
+        KeychainCredentialStore()
+        #endif
     }
 
     /// The server, from the app's Info.plist key `RepairMinderServerURL`.

@@ -1,6 +1,7 @@
 #if canImport(AuthenticationServices)
 import AuthenticationServices
 import Foundation
+import RepairMinderKit
 import RepairMinderModels
 
 /// Passkeys from the platform (iCloud Keychain, a password manager, a security key) through

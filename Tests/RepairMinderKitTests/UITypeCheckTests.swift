@@ -1,0 +1,110 @@
+#if os(Linux)
+import Foundation
+import Testing
+
+/// The screens compile on Linux against declaration-only stand-ins of SwiftUI and the other
+/// Apple frameworks (StandIns/README.md). These tests show that the stand-ins catch mistakes:
+/// each plants one mistake in a copy of `Sources/RepairMinderUI` and expects the compiler,
+/// with the modules `swift build` made, to refuse the screens with the expected diagnostic.
+@Suite(.serialized) struct UITypeCheckTests {
+    /// The unchanged screens type-check without a warning. Warnings count: Apple marks much of
+    /// SwiftUI `@preconcurrency`, which turns Swift 6's data-race errors into warnings.
+    @Test func theScreensTypeCheck() throws {
+        let result = try Self.typeCheckScreens()
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    /// The mistake issue 28 found: a generic model's method passed where `CodeField` wants a
+    /// `@MainActor` closure (which Swift 6 makes `@Sendable`).
+    @Test func refusesANonSendableMethodWhereAMainActorClosureIsWanted() throws {
+        let result = try Self.typeCheckScreens(
+            in: "Components/EmailCodeView.swift",
+            replacing: #"CodeField(title: "6-digit code", code: model.code) { await model.codeChanged($0) }"#,
+            with: #"CodeField(title: "6-digit code", code: model.code, onChange: model.codeChanged)"#)
+        #expect(result.status != 0)
+        #expect(result.output.contains("converting non-Sendable function value to '@MainActor @Sendable (String) async -> Void'"), "\(result.output)")
+    }
+
+    /// A modifier called with the wrong argument type: a `Bool` where `sheet` takes a `Binding<Bool>`.
+    @Test func refusesAWrongModifierSignature() throws {
+        let result = try Self.typeCheckScreens(
+            in: "RepairMinderRootView.swift",
+            replacing: ".sheet(isPresented: .constant(app.screen == .customerCompanySelection))",
+            with: ".sheet(isPresented: app.screen == .customerCompanySelection)")
+        #expect(result.status != 0)
+        #expect(result.output.contains("cannot convert value of type 'Bool' to expected argument type 'Binding<Bool>'"), "\(result.output)")
+    }
+
+    /// A view's state changed off the main actor: views are main-actor isolated, as in Apple's SDK.
+    @Test func refusesAMainActorViolation() throws {
+        let result = try Self.typeCheckScreens(
+            in: "Staff/QuarantineView.swift", replacing: "Task {\n                        isChecking = true",
+            with: "Task.detached {\n                        isChecking = true")
+        #expect(result.status != 0)
+        #expect(result.output.contains("main actor-isolated property 'isChecking' can not be mutated from"), "\(result.output)")
+    }
+
+    // MARK: - Harness
+
+    struct Outcome {
+        let status: Int32
+        let output: String
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The build's module directory (beside this test binary), where the stand-ins and the SDK's
+    /// modules are.
+    static func modulesDirectory() throws -> URL {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = binary.deletingLastPathComponent()
+        for _ in 0..<3 {
+            let modules = directory.appendingPathComponent("Modules")
+            if FileManager.default.fileExists(atPath: modules.appendingPathComponent("SwiftUI.swiftmodule").path) { return modules }
+            directory.deleteLastPathComponent()
+        }
+        throw TypeCheckProblem("no SwiftUI stand-in module near \(binary.path): run `swift build --build-tests` first")
+    }
+
+    /// Type-checks a copy of the screens, with `old` replaced by `new` in `file` when given.
+    static func typeCheckScreens(in file: String? = nil, replacing old: String = "", with new: String = "") throws -> Outcome {
+        let sources = packageRoot.appendingPathComponent("Sources/RepairMinderUI")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("ui-typecheck-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        var files: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: sources.path)
+        while let relative = enumerator?.nextObject() as? String {
+            guard relative.hasSuffix(".swift") else { continue }
+            var text = try String(contentsOf: sources.appendingPathComponent(relative), encoding: .utf8)
+            if relative == file {
+                guard text.components(separatedBy: old).count == 2 else { throw TypeCheckProblem("\(relative) no longer has the line to change") }
+                text = text.replacingOccurrences(of: old, with: new)
+            }
+            let target = copy.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: target, atomically: true, encoding: .utf8)
+            files.append(target.path)
+        }
+        let modules = try modulesDirectory()
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = [
+            "swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-module-name", "RepairMinderUI", "-D", "SWIFTUI_STAND_IN",
+            "-I", modules.path, "-module-cache-path", copy.appendingPathComponent("cache").path,
+        ] + files
+        let output = Pipe()
+        compiler.standardOutput = output
+        compiler.standardError = output
+        try compiler.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        compiler.waitUntilExit()
+        return Outcome(status: compiler.terminationStatus, output: text)
+    }
+
+    struct TypeCheckProblem: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+#endif
