@@ -104,4 +104,36 @@ import Testing
         try await app.staff.reload()
         #expect(app.screen == .staffMain)
     }
+
+    /// A shop suspended during a session: the next refused request (403 `ACCOUNT_SUSPENDED`)
+    /// moves the app to the quarantine screen; reactivated, "Check again" returns to the app.
+    @Test func aShopSuspendedMidSessionMovesToQuarantine() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.suspendedMidSession(server: server, url: url) }
+    }
+
+    static func suspendedMidSession(server: LiveServer, url: URL) async throws {
+        let app = AppModel(api: server.client(url))
+        app.roles.select(.staff)
+        await app.launch()
+        try await SessionStateTests.signIn(app.staff, server: server)
+        #expect(app.screen == .staffMain)
+        guard case .signedIn(let me) = app.staff.state else { throw APIError.notSignedIn }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let database = try await Database.open(settings: server.settings, logger: logger)
+        _ = try await database.setCompanyStatus(me.company.id, to: .suspended)
+        await #expect(throws: APIError.quarantined(status: .suspended, message: "Your account has been suspended. Please contact support.")) {
+            _ = try await app.api.send(Routes.Push.deviceTokens)
+        }
+        try await eventually { app.screen == .staffQuarantined }
+        guard case .signedIn(let quarantined) = app.staff.state else { throw APIError.notSignedIn }
+        #expect(quarantined.company.status == .suspended)
+        // Still signed in (the quarantine screen can check again and sign out).
+        #expect(app.api.authState == .signedIn(.staff))
+        _ = try await database.setCompanyStatus(me.company.id, to: .active)
+        await database.close()
+        try await app.staff.reload()
+        #expect(app.screen == .staffMain)
+    }
 }

@@ -33,6 +33,14 @@ public final class StaffAuth {
         self.api = api
         self.passkeyAuthenticator = passkeyAuthenticator
         SessionFollower.follow(api, role: .staff) { [weak self] in self?.sessionEnded() }
+        let events = api.events
+        Task { [weak self] in
+            for await event in events {
+                guard case .quarantined(let status) = event else { continue }
+                guard let self else { return }
+                self.shopQuarantined(status)
+            }
+        }
     }
 
     /// At launch: signed in if the stored credentials still work, signed out if the server
@@ -61,6 +69,15 @@ public final class StaffAuth {
         case .signedIn, .offline: state = .signedOut
         case .signedOut, .awaitingSecondFactor, .awaitingMagicCode: break
         }
+    }
+
+    /// A request was refused because the shop is now pending approval or suspended: the
+    /// signed-in state says so, which moves the app to the quarantine screen, whose "Check
+    /// again" (`reload()`) reads the company's real status.
+    private func shopQuarantined(_ status: APIError.QuarantineStatus) {
+        guard case .signedIn(var me) = state else { return }
+        me.company.status = status == .suspended ? .suspended : .pendingApproval
+        state = .signedIn(me)
     }
 
     /// Reads the signed-in user and their company again: after an operator approved or

@@ -121,7 +121,12 @@ public actor APIClient {
             return try await performAsCustomer(request)
         case .staff:
             let sender = self.sender
-            return try await staffSession.send { token in try Self.checked(try await sender.send(request, bearer: token)) }
+            do {
+                return try await staffSession.send { token in try Self.checked(try await sender.send(request, bearer: token)) }
+            } catch APIError.quarantined(let status, let message) {
+                announcer.quarantined(status)
+                throw APIError.quarantined(status: status, message: message)
+            }
         case .reki:
             // REKI has its own client; a REKI route is never sent with Repair Minder credentials.
             throw APIError.notSignedIn

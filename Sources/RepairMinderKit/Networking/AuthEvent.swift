@@ -5,6 +5,10 @@ public enum AuthEvent: Sendable, Equatable {
     case signedIn(AppRole)
     case tokenRefreshed
     case signedOut(role: AppRole, reason: SignOutReason)
+    /// A staff request was refused with 403 `ACCOUNT_PENDING_APPROVAL` or `ACCOUNT_SUSPENDED`:
+    /// the shop was suspended (or set back to pending) during the session. `StaffAuth` moves
+    /// to the quarantine screen (docs/API.md §4); the session itself goes on.
+    case quarantined(APIError.QuarantineStatus)
 }
 
 /// Why a session ended.

@@ -18,4 +18,8 @@ struct SessionAnnouncer: Sendable {
     func refreshed() {
         events.send(.tokenRefreshed)
     }
+
+    func quarantined(_ status: APIError.QuarantineStatus) {
+        events.send(.quarantined(status))
+    }
 }
