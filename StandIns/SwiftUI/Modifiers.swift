@@ -54,9 +54,9 @@ extension View {
     where P.Failure == Never { standIn() }
     // `@_inheritActorContext` is in Apple's interface though not on the documentation page: the
     // closure runs on the view's actor, as `Task { }` does.
-    nonisolated public func task(
-        priority: TaskPriority = .userInitiated, @_inheritActorContext _ action: @escaping @isolated(any) @Sendable () async -> Void
-    ) -> some View { standIn() }
+    nonisolated public func task(priority: TaskPriority = .userInitiated, @_inheritActorContext _ action: @escaping @Sendable () async -> Void)
+        -> some View
+    { standIn() }
     nonisolated public func refreshable(action: @escaping @Sendable () async -> Void) -> some View { standIn() }
     nonisolated public func swipeActions<T: View>(edge: HorizontalEdge = .trailing, allowsFullSwipe: Bool = true, @ViewBuilder content: () -> T)
         -> some View

@@ -1,5 +1,5 @@
 /// The central object for managing notification-related activities for your app or app extension.
-open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
+open class UNUserNotificationCenter: NSObject {
     /// Returns your app's notification center.
     open class func current() -> UNUserNotificationCenter { standIn() }
     /// The notification center's delegate.
@@ -21,7 +21,7 @@ public struct UNAuthorizationOptions: OptionSet, @unchecked Sendable {
 }
 
 /// The object for managing notification-related settings and the authorization status of your app.
-open class UNNotificationSettings: NSObject, @unchecked Sendable {
+open class UNNotificationSettings: NSObject {
     /// The app's ability to schedule and receive local and remote notifications.
     open var authorizationStatus: UNAuthorizationStatus { standIn() }
 }
@@ -59,25 +59,25 @@ extension UNUserNotificationCenterDelegate {
 }
 
 /// The data for a local or remote notification the system delivers to your app.
-open class UNNotification: NSObject, @unchecked Sendable {
+open class UNNotification: NSObject {
     /// The notification request containing the payload and trigger condition for the notification.
     open var request: UNNotificationRequest { standIn() }
 }
 
 /// A request to schedule a local notification, which includes the content and trigger conditions.
-open class UNNotificationRequest: NSObject, @unchecked Sendable {
+open class UNNotificationRequest: NSObject {
     /// The content associated with the notification.
     open var content: UNNotificationContent { standIn() }
 }
 
 /// The uneditable content of a notification.
-open class UNNotificationContent: NSObject, @unchecked Sendable {
+open class UNNotificationContent: NSObject {
     /// The custom data to associate with the notification.
     open var userInfo: [AnyHashable: Any] { standIn() }
 }
 
 /// The user's response to an actionable notification.
-open class UNNotificationResponse: NSObject, @unchecked Sendable {
+open class UNNotificationResponse: NSObject {
     /// The notification to which the user responded.
     open var notification: UNNotification { standIn() }
 }

@@ -181,4 +181,46 @@ extension AppLayerTests {
             #expect(await relaunched.screen == .staffMain)
         }
     }
+
+    /// A reinstalled app (Keychain items kept, `UserDefaults` gone) starts at the role choice,
+    /// signed out; a later launch of the same installation keeps the session.
+    @Test func aNewInstallationClearsTheKeychainOnce() async throws {
+        let suite = "FirstLaunchTest-\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let store = InMemoryCredentialStore()
+        let session = StaffCredentials(accessToken: "old", refreshToken: "old", accessTokenExpiresAt: Date().addingTimeInterval(600))
+        try store.saveStaff(session)
+        try store.saveRole(.staff)
+
+        #expect(try FirstLaunch.clearCredentialsIfNewInstall(store, defaults: defaults))
+        for key in CredentialKey.allCases { #expect(try store.read(key) == nil) }
+        let app = AppModel(api: APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, store: store))
+        await app.launch()
+        #expect(app.screen == .roleSelection)
+        #expect(app.api.authState == .signedOut(reason: nil))
+
+        // The same installation launched again: what it stored since is kept.
+        try store.saveStaff(session)
+        try store.saveRole(.staff)
+        #expect(try !FirstLaunch.clearCredentialsIfNewInstall(store, defaults: defaults))
+        #expect(try store.staffCredentials() == session)
+        #expect(try store.role() == .staff)
+    }
+
+    /// A Keychain that cannot delete (locked before the first unlock) leaves the mark unset,
+    /// so the next launch clears the stale session after all.
+    @Test func aFailedClearIsRetriedAtTheNextLaunch() throws {
+        struct LockedStore: CredentialStore {
+            func read(_ key: CredentialKey) throws -> Data? { nil }
+            func write(_ data: Data, for key: CredentialKey) throws {}
+            func delete(_ key: CredentialKey) throws { throw CocoaError(.fileWriteNoPermission) }
+        }
+        let suite = "FirstLaunchTest-\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        #expect(throws: CocoaError.self) { try FirstLaunch.clearCredentialsIfNewInstall(LockedStore(), defaults: defaults) }
+        #expect(!defaults.bool(forKey: FirstLaunch.launchedKey))
+        #expect(try FirstLaunch.clearCredentialsIfNewInstall(InMemoryCredentialStore(), defaults: defaults))
+    }
 }

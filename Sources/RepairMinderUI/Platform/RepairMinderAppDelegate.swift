@@ -29,7 +29,10 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
 
     /// The API's address and the Keychain store; override `init` to point at another server.
     public override init() {
-        let api = APIClient(baseURL: Self.serverURL, store: Self.credentialStore)
+        let store = Self.credentialStore
+        // A reinstalled app starts signed out: the Keychain kept the old session (FirstLaunch).
+        _ = try? FirstLaunch.clearCredentialsIfNewInstall(store)
+        let api = APIClient(baseURL: Self.serverURL, store: store)
         // Passkeys are shown over the app's key window (the system sheet needs one; at sign-in
         // the app is in the foreground, so there is one).
         let passkeys = PlatformPasskeyAuthenticator {
