@@ -150,6 +150,54 @@ import Testing
             #expect(try await next.refresh() == false)
         }
     }
+
+    /// An app update ships a newer config than the one cached by the previous version: the
+    /// bundled copy wins and the server is asked without the old ETag. An older bundle does not.
+    @Test func aNewerBundledConfigWinsOverTheCache() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("rm-config-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: cache) }
+            let transport = ObservingTransport()
+            var shipped = try AppConfig.bundled()
+            shipped.version = "0.9.0"
+            let old = try ConfigStore(baseURL: url, cacheDirectory: cache, transport: transport, bundled: shipped)
+            #expect(try await old.refresh() == true)
+            let served = await old.config
+            #expect(served.version == (try AppConfig.bundled()).version)
+
+            // The update's bundle is newer than the cached copy (1.10 after 1.9: numbers, not text).
+            var update = served
+            update.version = "1.10.0"
+            var cached = served
+            cached.version = "1.9.2"
+            #expect(ConfigStore.version(update.version, isNewerThan: cached.version))
+            #expect(!ConfigStore.version("1.9", isNewerThan: "1.9.0"))
+            let newer = try ConfigStore(baseURL: url, cacheDirectory: cache, transport: transport, bundled: update)
+            #expect(await newer.config.version == "1.10.0")
+            #expect(await newer.currentETag == nil)
+
+            // An older bundle than the cache keeps the cache and its ETag.
+            var older = served
+            older.version = "0.1.0"
+            let kept = try ConfigStore(baseURL: url, cacheDirectory: cache, transport: transport, bundled: older)
+            #expect(await kept.config == served)
+            #expect(await kept.currentETag != nil)
+        }
+    }
+
+    /// The app model fetches the configuration at launch, without holding the launch up.
+    @Test func theConfigIsFetchedAtLaunch() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let transport = ObservingTransport()
+            let config = try ConfigStore(baseURL: url, cacheDirectory: nil, transport: transport)
+            let app = await AppModel(api: server.client(url), config: config)
+            await app.launch()
+            try await eventually { await config.currentETag != nil }
+            #expect(transport.count("/api/config") == 1)
+        }
+    }
 }
 
 extension AppLayerTests {

@@ -28,6 +28,8 @@ public final class AppModel {
     public let router: DeepLinkRouter
     /// Push notifications, when the app gave a `PushSystem` (the iOS app does).
     public let push: PushCoordinator?
+    /// The app configuration, refreshed from the server at each launch (when the app gave one).
+    public let config: ConfigStore?
     public private(set) var hasLaunched = false
     /// Why the session just ended, when the person did not ask for it: show it once, then
     /// call `dismissNotice()`.
@@ -39,8 +41,12 @@ public final class AppModel {
 
     /// - Parameter passkeys: makes and uses passkeys (`PlatformPasskeyAuthenticator`); nil: the
     ///   screens do not offer them.
-    public init(api: APIClient, push system: (any PushSystem)? = nil, passkeys: (any PasskeyAuthenticator)? = nil) {
+    ///   `config`: the app configuration, fetched from the server at launch.
+    public init(
+        api: APIClient, push system: (any PushSystem)? = nil, passkeys: (any PasskeyAuthenticator)? = nil, config: ConfigStore? = nil
+    ) {
         self.api = api
+        self.config = config
         roles = RoleSelectionViewModel(store: api.store)
         staff = StaffAuth(api: api, passkeyAuthenticator: passkeys)
         customer = CustomerAuth(api: api)
@@ -56,8 +62,13 @@ public final class AppModel {
         }
     }
 
-    /// Restores the chosen role's session; call once when the app starts.
+    /// Restores the chosen role's session and, without waiting for it, fetches the app
+    /// configuration; call once when the app starts.
     public func launch() async {
+        if let config {
+            // Offline, the bundled or cached copy stays in use; the next launch asks again.
+            Task { try? await config.refresh() }
+        }
         do {
             switch roles.role {
             case .staff: try await staff.restoreSession()

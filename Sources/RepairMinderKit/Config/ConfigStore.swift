@@ -4,8 +4,10 @@ import RepairMinderModels
 import FoundationNetworking
 #endif
 
-/// The app configuration: the bundled `config.json` at once (works offline), a cached newer
-/// copy when one was fetched before, and `refresh()` to ask the server with `If-None-Match`.
+/// The app configuration: the bundled `config.json` at once (works offline), a copy fetched
+/// before when it is not older than the bundled one (an app update ships a newer config than
+/// the cache of the previous version), and `refresh()` to ask the server with `If-None-Match`.
+/// `AppModel.launch()` refreshes it.
 public actor ConfigStore {
     public private(set) var config: AppConfig
     private var etag: String?
@@ -18,18 +20,38 @@ public actor ConfigStore {
         let config: AppConfig
     }
 
-    /// - Parameter cacheDirectory: where a fetched copy is kept between launches (nil: none).
-    public init(baseURL: URL, cacheDirectory: URL?, transport: any HTTPTransport = URLSessionTransport()) throws {
+    /// - Parameters:
+    ///   - cacheDirectory: where a fetched copy is kept between launches (nil: none).
+    ///   - bundled: the configuration shipped with the app (`AppConfig.bundled()` when nil).
+    public init(baseURL: URL, cacheDirectory: URL?, transport: any HTTPTransport = URLSessionTransport(), bundled: AppConfig? = nil) throws {
         self.baseURL = baseURL
         self.transport = transport
         cacheURL = cacheDirectory?.appendingPathComponent("config-cache.json")
-        if let cacheURL, let data = try? Data(contentsOf: cacheURL), let cached = try? JSONDecoder().decode(Cached.self, from: data) {
+        let bundled = try bundled ?? AppConfig.bundled()
+        if let cacheURL, let data = try? Data(contentsOf: cacheURL), let cached = try? JSONDecoder().decode(Cached.self, from: data),
+            !Self.version(bundled.version, isNewerThan: cached.config.version)
+        {
             config = cached.config
             etag = cached.etag
         } else {
-            config = try AppConfig.bundled()
+            // No cache, or one older than what this build ships: the server is asked without
+            // the old ETag, so a 304 cannot pin the old copy.
+            config = bundled
             etag = nil
         }
+    }
+
+    /// Whether dotted version `a` is newer than `b`, component by component, numbers as
+    /// numbers ("1.10.0" is newer than "1.9.2"); a missing component counts as 0.
+    public static func version(_ a: String, isNewerThan b: String) -> Bool {
+        let left = a.split(separator: "."), right = b.split(separator: ".")
+        for index in 0..<max(left.count, right.count) {
+            let x = index < left.count ? String(left[index]) : "0", y = index < right.count ? String(right[index]) : "0"
+            if x == y { continue }
+            if let x = Int(x), let y = Int(y) { return x > y }
+            return x.compare(y, options: .numeric) == .orderedDescending
+        }
+        return false
     }
 
     /// Fetches `/api/config`; returns true when a newer configuration was stored. Network

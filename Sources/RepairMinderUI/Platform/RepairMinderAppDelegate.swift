@@ -38,7 +38,10 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
         let passkeys = PlatformPasskeyAuthenticator {
             UIApplication.shared.connectedScenes.compactMap { ($0 as? UIWindowScene)?.keyWindow }.first ?? ASPresentationAnchor()
         }
-        app = AppModel(api: api, push: SystemPushNotifications(), passkeys: passkeys)
+        // The configuration: bundled, then the server's, cached between launches.
+        let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
+        let config = try? ConfigStore(baseURL: Self.serverURL, cacheDirectory: caches)
+        app = AppModel(api: api, push: SystemPushNotifications(), passkeys: passkeys, config: config)
         super.init()
     }
 
