@@ -10,9 +10,12 @@ let appleStandIns: [Target] = [
     .target(name: "UIKit", path: "StandIns/UIKit"),
     .target(name: "UserNotifications", path: "StandIns/UserNotifications"),
     .target(name: "AuthenticationServices", dependencies: ["UIKit"], path: "StandIns/AuthenticationServices"),
+    .target(name: "LocalAuthentication", path: "StandIns/LocalAuthentication"),
     .target(name: "SwiftUI", dependencies: ["Combine", "UIKit"], path: "StandIns/SwiftUI"),
 ]
-let screenFrameworks: [Target.Dependency] = ["SwiftUI", "Combine", "UIKit", "UserNotifications", "AuthenticationServices"]
+let screenFrameworks: [Target.Dependency] = [
+    "SwiftUI", "Combine", "UIKit", "UserNotifications", "AuthenticationServices", "LocalAuthentication",
+]
 let screenSettings: [SwiftSetting] = [.define("SWIFTUI_STAND_IN")]
 #else
 let appleStandIns: [Target] = []

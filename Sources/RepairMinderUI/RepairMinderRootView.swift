@@ -28,6 +28,8 @@ public struct RepairMinderRootView: View {
                 ProgressView("Loading…")
             case .roleSelection:
                 RoleSelectionView(roles: app.roles)
+            case .locked:
+                LockedView(app: app)
             case .staffLogin:
                 Owned { StaffLoginViewModel(auth: app.staff) } content: { StaffLoginView(model: $0, onSwitchRole: app.switchRole) }
             case .staffSecondFactor:
@@ -37,7 +39,7 @@ public struct RepairMinderRootView: View {
             case .staffQuarantined:
                 QuarantineView(auth: app.staff)
             case .staffMain:
-                Owned { SettingsViewModel(staff: app.staff) } content: { StaffMainTabView(settings: $0, router: app.router) }
+                Owned { SettingsViewModel(staff: app.staff) } content: { StaffMainTabView(settings: $0, router: app.router, lock: app.lock) }
             case .customerLogin:
                 Owned { CustomerLoginViewModel(auth: app.customer) } content: {
                     CustomerLoginView(model: $0, onSwitchRole: app.switchRole)
@@ -50,7 +52,7 @@ public struct RepairMinderRootView: View {
                             .interactiveDismissDisabled()
                     }
             case .customerMain:
-                Owned { SettingsViewModel(customer: app.customer) } content: { CustomerMainTabView(settings: $0, router: app.router) }
+                Owned { SettingsViewModel(customer: app.customer) } content: { CustomerMainTabView(settings: $0, router: app.router, lock: app.lock) }
             }
         }
         .animation(.default, value: app.screen)

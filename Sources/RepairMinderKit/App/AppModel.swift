@@ -18,6 +18,8 @@ public final class AppModel {
         /// Signed in, but the shop is pending approval or suspended (docs/API.md §4).
         case staffQuarantined
         case customerLogin, customerCode, customerCompanySelection, customerMain
+        /// The biometric lock is on and the session waits for Face ID or Touch ID (`unlock()`).
+        case locked
     }
 
     public let api: APIClient
@@ -30,6 +32,10 @@ public final class AppModel {
     public let push: PushCoordinator?
     /// The app configuration, refreshed from the server at each launch (when the app gave one).
     public let config: ConfigStore?
+    /// The opt-in Face ID / Touch ID lock (when the app gave one).
+    public let lock: BiometricLock?
+    /// The launch waits for `unlock()` before it restores the session.
+    @ObservationIgnored private var restoreAfterUnlock = false
     public private(set) var hasLaunched = false
     /// Why the session just ended, when the person did not ask for it: show it once, then
     /// call `dismissNotice()`.
@@ -41,12 +47,15 @@ public final class AppModel {
 
     /// - Parameter passkeys: makes and uses passkeys (`PlatformPasskeyAuthenticator`); nil: the
     ///   screens do not offer them.
-    ///   `config`: the app configuration, fetched from the server at launch.
+    ///   `config`: the app configuration, fetched from the server at launch. `lock`: asks for
+    ///   Face ID or Touch ID before the stored session is used (when the person turned it on).
     public init(
-        api: APIClient, push system: (any PushSystem)? = nil, passkeys: (any PasskeyAuthenticator)? = nil, config: ConfigStore? = nil
+        api: APIClient, push system: (any PushSystem)? = nil, passkeys: (any PasskeyAuthenticator)? = nil, config: ConfigStore? = nil,
+        lock: BiometricLock? = nil
     ) {
         self.api = api
         self.config = config
+        self.lock = lock
         roles = RoleSelectionViewModel(store: api.store)
         staff = StaffAuth(api: api, passkeyAuthenticator: passkeys)
         customer = CustomerAuth(api: api)
@@ -69,6 +78,48 @@ public final class AppModel {
             // Offline, the bundled or cached copy stays in use; the next launch asks again.
             Task { try? await config.refresh() }
         }
+        if let lock {
+            lock.lockAtLaunch(hasSession: storedSessionOfChosenRole)
+            if lock.isLocked {
+                restoreAfterUnlock = true
+                hasLaunched = true
+                return
+            }
+        }
+        await restoreChosenSession()
+        hasLaunched = true
+    }
+
+    /// Asks for Face ID or Touch ID; a pass opens the app (restoring the session, at launch).
+    public func unlock() async {
+        guard let lock, await lock.unlock() else { return }
+        if restoreAfterUnlock {
+            restoreAfterUnlock = false
+            await restoreChosenSession()
+        }
+        appBecameActive()
+    }
+
+    /// "Sign out" on the lock screen: the session ends (on the server too), the lock with it.
+    public func signOutFromLock() async {
+        switch roles.role {
+        case .staff: await staff.logout()
+        case .customer: await customer.logout()
+        case nil: break
+        }
+        restoreAfterUnlock = false
+        lock?.sessionEnded()
+    }
+
+    private var storedSessionOfChosenRole: Bool {
+        switch roles.role {
+        case .staff: (try? api.store.staffCredentials()) != nil
+        case .customer: (try? api.store.customerCredentials()) != nil
+        case nil: false
+        }
+    }
+
+    private func restoreChosenSession() async {
         do {
             switch roles.role {
             case .staff: try await staff.restoreSession()
@@ -78,13 +129,17 @@ public final class AppModel {
         } catch {
             launchProblem = "Your saved sign-in could not be read (\(error.localizedDescription)). Please sign in again."
         }
-        hasLaunched = true
     }
 
     /// The app came to the foreground: a session kept offline at launch is checked again, and
     /// from now until `appWillResignActive()` a staff session is refreshed a minute before its
     /// access token expires, so no request waits for it.
     public func appBecameActive() {
+        if let lock {
+            if case .signedIn = api.authState { lock.cameToForeground(hasSession: true) } else { lock.cameToForeground(hasSession: false) }
+            // Locked: nothing is sent with the session until `unlock()`.
+            if lock.isLocked { return }
+        }
         Task { await recheckOffline() }
         keepingFresh?.cancel()
         let api = self.api
@@ -111,6 +166,7 @@ public final class AppModel {
 
     /// The app leaves the foreground: no refresh in the background.
     public func appWillResignActive() {
+        lock?.wentToBackground()
         keepingFresh?.cancel()
         keepingFresh = nil
     }
@@ -125,6 +181,7 @@ public final class AppModel {
 
     public var screen: Screen {
         guard hasLaunched else { return .launching }
+        if lock?.isLocked == true, roles.role != nil { return .locked }
         switch roles.role {
         case nil:
             return .roleSelection

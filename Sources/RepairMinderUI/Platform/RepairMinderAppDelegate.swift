@@ -41,7 +41,9 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
         // The configuration: bundled, then the server's, cached between launches.
         let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
         let config = try? ConfigStore(baseURL: Self.serverURL, cacheDirectory: caches)
-        app = AppModel(api: api, push: SystemPushNotifications(), passkeys: passkeys, config: config)
+        // The Face ID / Touch ID lock, off until the person turns it on in Settings.
+        let lock = BiometricLock(authenticator: LocalAuthenticationAuthenticator())
+        app = AppModel(api: api, push: SystemPushNotifications(), passkeys: passkeys, config: config, lock: lock)
         super.init()
     }
 

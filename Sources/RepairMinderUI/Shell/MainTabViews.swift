@@ -7,10 +7,13 @@ import SwiftUI
 public struct StaffMainTabView: View {
     let settings: SettingsViewModel
     @Bindable var router: DeepLinkRouter
+    let lock: BiometricLock?
 
-    public init(settings: SettingsViewModel, router: DeepLinkRouter) {
+    /// - Parameter lock: the Face ID / Touch ID lock whose switch Settings shows (nil: none).
+    public init(settings: SettingsViewModel, router: DeepLinkRouter, lock: BiometricLock? = nil) {
         self.settings = settings
         self.router = router
+        self.lock = lock
     }
 
     public var body: some View {
@@ -19,7 +22,7 @@ public struct StaffMainTabView: View {
                 NavigationStack {
                     Group {
                         if tab == .settings {
-                            SettingsView(model: settings)
+                            SettingsView(model: settings, lock: lock)
                         } else {
                             PlaceholderScreen(title: tab.title)
                         }
@@ -49,10 +52,13 @@ public struct StaffMainTabView: View {
 public struct CustomerMainTabView: View {
     let settings: SettingsViewModel
     @Bindable var router: DeepLinkRouter
+    let lock: BiometricLock?
 
-    public init(settings: SettingsViewModel, router: DeepLinkRouter) {
+    /// - Parameter lock: the Face ID / Touch ID lock whose switch Settings shows (nil: none).
+    public init(settings: SettingsViewModel, router: DeepLinkRouter, lock: BiometricLock? = nil) {
         self.settings = settings
         self.router = router
+        self.lock = lock
     }
 
     public var body: some View {
@@ -65,7 +71,7 @@ public struct CustomerMainTabView: View {
             }
             .tabItem { Label(CustomerTab.orders.title, systemImage: "doc.text") }
             .tag(CustomerTab.orders)
-            NavigationStack { SettingsView(model: settings) }
+            NavigationStack { SettingsView(model: settings, lock: lock) }
                 .tabItem { Label(CustomerTab.settings.title, systemImage: "gear") }
                 .tag(CustomerTab.settings)
         }
@@ -108,9 +114,10 @@ struct PlaceholderScreen: View {
     }
 }
 
-/// Settings: who is signed in, and sign out.
+/// Settings: who is signed in, the Face ID / Touch ID lock, and sign out.
 struct SettingsView: View {
     let model: SettingsViewModel
+    let lock: BiometricLock?
 
     var body: some View {
         Form {
@@ -122,6 +129,15 @@ struct SettingsView: View {
                     NavigationLink("Password") { ChangePasswordView(auth: staff) }
                     NavigationLink("Signed-in devices") { SignedInDevicesView(auth: staff) }
                     NavigationLink("Passkeys") { PasskeysView(auth: staff) }
+                }
+            }
+            if let lock, let name = lock.biometryName {
+                Section {
+                    Toggle(
+                        "Require \(name)",
+                        isOn: Binding(get: { @MainActor in lock.isEnabled }, set: { @MainActor on in Task { await lock.setEnabled(on) } }))
+                } footer: {
+                    if let problem = lock.problem { Text(problem) } else { Text("Asked when the app opens and after 5 minutes away.") }
                 }
             }
             Section {

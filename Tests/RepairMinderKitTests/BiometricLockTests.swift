@@ -1,0 +1,153 @@
+import Foundation
+import RepairMinderKit
+import RepairMinderModels
+import RepairMinderServer
+import Testing
+
+/// The opt-in Face ID / Touch ID lock (issue 28, item 3), with a scripted authenticator, against
+/// the live server: nothing is sent with the session until the person passes.
+@MainActor
+@Suite struct BiometricLockTests {
+    /// Answers as scripted, counting the prompts.
+    final class FakeBiometrics: DeviceOwnerAuthenticator, @unchecked Sendable {
+        var biometryName: String? = "Face ID"
+        var answers: [Bool] = []
+        private(set) var prompts: [String] = []
+        func authenticate(reason: String) async throws -> Bool {
+            prompts.append(reason)
+            return answers.isEmpty ? false : answers.removeFirst()
+        }
+    }
+
+    final class Clock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var current = Date()
+        var now: Date { lock.withLock { current } }
+        func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+    }
+
+    static func defaults() throws -> (UserDefaults, String) {
+        let suite = "BiometricLockTests-\(UUID().uuidString)"
+        return (try #require(UserDefaults(suiteName: suite)), suite)
+    }
+
+    @Test func aLockedLaunchSendsNothingUntilThePersonPasses() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.lockedLaunch(server: server, url: url) }
+    }
+
+    static func lockedLaunch(server: LiveServer, url: URL) async throws {
+        let (defaults, suite) = try defaults()
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let store = InMemoryCredentialStore(), biometrics = FakeBiometrics()
+        // First run: sign in, turn the lock on (it asks once, so the person knows it works).
+        let first = AppModel(api: server.client(url, store: store), lock: BiometricLock(authenticator: biometrics, defaults: defaults))
+        first.roles.select(.staff)
+        await first.launch()
+        try await SessionStateTests.signIn(first.staff, server: server)
+        biometrics.answers = [true]
+        await first.lock?.setEnabled(true)
+        #expect(first.lock?.isEnabled == true)
+        #expect(biometrics.prompts == ["Turn on Face ID for Repair Minder"])
+
+        // Next launch: locked, and the stored session is not used (no /me) until a pass.
+        let transport = ObservingTransport()
+        let app = AppModel(
+            api: server.client(url, store: store, transport: transport), lock: BiometricLock(authenticator: biometrics, defaults: defaults))
+        await app.launch()
+        #expect(app.screen == .locked)
+        biometrics.answers = [false]
+        await app.unlock()
+        #expect(app.screen == .locked)
+        #expect(app.lock?.problem == "Not recognised. Try again, or sign out.")
+        #expect(transport.count("/api/auth/me") == 0)
+        biometrics.answers = [true]
+        await app.unlock()
+        #expect(app.screen == .staffMain)
+        #expect(transport.count("/api/auth/me") == 1)
+        #expect(biometrics.prompts.suffix(2) == ["Unlock Repair Minder", "Unlock Repair Minder"])
+    }
+
+    @Test func signingOutFromTheLockEndsTheSession() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.signOutFromLock(server: server, url: url) }
+    }
+
+    static func signOutFromLock(server: LiveServer, url: URL) async throws {
+        let (defaults, suite) = try defaults()
+        defer { defaults.removePersistentDomain(forName: suite) }
+        defaults.set(true, forKey: BiometricLock.enabledKey)
+        let store = InMemoryCredentialStore(), biometrics = FakeBiometrics()
+        let first = AppModel(api: server.client(url, store: store))
+        first.roles.select(.staff)
+        await first.launch()
+        try await SessionStateTests.signIn(first.staff, server: server)
+        let stolen = try #require(try store.staffCredentials())
+
+        let app = AppModel(api: server.client(url, store: store), lock: BiometricLock(authenticator: biometrics, defaults: defaults))
+        await app.launch()
+        #expect(app.screen == .locked)
+        await app.signOutFromLock()
+        #expect(app.screen == .staffLogin)
+        #expect(try store.staffCredentials() == nil)
+        // Ended on the server too: the old refresh token no longer works.
+        let other = server.client(url)
+        await #expect(throws: APIError.self) {
+            _ = try await other.send(Routes.StaffAuth.refresh, RefreshRequest(refreshToken: stolen.refreshToken))
+        }
+    }
+
+    @Test func theAppLocksAgainOnlyAfterLockAfterInTheBackground() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.background(server: server, url: url) }
+    }
+
+    static func background(server: LiveServer, url: URL) async throws {
+        let (defaults, suite) = try defaults()
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let clock = Clock(), biometrics = FakeBiometrics()
+        let lock = BiometricLock(authenticator: biometrics, lockAfter: 300, defaults: defaults, now: { clock.now })
+        let app = AppModel(api: server.client(url), lock: lock)
+        app.roles.select(.staff)
+        await app.launch()
+        try await SessionStateTests.signIn(app.staff, server: server)
+        biometrics.answers = [true]
+        await lock.setEnabled(true)
+
+        app.appWillResignActive()
+        clock.advance(299)
+        app.appBecameActive()
+        #expect(app.screen == .staffMain)
+        app.appWillResignActive()
+        clock.advance(300)
+        app.appBecameActive()
+        #expect(app.screen == .locked)
+        #expect(!app.isKeepingSessionFresh)
+        biometrics.answers = [true]
+        await app.unlock()
+        #expect(app.screen == .staffMain)
+        #expect(app.isKeepingSessionFresh)
+        app.appWillResignActive()
+    }
+
+    @Test func theLockCannotBeTurnedOnWithoutBiometricsOrAPass() async throws {
+        let (defaults, suite) = try Self.defaults()
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let biometrics = FakeBiometrics()
+        biometrics.biometryName = nil
+        let lock = BiometricLock(authenticator: biometrics, defaults: defaults)
+        await lock.setEnabled(true)
+        #expect(!lock.isEnabled)
+        #expect(lock.problem == "This device has no Face ID or Touch ID set up.")
+        #expect(biometrics.prompts.isEmpty)
+        biometrics.biometryName = "Touch ID"
+        biometrics.answers = [false]
+        await lock.setEnabled(true)
+        #expect(!lock.isEnabled)
+        #expect(!defaults.bool(forKey: BiometricLock.enabledKey))
+        // Off: the app launches straight into the session.
+        let app = AppModel(api: APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, store: InMemoryCredentialStore()), lock: lock)
+        await app.launch()
+        #expect(app.screen == .roleSelection)
+    }
+}
