@@ -56,7 +56,9 @@ public final class AppModel {
         }
     }
 
-    /// Restores the chosen role's session; call once when the app starts.
+    /// Restores the chosen role's session, and asks for the push token when notifications
+    /// were allowed before (never the permission itself: that waits for a sign-in); call once
+    /// when the app starts.
     public func launch() async {
         do {
             switch roles.role {
@@ -67,14 +69,17 @@ public final class AppModel {
         } catch {
             launchProblem = "Your saved sign-in could not be read (\(error.localizedDescription)). Please sign in again."
         }
+        await push?.appLaunched()
         hasLaunched = true
     }
 
-    /// The app came to the foreground: a session kept offline at launch is checked again, and
-    /// from now until `appWillResignActive()` a staff session is refreshed a minute before its
-    /// access token expires, so no request waits for it.
+    /// The app came to the foreground: a session kept offline at launch is checked again, a
+    /// push registration that failed is tried again, and from now until
+    /// `appWillResignActive()` a staff session is refreshed a minute before its access token
+    /// expires, so no request waits for it.
     public func appBecameActive() {
         Task { await recheckOffline() }
+        if let push { Task { await push.appBecameActive() } }
         keepingFresh?.cancel()
         let api = self.api
         keepingFresh = Task {
