@@ -27,6 +27,7 @@ final class ObservingTransport: HTTPTransport, @unchecked Sendable {
     private var down: Set<String> = []
     private var canned: [String: (Int, String)] = [:]
     private var hooks: [String: @Sendable () async throws -> Void] = [:]
+    private var failures: [String: Int] = [:]
 
     /// Runs `hook` once, just before the next request to `path` is sent.
     func beforeSending(_ path: String, _ hook: @escaping @Sendable () async throws -> Void) {
@@ -41,6 +42,13 @@ final class ObservingTransport: HTTPTransport, @unchecked Sendable {
     func clearCanned(_ path: String) { _ = lock.withLock { canned.removeValue(forKey: path) } }
 
     func count(_ path: String) -> Int { lock.withLock { counts[path, default: 0] } }
+    /// Requests to `path` with this method ("POST", "DELETE").
+    func count(_ method: String, _ path: String) -> Int { lock.withLock { counts[method + " " + path, default: 0] } }
+
+    /// Fails the next `times` requests to `path` as if the server could not be reached.
+    func failNext(_ path: String, times: Int) {
+        lock.withLock { failures[path] = times }
+    }
     func setDown(_ path: String, _ isDown: Bool) {
         lock.withLock {
             if isDown { down.insert(path) } else { down.remove(path) }
@@ -53,7 +61,10 @@ final class ObservingTransport: HTTPTransport, @unchecked Sendable {
         if let hook { try await hook() }
         let (isDown, answer) = lock.withLock {
             counts[path, default: 0] += 1
-            return (down.contains(path), canned[path])
+            counts[(request.httpMethod ?? "GET") + " " + path, default: 0] += 1
+            let failsNow = failures[path, default: 0] > 0
+            if failsNow { failures[path, default: 0] -= 1 }
+            return (down.contains(path) || failsNow, canned[path])
         }
         if isDown { throw URLError(.cannotConnectToHost) }
         if let (status, body) = answer, let url = request.url,

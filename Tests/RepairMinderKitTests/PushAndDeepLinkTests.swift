@@ -9,19 +9,52 @@ import Testing
 /// Notifications" and "Deep Links" rows), against the real server with a fake system.
 @MainActor
 @Suite struct PushAndDeepLinkTests {
-    /// The system side: permission as configured, and the token handed back as iOS would.
+    /// The system side: permission as configured (asking once records the answer, as iOS
+    /// does), and the token handed back as iOS would, unless `deliversToken` is false (APNs
+    /// has not answered yet).
     final class FakePushSystem: PushSystem, @unchecked Sendable {
         let allows: Bool
+        let deliversToken: Bool
         var coordinator: PushCoordinator?
-        private(set) var asked = 0
-        init(allows: Bool) { self.allows = allows }
+        private let lock = NSLock()
+        private var status: PushAuthorizationStatus
+        private var currentToken = Data([0xde, 0xad, 0xbe, 0xef])
+        private var promptCount = 0, tokenRequestCount = 0
+
+        init(allows: Bool, status: PushAuthorizationStatus = .notDetermined, deliversToken: Bool = true) {
+            self.allows = allows
+            self.status = status
+            self.deliversToken = deliversToken
+        }
+
+        /// How many times the person saw the permission prompt.
+        var prompts: Int { lock.withLock { promptCount } }
+        /// How many times the app asked for the APNs token.
+        var tokenRequests: Int { lock.withLock { tokenRequestCount } }
+        /// The token the next `registerForRemoteNotifications()` hands back.
+        var token: Data {
+            get { lock.withLock { currentToken } }
+            set { lock.withLock { currentToken = newValue } }
+        }
+
         func requestAuthorization() async throws -> Bool {
-            asked += 1
+            lock.withLock {
+                promptCount += 1
+                status = allows ? .authorized : .denied
+            }
             return allows
         }
+
+        func authorizationStatus() async -> PushAuthorizationStatus { lock.withLock { status } }
+
         @MainActor func registerForRemoteNotifications() {
+            let token = lock.withLock {
+                tokenRequestCount += 1
+                return currentToken
+            }
+            guard deliversToken else { return }
             let coordinator = self.coordinator
-            Task { @MainActor in await coordinator?.didReceiveDeviceToken(Data([0xde, 0xad, 0xbe, 0xef])) }
+            Task { @MainActor in await coordinator?.didReceiveDeviceToken(token) }
         }
     }
 
@@ -156,8 +189,9 @@ import Testing
         push.didOpenNotification(["type": "enquiry_reply", "ticket_id": "t-1"])
         #expect(app.router.destination == .device(orderId: "o-2", deviceId: "d-3"))
         #expect(push.presentation(for: ["type": "enquiry_reply", "ticket_id": "t-1"]) == [])
-        // In the foreground: a banner with sound, unless it is about what is on screen.
-        #expect(push.presentation(for: ["type": "order_collected", "order_id": "o-9"]) == [.banner, .sound, .list])
+        // In the foreground: a banner with sound and the badge, unless it is about what is on screen.
+        #expect(push.presentation(for: ["type": "order_collected", "order_id": "o-9"]) == [.banner, .sound, .badge, .list])
+        #expect(push.presentation(for: ["type": "something_new"]) == [.banner, .badge, .list])
         #expect(push.presentation(for: ["type": "quote_approved", "order_id": "o-2", "device_id": "d-3"]) == [.list])
     }
 }

@@ -92,9 +92,11 @@ import Testing
         if let push {
             await push.didReceiveDeviceToken(Data())
             let options: PushPresentation = push.presentation(for: DeepLink?.none)
-            _ = options.contains(.banner) || options.contains(.sound) || options.contains(.list)
+            _ = options.contains(.banner) || options.contains(.sound) || options.contains(.list) || options.contains(.badge)
             push.didOpen(DeepLink?.none)
         }
+        // SystemPushNotifications.authorizationStatus() maps the system's settings onto these.
+        let _: [PushAuthorizationStatus] = [.notDetermined, .denied, .authorized]
 
         // CustomerLoginView
         let customerLogin = CustomerLoginViewModel(auth: app.customer)

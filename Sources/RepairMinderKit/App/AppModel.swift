@@ -71,13 +71,16 @@ public final class AppModel {
         }
     }
 
-    /// Restores the chosen role's session and, without waiting for it, fetches the app
-    /// configuration; call once when the app starts.
+    /// Restores the chosen role's session (after Face ID when the lock is on), fetches the app
+    /// configuration without waiting for it, and asks for the push token when notifications
+    /// were allowed before (never the permission itself: that waits for a sign-in); call once
+    /// when the app starts.
     public func launch() async {
         if let config {
             // Offline, the bundled or cached copy stays in use; the next launch asks again.
             Task { try? await config.refresh() }
         }
+        await push?.appLaunched()
         if let lock {
             lock.lockAtLaunch(hasSession: storedSessionOfChosenRole)
             if lock.isLocked {
@@ -131,9 +134,10 @@ public final class AppModel {
         }
     }
 
-    /// The app came to the foreground: a session kept offline at launch is checked again, and
-    /// from now until `appWillResignActive()` a staff session is refreshed a minute before its
-    /// access token expires, so no request waits for it.
+    /// The app came to the foreground: a session kept offline at launch is checked again, a
+    /// push registration that failed is tried again, and from now until
+    /// `appWillResignActive()` a staff session is refreshed a minute before its access token
+    /// expires, so no request waits for it.
     public func appBecameActive() {
         if let lock {
             if case .signedIn = api.authState { lock.cameToForeground(hasSession: true) } else { lock.cameToForeground(hasSession: false) }
@@ -141,6 +145,7 @@ public final class AppModel {
             if lock.isLocked { return }
         }
         Task { await recheckOffline() }
+        if let push { Task { await push.appBecameActive() } }
         keepingFresh?.cancel()
         let api = self.api
         keepingFresh = Task {

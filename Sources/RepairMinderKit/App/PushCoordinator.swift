@@ -2,29 +2,12 @@ import Foundation
 import Observation
 import RepairMinderModels
 
-/// What the system offers for push notifications; `RepairMinderUI` implements it with
-/// UserNotifications and UIKit, tests with a fake.
-public protocol PushSystem: Sendable {
-    /// Asks the person (once; later calls answer what they chose): true when allowed.
-    func requestAuthorization() async throws -> Bool
-    /// Asks the system for this device's APNs token; it arrives through
-    /// `PushCoordinator.didReceiveDeviceToken(_:)`.
-    @MainActor func registerForRemoteNotifications()
-}
-
-/// How a notification that arrives while the app is open is shown.
-public struct PushPresentation: OptionSet, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    public static let banner = PushPresentation(rawValue: 1)
-    public static let sound = PushPresentation(rawValue: 2)
-    public static let list = PushPresentation(rawValue: 4)
-}
-
-/// Push notifications end to end (seed 003): permission, the APNs token, its registration with
-/// the signed-in role's endpoint and `appType` (again after each sign-in), its removal at
-/// logout (the auth machines unregister the token they were given before ending the session),
-/// and notification taps routed through the `DeepLinkRouter`, kept across sign-in.
+/// Push notifications end to end (seed 003): permission, asked after each sign-in and never at
+/// first launch; the APNs token, asked for at launch when permission was given before; its
+/// registration with the signed-in role's endpoint and `appType` (after each sign-in, again
+/// when the system hands a new token, tried again when it fails); its removal at logout (the
+/// auth machines unregister the token recorded in the credential store, so a later launch
+/// still can); and notification taps routed through the `DeepLinkRouter`, kept across sign-in.
 @MainActor @Observable
 public final class PushCoordinator {
     public let api: APIClient
@@ -38,8 +21,23 @@ public final class PushCoordinator {
     public private(set) var isAuthorized: Bool?
     /// The role the token is registered for now, if any.
     public private(set) var registeredRole: AppRole?
-    /// The last registration failure, for a settings screen.
+    /// The last registration failure, for a settings screen; nil once one succeeds.
     public private(set) var lastError: String?
+    /// The waits between registration attempts (`PushRegistration.defaultRetryDelays`); after
+    /// the last, the next foreground, sign-in or token tries again.
+    public var retryDelays: [Duration] = PushRegistration.defaultRetryDelays
+
+    /// A token registered, or being registered, for a role.
+    private struct Registration: Equatable {
+        let token: String
+        let role: AppRole
+    }
+
+    /// What this process registered: `registeredRole` alone cannot tell that the token changed.
+    @ObservationIgnored private var registered: Registration?
+    /// The registration under way (with its retries), so a second trigger for the same token
+    /// and role waits for it instead of sending it twice.
+    @ObservationIgnored private var inFlight: (id: UUID, registration: Registration, task: Task<Void, Never>)?
 
     public init(api: APIClient, staff: StaffAuth, customer: CustomerAuth, router: DeepLinkRouter, system: any PushSystem) {
         self.api = api
@@ -56,23 +54,48 @@ public final class PushCoordinator {
         }
     }
 
-    /// Asks for permission, then for the APNs token. Call it after sign-in (seed 003), not at
-    /// first launch: the person then knows why the app asks.
+    /// Asks for permission unless the person already answered, then, when allowed, for the
+    /// APNs token. The coordinator calls it after each sign-in (seed 003: not at first launch,
+    /// so the person knows why the app asks); a settings screen may call it too.
     public func requestPermission() async {
-        do {
-            isAuthorized = try await system.requestAuthorization()
-        } catch {
-            isAuthorized = false
-            lastError = error.localizedDescription
+        switch await system.authorizationStatus() {
+        case .authorized: isAuthorized = true
+        case .denied: isAuthorized = false
+        case .notDetermined:
+            do {
+                isAuthorized = try await system.requestAuthorization()
+            } catch {
+                isAuthorized = false
+                lastError = error.localizedDescription
+            }
         }
         if isAuthorized == true { system.registerForRemoteNotifications() }
     }
 
+    /// At launch (`AppModel.launch()`): when notifications were allowed before, asks for the
+    /// token without asking the person anything. APNs may hand a new token at any launch, so
+    /// this is done each time.
+    public func appLaunched() async {
+        switch await system.authorizationStatus() {
+        case .authorized:
+            isAuthorized = true
+            system.registerForRemoteNotifications()
+        case .denied: isAuthorized = false
+        case .notDetermined: break
+        }
+    }
+
+    /// The app came to the foreground (`AppModel.appBecameActive()`): a registration that
+    /// gave up is tried again.
+    public func appBecameActive() async {
+        await registerIfNeeded()
+    }
+
     /// The token the system gave (`application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`):
-    /// registered at once for whoever is signed in.
+    /// registered at once for whoever is signed in, also when it replaces a registered one.
     public func didReceiveDeviceToken(_ token: Data) async {
         deviceToken = PushRegistration.hexString(token)
-        if case .signedIn(let role) = api.authState { await register(for: role) }
+        await registerIfNeeded()
     }
 
     /// A notification was tapped: open where it leads, now or after the next sign-in.
@@ -87,48 +110,99 @@ public final class PushCoordinator {
         if case .signedIn(let role) = api.authState { router.open(link, as: role) } else { router.open(link, as: nil) }
     }
 
-    /// A notification arrived while the app is open: shown as a banner with sound, except one
-    /// about what is on screen already (it is just a list entry then), or one the signed-in role
-    /// has no screen for.
+    /// A notification arrived while the app is open: shown as a banner with sound and the
+    /// badge, except one about what is on screen already (it is just a list entry then), or
+    /// one the signed-in role has no screen for.
     public func presentation(for payload: [AnyHashable: Any]) -> PushPresentation {
         presentation(for: DeepLink(payload: payload))
     }
 
     /// `presentation(for:)` with the payload already read; nil for a notification that leads nowhere.
     public func presentation(for link: DeepLink?) -> PushPresentation {
-        guard let link else { return [.banner, .list] }
+        guard let link else { return [.banner, .badge, .list] }
         if case .signedIn(.customer) = api.authState, !link.isCustomerLink { return [] }
         if router.destination == link { return [.list] }
-        return [.banner, .sound, .list]
+        return [.banner, .sound, .badge, .list]
     }
 
     private func follow(_ state: AuthState) async {
         switch state {
         case .signedIn(let role):
             router.signedIn(as: role)
-            await register(for: role)
+            // A token from before (this launch's, or one asked for at launch) goes now; the
+            // permission request below may bring one too.
+            startRegistrationIfNeeded()
+            await requestPermission()
         case .signedOut:
             // The auth machine removed the token from the server before the session ended (and
             // the server forgets a dead session's tokens anyway).
+            inFlight?.task.cancel()
+            inFlight = nil
+            registered = nil
             registeredRole = nil
             router.reset()
         }
     }
 
-    /// Registers the token with `role`'s endpoint and `appType`, and tells that role's auth
-    /// machine, which unregisters it at logout.
-    private func register(for role: AppRole) async {
-        guard let deviceToken, registeredRole != role else { return }
+    /// Registers the token for the signed-in role unless that is done or under way, and waits.
+    private func registerIfNeeded() async {
+        await startRegistrationIfNeeded()?.value
+    }
+
+    /// Starts registering the token for the signed-in role, unless that is done already; the
+    /// registration under way when it is for this token and role. A registration for another
+    /// token or role is cancelled: this one replaces it.
+    @discardableResult
+    private func startRegistrationIfNeeded() -> Task<Void, Never>? {
+        guard let deviceToken, case .signedIn(let role) = api.authState else { return nil }
+        let wanted = Registration(token: deviceToken, role: role)
+        if registered == wanted { return nil }
+        if let inFlight, inFlight.registration == wanted { return inFlight.task }
+        inFlight?.task.cancel()
+        let id = UUID()
+        let task = Task<Void, Never> { [weak self] in await self?.register(wanted, id: id) }
+        inFlight = (id, wanted, task)
+        return task
+    }
+
+    /// Registers `wanted` (with retries), records it with the role's auth machine, which
+    /// unregisters it at logout, and takes a token it replaced off the server.
+    private func register(_ wanted: Registration, id: UUID) async {
+        defer { if inFlight?.id == id { inFlight = nil } }
         do {
-            _ = try await PushRegistration.register(deviceToken, role: role, api: api)
-            registeredRole = role
-            lastError = nil
-            switch role {
-            case .staff: staff.registeredDeviceToken = deviceToken
-            case .customer: customer.registeredDeviceToken = deviceToken
-            }
+            _ = try await PushRegistration.register(wanted.token, role: wanted.role, api: api, retryDelays: retryDelays)
         } catch {
-            lastError = (error as? APIError)?.message ?? error.localizedDescription
+            if !Task.isCancelled { lastError = (error as? APIError)?.message ?? error.localizedDescription }
+            return
+        }
+        // Signed out (or replaced) meanwhile: the logout already unregistered what it knew of,
+        // and the server drops the ended session's tokens.
+        guard !Task.isCancelled, api.authState == .signedIn(wanted.role) else { return }
+        let replaced = recordedToken(for: wanted.role)
+        // Recorded before the old token is removed, so a logout meanwhile removes the new one.
+        record(wanted.token, for: wanted.role)
+        registered = wanted
+        registeredRole = wanted.role
+        lastError = nil
+        // The system replaced the token (a restore, a reinstall, APNs' own rotation): the old
+        // one would only collect notifications nobody receives. Best effort: APNs refuses a
+        // dead token anyway.
+        if let replaced, replaced != wanted.token {
+            try? await PushRegistration.unregister(replaced, role: wanted.role, api: api)
+        }
+    }
+
+    private func recordedToken(for role: AppRole) -> String? {
+        switch role {
+        case .staff: staff.registeredDeviceToken
+        case .customer: customer.registeredDeviceToken
+        }
+    }
+
+    private func record(_ token: String, for role: AppRole) {
+        switch role {
+        case .staff: staff.registeredDeviceToken = token
+        case .customer: customer.registeredDeviceToken = token
         }
     }
 }

@@ -21,8 +21,17 @@ public final class CustomerAuth {
     /// it too, so a customer of several shops is not asked to choose.
     private var requestedCompanyId: String?
     public let api: APIClient
-    /// A device token this session registered, unregistered at logout.
-    public var registeredDeviceToken: String?
+    /// The push token this session registered, unregistered at logout. It is kept in the
+    /// credential store, so a logout after a relaunch still unregisters it.
+    public var registeredDeviceToken: String? {
+        get { sessionDeviceToken ?? (try? api.store.registeredDeviceToken(for: .customer)) }
+        set {
+            sessionDeviceToken = newValue
+            // A store that cannot be written (a locked Keychain) keeps it for this launch only.
+            try? api.store.saveRegisteredDeviceToken(newValue, for: .customer)
+        }
+    }
+    @ObservationIgnored private var sessionDeviceToken: String?
 
     public init(api: APIClient) {
         self.api = api
@@ -96,7 +105,7 @@ public final class CustomerAuth {
     /// and always clears local state, even when the server cannot be reached.
     public func logout() async {
         if let token = registeredDeviceToken {
-            _ = try? await api.send(Routes.Push.unregisterCustomerDeviceToken, DeviceTokenRemoval(deviceToken: token))
+            try? await PushRegistration.unregister(token, role: .customer, api: api)
         }
         registeredDeviceToken = nil
         _ = try? await api.send(Routes.CustomerAuth.logout)

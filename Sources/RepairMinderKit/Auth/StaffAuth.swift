@@ -23,8 +23,17 @@ public final class StaffAuth {
 
     public private(set) var state: State = .signedOut
     public let api: APIClient
-    /// A device token this session registered, unregistered at logout.
-    public var registeredDeviceToken: String?
+    /// The push token this session registered, unregistered at logout. It is kept in the
+    /// credential store, so a logout after a relaunch still unregisters it.
+    public var registeredDeviceToken: String? {
+        get { sessionDeviceToken ?? (try? api.store.registeredDeviceToken(for: .staff)) }
+        set {
+            sessionDeviceToken = newValue
+            // A store that cannot be written (a locked Keychain) keeps it for this launch only.
+            try? api.store.saveRegisteredDeviceToken(newValue, for: .staff)
+        }
+    }
+    @ObservationIgnored private var sessionDeviceToken: String?
     /// Makes and uses passkeys; nil where there is none (then the passkey methods throw
     /// `PasskeyError.unavailable` and the screens do not offer them).
     public let passkeyAuthenticator: (any PasskeyAuthenticator)?
@@ -165,7 +174,7 @@ public final class StaffAuth {
     /// always clears local state, even when the server cannot be reached.
     public func logout() async {
         if let token = registeredDeviceToken {
-            _ = try? await api.send(Routes.Push.unregisterDeviceToken, DeviceTokenRemoval(deviceToken: token))
+            try? await PushRegistration.unregister(token, role: .staff, api: api)
         }
         _ = try? await api.send(Routes.StaffAuth.logout)
         registeredDeviceToken = nil

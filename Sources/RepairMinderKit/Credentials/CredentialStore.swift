@@ -16,6 +16,10 @@ public enum CredentialKey: String, Sendable, CaseIterable {
     case role = "app-role"
     /// A REKI session (`REKIClient`).
     case reki = "reki-credentials"
+    /// The push token registered for the staff session, so a later launch unregisters it at logout.
+    case staffDeviceToken = "staff-device-token"
+    /// The push token registered for the customer session.
+    case customerDeviceToken = "customer-device-token"
 }
 
 /// A signed-in staff member's tokens.
@@ -52,6 +56,14 @@ public struct CustomerCredentials: Codable, Sendable, Equatable {
 public enum AppRole: String, Codable, Sendable, CaseIterable {
     case staff
     case customer
+
+    /// Where the push token registered for this role's session is kept.
+    var deviceTokenKey: CredentialKey {
+        switch self {
+        case .staff: .staffDeviceToken
+        case .customer: .customerDeviceToken
+        }
+    }
 }
 
 extension CredentialStore {
@@ -70,6 +82,15 @@ extension CredentialStore {
     }
     public func role() throws -> AppRole? { try read(.role).flatMap { AppRole(rawValue: String(decoding: $0, as: UTF8.self)) } }
     public func saveRole(_ role: AppRole) throws { try write(Data(role.rawValue.utf8), for: .role) }
+    /// The push token registered for `role`'s session, kept with its credentials: the app may
+    /// be relaunched before the logout that must unregister it.
+    public func registeredDeviceToken(for role: AppRole) throws -> String? {
+        try read(role.deviceTokenKey).map { String(decoding: $0, as: UTF8.self) }
+    }
+    /// Records (nil: forgets) the push token registered for `role`'s session.
+    public func saveRegisteredDeviceToken(_ token: String?, for role: AppRole) throws {
+        if let token { try write(Data(token.utf8), for: role.deviceTokenKey) } else { try delete(role.deviceTokenKey) }
+    }
 
     private func decode<T: Decodable>(_ type: T.Type, _ key: CredentialKey) throws -> T? {
         guard let data = try read(key) else { return nil }

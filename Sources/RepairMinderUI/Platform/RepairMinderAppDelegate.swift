@@ -5,13 +5,23 @@ import SwiftUI
 import UIKit
 import UserNotifications
 
-/// The system side of push notifications (`PushSystem`): the permission prompt and APNs
-/// registration through UserNotifications and UIKit.
+/// The system side of push notifications (`PushSystem`): the permission prompt, the answer
+/// read without one, and APNs registration through UserNotifications and UIKit.
 public struct SystemPushNotifications: PushSystem {
     public init() {}
 
     public func requestAuthorization() async throws -> Bool {
         try await UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .badge, .sound])
+    }
+
+    public func authorizationStatus() async -> PushAuthorizationStatus {
+        switch await UNUserNotificationCenter.current().notificationSettings().authorizationStatus {
+        case .notDetermined: .notDetermined
+        case .denied: .denied
+        // .authorized, .provisional (delivered quietly) and .ephemeral (an App Clip's) all
+        // deliver notifications; .ephemeral is not named because it exists on iOS only.
+        default: .authorized
+        }
     }
 
     @MainActor public func registerForRemoteNotifications() {
@@ -20,9 +30,10 @@ public struct SystemPushNotifications: PushSystem {
 }
 
 /// The app delegate a Repair Minder app adopts (`@UIApplicationDelegateAdaptor`): it owns the
-/// `AppModel` with push turned on, hands the APNs token to the `PushCoordinator`, shows
-/// notifications that arrive in the foreground as the coordinator decides, and routes taps
-/// (also the one that launched the app) through the deep-link router.
+/// `AppModel` with push turned on (the coordinator asks for permission after each sign-in, and
+/// for the token at launch when permission was given before), hands the APNs token to the
+/// `PushCoordinator`, shows notifications that arrive in the foreground as the coordinator
+/// decides, and routes taps (also the one that launched the app) through the deep-link router.
 @MainActor
 open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotificationCenterDelegate {
     public let app: AppModel
@@ -87,6 +98,7 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
         if presentation.contains(.banner) { options.insert(.banner) }
         if presentation.contains(.sound) { options.insert(.sound) }
         if presentation.contains(.list) { options.insert(.list) }
+        if presentation.contains(.badge) { options.insert(.badge) }
         return options
     }
 
