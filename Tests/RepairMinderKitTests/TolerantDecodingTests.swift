@@ -190,6 +190,13 @@ import Testing
         #expect(try Self.encoded(events[0]).contains(#""type":"passkey_renamed""#))
     }
 
+    /// A list's `pagination` in either casing (seed 004: both are sent), with extras.
+    @Test func paginationInEitherCasing() throws {
+        let snake = try Self.decode(Pagination.self, #"{"page": 2, "limit": 20, "total": 41, "total_pages": 3, "has_more": true}"#)
+        let camel = try Self.decode(Pagination.self, #"{"page": 2, "limit": 20, "total": 41, "totalPages": 3}"#)
+        #expect(snake == camel && camel == Pagination(page: 2, limit: 20, total: 41, totalPages: 3))
+    }
+
     @Test func revokedCountAndMessages() throws {
         #expect(try Self.decode(RevokedSessionsResponse.self, #"{"revoked": 2, "kept": 1}"#).revoked == 2)
         #expect(try Self.decode(MessageResponse.self, #"{"message": "Sent", "channel": "email"}"#).message == "Sent")

@@ -13,20 +13,21 @@ enum JSONTree: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Strings first: they are most of an answer's values, and each failed try costs an error.
         if container.decodeNil() {
             self = .null
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONTree].self) {
-            self = .array(value)
+        } else if let value = try? container.decode([String: JSONTree].self) {
+            self = .object(value)
         } else {
-            self = .object(try container.decode([String: JSONTree].self))
+            self = .array(try container.decode([JSONTree].self))
         }
     }
 
