@@ -1,32 +1,60 @@
 /// What a security event of the activity log was (docs/API.md §9.4).
-public enum ActivityEventType: String, Codable, Sendable, CaseIterable {
-    case loginSucceeded = "login_succeeded"
-    case loginFailed = "login_failed"
-    case twoFactorFailed = "two_factor_failed"
-    case sessionRevoked = "session_revoked"
-    case tokenReuseDetected = "token_reuse_detected"
-    case passwordChanged = "password_changed"
-    case passwordReset = "password_reset"
-    case totpEnabled = "totp_enabled"
-    case totpDisabled = "totp_disabled"
-    case recoveryCodeUsed = "recovery_code_used"
-    case passkeyAdded = "passkey_added"
-    case passkeyRemoved = "passkey_removed"
+public enum ActivityEventType: WireEnum {
+    case loginSucceeded
+    case loginFailed
+    case twoFactorFailed
+    case sessionRevoked
+    case tokenReuseDetected
+    case passwordChanged
+    case passwordReset
+    case totpEnabled
+    case totpDisabled
+    case recoveryCodeUsed
+    case passkeyAdded
+    case passkeyRemoved
     case registered
+    /// An event a newer server records that this version has no name for.
+    case unknown(String)
+
+    /// The values this version knows: the OpenAPI document lists these.
+    public static let allCases: [ActivityEventType] = [
+        .loginSucceeded, .loginFailed, .twoFactorFailed, .sessionRevoked, .tokenReuseDetected, .passwordChanged,
+        .passwordReset, .totpEnabled, .totpDisabled, .recoveryCodeUsed, .passkeyAdded, .passkeyRemoved, .registered,
+    ]
+
+    /// The value as the wire spells it.
+    public var rawValue: String {
+        switch self {
+        case .loginSucceeded: "login_succeeded"
+        case .loginFailed: "login_failed"
+        case .twoFactorFailed: "two_factor_failed"
+        case .sessionRevoked: "session_revoked"
+        case .tokenReuseDetected: "token_reuse_detected"
+        case .passwordChanged: "password_changed"
+        case .passwordReset: "password_reset"
+        case .totpEnabled: "totp_enabled"
+        case .totpDisabled: "totp_disabled"
+        case .recoveryCodeUsed: "recovery_code_used"
+        case .passkeyAdded: "passkey_added"
+        case .passkeyRemoved: "passkey_removed"
+        case .registered: "registered"
+        case .unknown(let raw): raw
+        }
+    }
 }
 
 /// One event of a staff user's activity log (`GET /api/auth/activity`): never a secret.
 public struct ActivityEvent: Codable, Sendable, Equatable, Identifiable {
     public var id: String
-    /// The event's type; a client keeps a type this version does not know as its raw string.
-    public var type: String
+    /// The event's type; one this version does not know is `.unknown` with its raw string.
+    public var type: ActivityEventType
     /// ISO 8601 UTC.
     public var at: String
     public var ipAddress: String?
     public var userAgent: String?
     /// The session the event happened in or to, when there is one.
     public var sessionId: String?
-    public init(id: String, type: String, at: String, ipAddress: String?, userAgent: String?, sessionId: String?) {
+    public init(id: String, type: ActivityEventType, at: String, ipAddress: String?, userAgent: String?, sessionId: String?) {
         self.id = id
         self.type = type
         self.at = at
@@ -36,7 +64,7 @@ public struct ActivityEvent: Codable, Sendable, Equatable, Identifiable {
     }
 
     /// The type, if this version knows it.
-    public var knownType: ActivityEventType? { ActivityEventType(rawValue: type) }
+    public var knownType: ActivityEventType? { type.isKnown ? type : nil }
 
     enum CodingKeys: String, CodingKey {
         case id, type, at, ipAddress, userAgent, sessionId

@@ -36,6 +36,26 @@ public struct CustomerClient: Codable, Sendable, Equatable, Identifiable {
         self.name = name
     }
 
+    /// "First Last" from the parts there are, or `email` when there are none (the server's rule).
+    public static func displayName(firstName: String?, lastName: String?, email: String) -> String {
+        let fullName = [firstName, lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        return fullName.isEmpty ? email : fullName
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, firstName, lastName, email, name }
+
+    /// A `null` or absent `name` (seed 000 declares it optional) becomes `displayName`: the app
+    /// always has something to show, and one client without a name cannot fail a sign-in.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        firstName = try c.decodeIfPresent(String.self, forKey: .firstName)
+        lastName = try c.decodeIfPresent(String.self, forKey: .lastName)
+        email = try c.decode(String.self, forKey: .email)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+            ?? Self.displayName(firstName: firstName, lastName: lastName, email: email)
+    }
+
     public func encode(to encoder: any Encoder) throws {
         // Explicit so missing names are sent as `null`, not left out.
         var c = encoder.container(keyedBy: CodingKeys.self)

@@ -1,13 +1,42 @@
-/// The platform a push device token belongs to.
-public enum PushPlatform: String, WireEnum {
+/// The platform a push device token belongs to. A registration must name a known one (400
+/// otherwise); a listed token of a platform this version does not know is `unknown`.
+public enum PushPlatform: WireEnum {
     case ios
     case android
+    /// A platform this version does not know (a newer server's list); never accepted in a registration.
+    case unknown(String)
+
+    /// The values this version knows: the OpenAPI document lists these.
+    public static let allCases: [PushPlatform] = [.ios, .android]
+
+    /// The value as the wire spells it.
+    public var rawValue: String {
+        switch self {
+        case .ios: "ios"
+        case .android: "android"
+        case .unknown(let raw): raw
+        }
+    }
 }
 
 /// Which app registered a device token: decides which notifications it gets.
-public enum PushAppType: String, WireEnum {
+public enum PushAppType: WireEnum {
     case staff
     case customer
+    /// An app this version does not know (a newer server's list); never accepted in a registration.
+    case unknown(String)
+
+    /// The values this version knows: the OpenAPI document lists these.
+    public static let allCases: [PushAppType] = [.staff, .customer]
+
+    /// The value as the wire spells it.
+    public var rawValue: String {
+        switch self {
+        case .staff: "staff"
+        case .customer: "customer"
+        case .unknown(let raw): raw
+        }
+    }
 }
 
 /// `POST /api/user/device-token` and `/api/customer/device-token` body (docs/API.md §5).

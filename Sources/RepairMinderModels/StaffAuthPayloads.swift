@@ -26,11 +26,27 @@ public struct LoginUserSummary: Codable, Sendable, Equatable {
 
 /// A second factor login step 3 accepts (docs/API.md §2.1, §11.1): the emailed code only for a
 /// user who enrolled nothing, else the strongest enrolled factors.
-public enum TwoFactorMethod: String, Codable, Sendable, CaseIterable {
+public enum TwoFactorMethod: WireEnum {
     case email
     case totp
-    case recoveryCode = "recovery_code"
+    case recoveryCode
     case passkey
+    /// A factor this version cannot answer (a newer server's); the others still can be.
+    case unknown(String)
+
+    /// The values this version knows: the OpenAPI document lists these.
+    public static let allCases: [TwoFactorMethod] = [.email, .totp, .recoveryCode, .passkey]
+
+    /// The value as the wire spells it.
+    public var rawValue: String {
+        switch self {
+        case .email: "email"
+        case .totp: "totp"
+        case .recoveryCode: "recovery_code"
+        case .passkey: "passkey"
+        case .unknown(let raw): raw
+        }
+    }
 }
 
 /// Login step 1's answer: the password was right, a second factor is required (docs/API.md §2.1).

@@ -58,7 +58,7 @@ struct AuditCommand: AsyncParsableCommand {
             } else {
                 let event = entry.event
                 let place = [event.ipAddress, event.userAgent].compactMap { $0 }.joined(separator: "  ")
-                print("\(event.at)  \(entry.email)  \(event.type)\(place.isEmpty ? "" : "  \(place)")")
+                print("\(event.at)  \(entry.email)  \(event.type.rawValue)\(place.isEmpty ? "" : "  \(place)")")
             }
         }
     }

@@ -91,7 +91,7 @@ public actor APIClient {
             route: route, path: path, query: try pageRequest.query(page: page, allowed: route.query), body: nil)
         let (data, _) = try await perform(request)
         do {
-            let envelope = try JSONDecoder().decode(PageEnvelope<Item>.self, from: data)
+            let envelope = try ResponseDecoder.decode(PageEnvelope<Item>.self, from: data)
             return Page(items: envelope.data, pagination: envelope.pagination, request: pageRequest)
         } catch {
             throw APIError.decoding(String(describing: error))
@@ -215,7 +215,7 @@ public actor APIClient {
             else { throw APIError.decoding("\(route.erased) answers a file") }
             return file
         case .plain:
-            do { return try JSONDecoder().decode(Answer.self, from: data) } catch { throw APIError.decoding(String(describing: error)) }
+            do { return try ResponseDecoder.decode(Answer.self, from: data) } catch { throw APIError.decoding(String(describing: error)) }
         case .envelope, .paginatedEnvelope:
             return try decodeData(Answer.self, from: data)
         }
@@ -224,7 +224,7 @@ public actor APIClient {
     /// The body of a successful answer, or the typed error of a refusal.
     public static func check(_ response: (Data, HTTPURLResponse)) throws -> Data {
         let (data, http) = response
-        let failure = try? JSONDecoder().decode(ErrorEnvelope.self, from: data)
+        let failure = try? ResponseDecoder.decode(ErrorEnvelope.self, from: data)
         if (200..<300).contains(http.statusCode), failure?.success != false { return data }
         let message = failure?.error ?? HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
         let code = failure?.code
@@ -244,7 +244,7 @@ public actor APIClient {
     /// The `data` of a success envelope, decoded as `T`.
     public static func decodeData<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
-            let envelope = try JSONDecoder().decode(DataEnvelope<T>.self, from: data)
+            let envelope = try ResponseDecoder.decode(DataEnvelope<T>.self, from: data)
             return envelope.data
         } catch {
             throw APIError.decoding(String(describing: error))

@@ -116,7 +116,7 @@ public actor REKIClient {
     static func answer<Answer: Decodable>(_ type: Answer.Type, to response: (Data, HTTPURLResponse)) throws -> Answer {
         try check(response.0, response.1)
         do {
-            return try JSONDecoder().decode(Answer.self, from: response.0)
+            return try ResponseDecoder.decode(Answer.self, from: response.0)
         } catch {
             throw APIError.decoding(String(describing: error))
         }
@@ -125,7 +125,7 @@ public actor REKIClient {
     /// Throws the typed error of a REKI failure (`{statusCode, message, timestamp}`).
     static func check(_ data: Data, _ response: HTTPURLResponse) throws {
         guard !(200..<300).contains(response.statusCode) else { return }
-        let message = (try? JSONDecoder().decode(REKIErrorBody.self, from: data))?.message
+        let message = (try? ResponseDecoder.decode(REKIErrorBody.self, from: data))?.message
             ?? HTTPURLResponse.localizedString(forStatusCode: response.statusCode)
         switch response.statusCode {
         case 401: throw APIError.unauthorized(message: message, code: nil)

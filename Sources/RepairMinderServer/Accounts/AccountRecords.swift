@@ -37,11 +37,16 @@ struct UserRecord: Decodable, Sendable {
         case lastLogin = "last_login", createdAt = "created_at", updatedAt = "updated_at"
     }
 
+    /// The role as stored. The server writes known roles only; one it does not know (a damaged
+    /// row) stays `.unknown`, which grants no permission (`RolePermissions`): failing closed,
+    /// where a fallback to a known role would grant that role's.
+    var userRole: UserRole { UserRole(rawValue: role) }
+
     /// The wire object of docs/API.md §2.3.
     func wire(companyStatus: CompanyStatus) -> StaffUser {
         StaffUser(
             id: id, email: email, firstName: firstName, lastName: lastName, companyId: companyId,
-            role: UserRole(rawValue: role) ?? .engineer, phiAccessLevel: phiAccessLevel,
+            role: userRole, phiAccessLevel: phiAccessLevel,
             dataClassification: dataClassification, isActive: isActive != 0, magicLinkEnabled: magicLinkEnabled != 0,
             companyStatus: companyStatus.rawValue, lastLogin: lastLogin.map(Timestamp.iso8601),
             createdAt: Timestamp.iso8601(createdAt), updatedAt: Timestamp.iso8601(updatedAt)
@@ -63,7 +68,7 @@ struct CompanyRecord: Decodable, Sendable {
     var vatRateDevicePurchase: String?
 
     /// Unknown statuses are treated as suspended: failing closed keeps a damaged row quarantined.
-    var companyStatus: CompanyStatus { CompanyStatus(rawValue: status) ?? .suspended }
+    var companyStatus: CompanyStatus { CompanyStatus(known: status) ?? .suspended }
 
     /// The column names, spelled out (as `UserRecord`'s): the bearer check decodes a company on
     /// every request, and converting each key from snake case cost more than the query.

@@ -43,8 +43,9 @@ struct QuarantineMiddleware: RouterMiddleware {
         switch staff.company.companyStatus {
         case .active: break
         case .pendingApproval where !allowed: throw APIError.accountPendingApproval
-        case .suspended where !allowed: throw APIError.accountSuspended
-        case .pendingApproval, .suspended: break
+        // `companyStatus` maps an unknown stored status to `.suspended`; were one to get here, it quarantines all the same.
+        case .suspended where !allowed, .unknown where !allowed: throw APIError.accountSuspended
+        case .pendingApproval, .suspended, .unknown: break
         }
         var context = context
         context.staff = staff

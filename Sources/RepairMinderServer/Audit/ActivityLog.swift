@@ -14,7 +14,7 @@ struct ActivityRecord: Decodable, Sendable {
 
     var wire: ActivityEvent {
         ActivityEvent(
-            id: id, type: type, at: Timestamp.iso8601(at), ipAddress: ipAddress, userAgent: userAgent, sessionId: sessionId)
+            id: id, type: ActivityEventType(rawValue: type), at: Timestamp.iso8601(at), ipAddress: ipAddress, userAgent: userAgent, sessionId: sessionId)
     }
 }
 

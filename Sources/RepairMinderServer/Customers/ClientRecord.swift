@@ -9,8 +9,8 @@ struct ClientRecord: Decodable, Sendable {
     var companyId: String
 
     var wire: CustomerClient {
-        let fullName = [firstName, lastName].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-        return CustomerClient(
-            id: id, firstName: firstName, lastName: lastName, email: email, name: fullName.isEmpty ? email : fullName)
+        CustomerClient(
+            id: id, firstName: firstName, lastName: lastName, email: email,
+            name: CustomerClient.displayName(firstName: firstName, lastName: lastName, email: email))
     }
 }

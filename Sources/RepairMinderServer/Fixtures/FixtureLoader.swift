@@ -64,7 +64,7 @@ public struct FixtureLoader: Sendable {
     private func validate(_ file: FixtureFile) throws {
         for company in file.companies ?? [] {
             guard let status = company.status else { continue }
-            guard CompanyStatus(rawValue: status) != nil else {
+            guard CompanyStatus(known: status) != nil else {
                 throw SettingsError("company \(company.name): status must be one of \(CompanyStatus.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }
@@ -72,7 +72,7 @@ public struct FixtureLoader: Sendable {
             guard EmailAddress.isValid(user.email.trimmingCharacters(in: .whitespaces)) else {
                 throw SettingsError("user \(user.email): not a valid email address")
             }
-            if let role = user.role, UserRole(rawValue: role) == nil {
+            if let role = user.role, UserRole(known: role) == nil {
                 throw SettingsError("user \(user.email): role must be one of \(UserRole.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }

@@ -26,7 +26,7 @@ struct DeviceTokenStore: Sendable {
         var appType: String
 
         var wire: RegisteredDeviceToken? {
-            guard let platform = PushPlatform(rawValue: platform), let appType = PushAppType(rawValue: appType) else { return nil }
+            guard let platform = PushPlatform(known: platform), let appType = PushAppType(known: appType) else { return nil }
             return RegisteredDeviceToken(id: id, deviceToken: deviceToken, platform: platform, appType: appType)
         }
     }

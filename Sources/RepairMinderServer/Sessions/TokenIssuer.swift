@@ -14,7 +14,7 @@ struct TokenIssuer: Sendable {
     /// A signed access token for `user` in `sessionId`.
     func accessToken(for user: UserRecord, sessionId: String, isMobile: Bool, now: Double) async throws -> String {
         let issuedAt = Int(now)
-        let role = UserRole(rawValue: user.role) ?? .engineer
+        let role = user.userRole
         let claims = AccessTokenClaims(
             userId: user.id, companyId: user.companyId, role: role, phiAccessLevel: user.phiAccessLevel,
             isMobile: isMobile, dataClassification: user.dataClassification,

@@ -11,6 +11,8 @@ enum RolePermissions {
         case .office: return office + ["devices:read"]
         case .admin: return Array(Set(engineer + office + ["users:manage", "company:manage"])).sorted()
         case .masterAdmin: return Array(Set(engineer + office + ["users:manage", "company:manage", "companies:manage"])).sorted()
+        // Fail closed: a role this server does not know (only a damaged row could hold one) grants nothing.
+        case .unknown: return []
         }
     }
 }

@@ -19,16 +19,25 @@ public struct QuarantineView: View {
         return nil
     }
 
+    /// What the screen says. A status this app does not know (a newer server's) is still a
+    /// quarantine (`AppModel.screen`), worded without guessing which kind.
+    private var wording: (title: String, symbol: String, message: String) {
+        switch status {
+        case .suspended:
+            ("Account Suspended", "pause.circle", "Your account has been suspended. Please contact support.")
+        case .unknown:
+            ("Account Not Active", "exclamationmark.circle", "Your account is not active at the moment. Please contact support.")
+        case .pendingApproval, .active, nil:
+            ("Waiting for Approval", "hourglass", "Your account is pending approval. You will be notified when it is activated.")
+        }
+    }
+
     public var body: some View {
         NavigationStack {
             ContentUnavailableView {
-                Label(status == .suspended ? "Account Suspended" : "Waiting for Approval",
-                      systemImage: status == .suspended ? "pause.circle" : "hourglass")
+                Label(wording.title, systemImage: wording.symbol)
             } description: {
-                Text(
-                    status == .suspended
-                        ? "Your account has been suspended. Please contact support."
-                        : "Your account is pending approval. You will be notified when it is activated.")
+                Text(wording.message)
                 ErrorMessage(text: problem)
             } actions: {
                 Button {
