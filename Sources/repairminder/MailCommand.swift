@@ -62,7 +62,7 @@ struct MailTestCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: the server refused: \(error)\n".utf8))
             throw ExitCode(1)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("error: \(PlainReason.of(error))\n".utf8))
             throw ExitCode(3)
         }
     }

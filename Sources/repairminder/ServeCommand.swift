@@ -25,6 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
         if demo, settings.environment == .production {
             throw ValidationError("--demo loads accounts whose passwords are published; --env production refuses it")
         }
+        // Before the database is touched: a port in use is one line, not a half-started server.
+        try await ListenCheck.ensureAvailable(for: settings)
         var logger = Logger(label: "repairminder")
         logger.logLevel = verbose ? .debug : .info
         if demo {

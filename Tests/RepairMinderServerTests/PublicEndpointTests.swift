@@ -64,4 +64,28 @@ import Testing
         }
         await parts.hasher.shutdown()
     }
+
+    /// A request that needs the database while it does not answer: 503 `SERVICE_UNAVAILABLE`
+    /// with `Retry-After` (which clients retry), not 500; the REKI rendering too.
+    @Test func aRequestIs503WithRetryAfterWhenTheDatabaseDoesNotAnswer() async throws {
+        let settings = TestServer.defaultSettings()
+        defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
+        let database = try await Database.openMigrated(settings: settings, logger: TestServer.quietLogger)
+        let parts = ServerParts(
+            settings: settings, database: database, hasher: PasswordHasher(cost: settings.bcryptCost),
+            signer: try await TokenSigner(settings: settings, now: Date().timeIntervalSince1970), encryptionKey: String(repeating: "e", count: 32), clock: .system,
+            mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)))
+        let app = Application(router: try buildRouter(parts), logger: TestServer.quietLogger)
+        try await app.test(.router) { client in
+            let client = TestClient(client: client, settings: settings, mailbox: parts.mail)
+            await database.close()
+            let reply = try await client.post("/api/auth/login", ["email": "someone@acme.test", "password": "a password"])
+            reply.expectFailure(.serviceUnavailable, "SERVICE_UNAVAILABLE", "The service is temporarily unavailable. Please try again shortly.")
+            #expect(reply.headers[.retryAfter] == "5")
+            let reki = try await client.post("/auth/login", ["email": "someone@acme.test", "password": "a password"])
+            #expect(reki.status == .serviceUnavailable)
+            #expect(reki.headers[.retryAfter] == "5")
+        }
+        await parts.hasher.shutdown()
+    }
 }

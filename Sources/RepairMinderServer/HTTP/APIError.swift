@@ -36,6 +36,10 @@ extension APIError {
         return APIError(.methodNotAllowed, .methodNotAllowed, "Method not allowed: use \(methods)", headers: [.allow: methods])
     }
     static let internalError = APIError(.internalServerError, .internalError, "An unexpected error occurred")
+    /// The database does not answer: try again shortly (the SDK retries 503).
+    static let serviceUnavailable = APIError(
+        .serviceUnavailable, .serviceUnavailable, "The service is temporarily unavailable. Please try again shortly.",
+        headers: [.retryAfter: "5"])
     static let unauthorized = APIError(.unauthorized, .unauthorized, "Authentication required")
     static let tokenExpired = APIError(.unauthorized, .tokenExpired, "Access token expired")
 

@@ -4,7 +4,8 @@ import Logging
 import RepairMinderModels
 
 /// Turns every failure into one `APIError`: ours as they are, Hummingbird's own errors
-/// (unknown route, body too large) into their codes, anything else into a generic 500 whose
+/// (unknown route, body too large) into their codes, a database that does not answer into 503
+/// with `Retry-After`, anything else into a generic 500 whose
 /// details go only to the log. It is then rendered in the shape of its path: docs/API.md §1's
 /// envelope, or under `/auth/` (while REKI is served) seed 002's `{statusCode, message,
 /// timestamp}` (§10). One error type, two renderings.
@@ -32,6 +33,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if failure.status == .internalServerError {
                 context.logger.error("Unhandled HTTP error", metadata: ["error": "\(error)"])
             }
+        } catch where DatabaseUnavailable.matches(error) {
+            context.logger.error("The database does not answer", metadata: ["error": "\(String(reflecting: error))"])
+            failure = .serviceUnavailable
         } catch {
             context.logger.error("Unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             failure = .internalError

@@ -80,7 +80,14 @@ enum SecretFile {
 /// The data directory, created with mode 0700 on first use.
 enum DataDirectory {
     static func create(_ path: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw SettingsError("cannot use the data directory \(path): \(PlainReason.of(error))")
+        }
+        guard FileManager.default.isWritableFile(atPath: path) else {
+            throw SettingsError("cannot use the data directory \(path): permission denied (the server must be able to write there)")
+        }
     }
 }

@@ -110,10 +110,10 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
     /// keeps its details out of `description` so they do not leak into logs by accident;
     /// they hold no secret here: the password is never part of them).
     static func reason(_ error: any Error) -> String {
-        guard let error = error as? PSQLError else { return String(describing: error) }
+        guard let error = error as? PSQLError else { return PlainReason.of(error) }
         if error.code == .sslUnsupported { return "the server does not offer TLS; use sslmode=disable or sslmode=prefer" }
         if let message = error.serverInfo?[.message] { return message }
-        if let underlying = error.underlying { return String(describing: underlying) }
+        if let underlying = error.underlying { return PlainReason.of(underlying) }
         return String(describing: error.code)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresKit
 import PostgresNIO
@@ -7,9 +8,13 @@ import SQLKit
 /// database is open (its `run()` is the pool's life; `close()` ends it after the calls in
 /// progress). Nothing is queued in this process: concurrency is PostgreSQL's, so several
 /// server instances on one database behave as one.
-final class PostgresPool: DatabaseEngine {
+final class PostgresPool: DatabaseEngine, @unchecked Sendable {
     private let client: PostgresClient
     private let running: Task<Void, Never>
+    /// Set by `close()`: later calls fail with `DatabaseClosedError`, as on SQLite, so
+    /// background services can tell "closed" from "not answering" and stop.
+    private let lock = NSLock()
+    private var closed = false  // guarded by `lock`
 
     init(_ location: PostgresLocation, poolSize: Int, logger: Logger) async throws {
         // One connection first, so a wrong address, password or sslmode fails at start-up with
@@ -32,7 +37,8 @@ final class PostgresPool: DatabaseEngine {
     }
 
     func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
+        if lock.withLock({ closed }) { throw DatabaseClosedError() }
+        return try await client.withConnection { connection in
             // No query logging: bound values include hashes, sealed secrets and device tokens.
             try await body(connection.sql(queryLogLevel: nil))
         }
@@ -54,6 +60,7 @@ final class PostgresPool: DatabaseEngine {
     }
 
     func close() async {
+        lock.withLock { closed = true }
         running.cancel()
         await running.value
     }

@@ -43,7 +43,9 @@ struct MailDeliveryService: Service {
         await withGracefulShutdownHandler {
             var nextErase = 0.0
             var nextRetry: Double?
-            while !stopping.isSet {
+            // Cancelled (the server could not start, say): stop too, or the loop would spin,
+            // every wait returning at once.
+            while !stopping.isSet, !Task.isCancelled {
                 // Looking for work stops at once on shutdown, even when the database does not
                 // answer (a call waiting for a connection is cancelled); delivering does not.
                 if clock.now() >= nextErase {
@@ -186,6 +188,13 @@ struct MailDeliveryService: Service {
     private func report<T: Sendable>(_ what: String, unless stopping: Once? = nil, _ body: () async throws -> T) async -> T? {
         do {
             return try await body()
+        } catch is DatabaseClosedError {
+            // Nothing more can be delivered or recorded: the worker stops instead of retrying.
+            if let stopping, !stopping.isSet {
+                stopping.set()
+                logger.warning("Mail queue: the database closed; delivery stops")
+            }
+            return nil
         } catch {
             if stopping?.isSet != true { logger.error("Mail queue: cannot \(what)", metadata: ["error": "\(error)"]) }
             return nil
