@@ -116,4 +116,37 @@ import Testing
         #expect(Self.schedule.nextAttempt(afterAttempt: 1, queuedAt: 0, now: 3600) == nil)
         #expect(Self.schedule.nextAttempt(afterAttempt: 9, queuedAt: 0, now: 3570) == nil)
     }
+
+    /// The worker meets a closed database (a server that could not start, a shutdown): it
+    /// stops at once with one warning, instead of looping on the error (15,000 log lines a
+    /// second before) and holding the process past SIGTERM. A cancelled worker stops too.
+    @Test(.timeLimit(.minutes(1))) func theWorkerStopsWhenTheDatabaseClosesOrItIsCancelled() async throws {
+        struct NoTransport: MailTransport {
+            func deliver(_ message: MailMessage, messageID: String, handingOver: @escaping @Sendable () async throws -> Void) async throws {}
+        }
+        let settings = TestServer.defaultSettings()
+        defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
+        let logs = CapturedLogs()
+        let database = try await Database.openMigrated(settings: settings, logger: TestServer.quietLogger)
+        let queue = MailQueue(database: database, encryptionKey: try settings.resolvedEncryptionKey())
+        var worker = MailDeliveryService(
+            queue: queue, transport: NoTransport(), settings: settings, clock: .system, logger: logs.logger, metrics: nil)
+        worker.pollInterval = 0.01
+        await database.close()
+        let started = Date()
+        try await worker.run()
+        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(logs.lines.value.filter { $0.hasPrefix("warning") || $0.hasPrefix("error") } == ["warning Mail queue: the database closed; delivery stops "])
+
+        // An open database and a cancelled task: the worker returns as well.
+        let open = try await Database.openMigrated(settings: settings, logger: TestServer.quietLogger)
+        let running = MailDeliveryService(
+            queue: MailQueue(database: open, encryptionKey: try settings.resolvedEncryptionKey()), transport: NoTransport(),
+            settings: settings, clock: .system, logger: TestServer.quietLogger, metrics: nil)
+        let task = Task { try await running.run() }
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        try await task.value
+        await open.close()
+    }
 }

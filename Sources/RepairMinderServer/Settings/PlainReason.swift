@@ -8,8 +8,10 @@ import NIOPosix
 public enum PlainReason {
     public static func of(_ error: any Error) -> String {
         if let error = error as? SettingsError { return error.description }
-        if let error = error as? CocoaError, let posix = (error.userInfo[NSUnderlyingErrorKey] as? NSError), posix.domain == NSPOSIXErrorDomain {
-            return describe(errno: CInt(posix.code))
+        // Foundation's file errors carry the system's own reason underneath.
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error {
+            let posix = underlying as NSError
+            if posix.domain == NSPOSIXErrorDomain { return describe(errno: CInt(posix.code)) }
         }
         if let error = error as? CocoaError {
             switch error.code {
