@@ -112,10 +112,13 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let rekiUsers = REKIUserStore(database: database)
 
     let router = Router(context: AppRequestContext.self)
-    // Outermost: its headers go on every answer, the error envelopes included.
+    let trustedProxies = try settings.trustedProxyRanges()
+    // Outermost: the request id and the access log see every answer as the client gets it.
+    router.add(middleware: RequestLogMiddleware(trustedProxies: trustedProxies, accessLog: settings.accessLog))
+    // Its headers go on every answer, the error envelopes included.
     router.add(middleware: ResponseHeadersMiddleware())
     if let metrics = parts.metrics { router.add(middleware: RequestMetricsMiddleware(metrics: metrics)) }
-    router.add(middleware: ClientAddressMiddleware(trustedProxies: try settings.trustedProxyRanges()))
+    router.add(middleware: ClientAddressMiddleware(trustedProxies: trustedProxies))
     let mounted = MountedRoutes()
     router.add(middleware: ErrorMiddleware(rekiServed: settings.rekiEnabled, mounted: mounted))
     router.add(middleware: QuarantineMiddleware(identity: staffIdentity))

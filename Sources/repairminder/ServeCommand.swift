@@ -15,8 +15,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Load the built-in demo accounts first and print how to sign in.")
     var demo = false
 
-    @Flag(help: "Log every request and debug details.")
+    @Flag(help: "The same as --log-level debug.")
     var verbose = false
+
+    @Option(help: "text (one readable line per event) or json (one JSON object per line, for a log collector). [env: REPAIRMINDER_LOG_FORMAT] (default: text)")
+    var logFormat: String?
+
+    @Option(help: "The least severe events logged: trace, debug, info, notice, warning, error or critical. [env: REPAIRMINDER_LOG_LEVEL] (default: info)")
+    var logLevel: String?
 
     @OptionGroup var options: SettingsOptions
 
@@ -27,8 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Before the database is touched: a port in use is one line, not a half-started server.
         try await ListenCheck.ensureAvailable(for: settings)
-        var logger = Logger(label: "repairminder")
-        logger.logLevel = verbose ? .debug : .info
+        let logger = try makeLogger()
         if demo {
             say("Loading demo accounts (hashing passwords at bcrypt cost \(settings.bcryptCost))...")
             let database = try await Database.openMigrated(settings: settings, logger: logger)
@@ -37,7 +42,28 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let app = try await buildApplication(settings: settings, logger: logger)
         if demo { printDemoHelp(settings: settings) }
+        logger.info("\(settings.startupSummary())")
         try await app.runService()
+        logger.info("Repair Minder stopped")
+    }
+
+    /// The process's logging, as `--log-format` and `--log-level` (or their environment
+    /// variables) say; every logger made after this writes that way.
+    private func makeLogger() throws -> Logger {
+        let environment = ProcessInfo.processInfo.environment
+        let levelName = logLevel ?? environment["REPAIRMINDER_LOG_LEVEL"] ?? (verbose ? "debug" : "info")
+        guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical (got \"\(levelName)\")")
+        }
+        let format = (logFormat ?? environment["REPAIRMINDER_LOG_FORMAT"] ?? "text").lowercased()
+        switch format {
+        case "json": LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        case "text": LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        default: throw ValidationError("--log-format must be text or json (got \"\(format)\")")
+        }
+        var logger = Logger(label: "repairminder")
+        logger.logLevel = level
+        return logger
     }
 
     /// Where the demo's codes can be read.

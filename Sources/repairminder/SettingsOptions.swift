@@ -83,6 +83,8 @@ struct SettingsOptions: ParsableArguments {
     var appleAppIds: String?
     @Option(help: "Serve the REKI app's contract under /auth/* (docs/API.md §10): true or false. [env: REPAIRMINDER_REKI] (default: true)")
     var reki: Bool?
+    @Option(help: "Log one line per request (method, route pattern, status, duration, request id; never a body, token or query value): true or false. [env: REPAIRMINDER_ACCESS_LOG] (default: true)")
+    var accessLog: Bool?
     @Option(help: "How mail leaves: smtp or outbox (<data-dir>/outbox.jsonl, development). [env: REPAIRMINDER_MAIL_TRANSPORT] (default: smtp with --smtp-url, else outbox; production requires naming outbox)")
     var mailTransport: String?
     @Option(help: "smtp://user:password@host:587 (STARTTLS), smtps://user:password@host:465, or smtp://127.0.0.1:25?tls=none for a relay on this machine. [env: REPAIRMINDER_SMTP_URL]")
@@ -168,6 +170,7 @@ struct SettingsOptions: ParsableArguments {
         if let v = list(trustedProxies, "TRUSTED_PROXIES") { s.trustedProxies = v }
         s.metricsAddress = string(metricsAddress, "METRICS_ADDRESS")
         if let v = try bool(reki, "REKI") { s.rekiEnabled = v }
+        if let v = try bool(accessLog, "ACCESS_LOG") { s.accessLog = v }
         s.mailTransport = try choice(mailTransport, "MAIL_TRANSPORT", "--mail-transport")
         s.smtpURL = string(smtpUrl, "SMTP_URL")
         s.smtpCAFile = string(smtpCaFile, "SMTP_CA_FILE")

@@ -90,6 +90,8 @@ public struct ServerSettings: Sendable {
     public var appleAppIds: [String] = []
     /// Serve REKI's contract under `/auth/*` (docs/API.md §10); off, those paths answer 404.
     public var rekiEnabled = true
+    /// One log line per request (method, route pattern, status, duration, request id).
+    public var accessLog = true
     /// Largest accepted request body, in bytes.
     public var maxBodySize = 64 * 1024
 

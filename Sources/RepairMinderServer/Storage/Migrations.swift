@@ -376,6 +376,7 @@ enum Migrations {
                 "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
             ).run()
         }
+        var appliedNow: [String] = []
         for step in steps {
             let applied = try await database.transaction(serializedOn: lock) { db in
                 let done = try await db.raw("SELECT version FROM schema_migrations WHERE version = \(bind: step.version)")
@@ -387,7 +388,14 @@ enum Migrations {
                 ).run()
                 return true
             }
-            if applied { logger.info("Applied migration \(step.version): \(step.name)") }
+            if applied {
+                logger.debug("Applied migration \(step.version): \(step.name)")
+                appliedNow.append("\(step.version)")
+            }
+        }
+        // One line at start-up, not one per migration (a new database applies them all).
+        if !appliedNow.isEmpty {
+            logger.info("Applied \(appliedNow.count) migration\(appliedNow.count == 1 ? "" : "s") (\(appliedNow.joined(separator: ", "))); the schema is at \(steps.last?.version ?? 0)")
         }
     }
 }
