@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RepairMinderServer
+
+/// `repairminder backup --to FILE`: an online copy of the SQLite database.
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Copy the SQLite database to a new file, while the server runs.",
+        discussion: """
+            SQLite's online copy (VACUUM INTO): one consistent snapshot, taken while the server goes on \
+            serving. The file is a complete database; keep it with the data directory's encryption-key \
+            and signing keys (docs/operating.md), without which its sealed mail and secrets cannot be read. \
+            For PostgreSQL use pg_dump.
+
+            Example:
+              repairminder backup --data-dir /var/lib/repairminder --to /backups/repairminder-$(date +%F).sqlite
+            """)
+
+    @Option(name: .customLong("to"), help: "The backup file to create (it must not exist).")
+    var destination: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let path = try database.sqlitePath(for: "backup")
+        var logger = Logger(label: "repairminder")
+        logger.logLevel = .warning
+        let bytes = try await SQLiteBackup.backup(database: path, to: destination, logger: logger)
+        say("Backed up \(path) to \(destination) (\(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file))).")
+    }
+}
+
+/// `repairminder restore --from FILE`: puts a backup in place of the SQLite database.
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Replace the SQLite database with a backup (stop the server first).",
+        discussion: """
+            Checks the backup first (SQLite's integrity check, and a schema no newer than this version's), \
+            then swaps it in by rename. Stop every server using the data directory before, and start them \
+            after: the old database's write-ahead log is removed with it.
+
+            Example:
+              repairminder restore --data-dir /var/lib/repairminder --from /backups/repairminder-2026-11-24.sqlite
+            """)
+
+    @Option(name: .customLong("from"), help: "The backup file made by `repairminder backup`.")
+    var source: String
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let path = try database.sqlitePath(for: "restore")
+        var logger = Logger(label: "repairminder")
+        logger.logLevel = .warning
+        let version = try await SQLiteBackup.restore(from: source, to: path, logger: logger)
+        say("Restored \(source) into \(path) (schema \(version)). Start the server: it applies any newer migrations.")
+    }
+}
+
+extension DatabaseOptions {
+    /// The SQLite file, or a refusal naming PostgreSQL's own tools.
+    func sqlitePath(for command: String) throws -> String {
+        if let url = databaseUrl ?? ProcessInfo.processInfo.environment["REPAIRMINDER_DATABASE_URL"], !url.isEmpty {
+            throw SettingsError("\(command) is for the SQLite database; for PostgreSQL use pg_dump and pg_restore (docs/operating.md)")
+        }
+        return URL(fileURLWithPath: dataDirectory).appendingPathComponent("repairminder.sqlite").path
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `repairminder backup` and `restore` on SQLite (issue 29, item 7): a backup taken while a
+/// server runs, the database changed, the backup restored, the change gone; and the refusals.
+@Suite struct BackupTests {
+    static func seed(_ dataDir: String) throws {
+        let file = dataDir + "-fixtures.json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data(
+            #"""
+            { "companies": [ { "name": "Acme Repairs" } ],
+              "users": [ { "email": "admin@acme.test", "password": "a long enough password", "firstName": "Ada", "company": "Acme Repairs", "role": "admin" } ] }
+            """#.utf8
+        ).write(to: URL(fileURLWithPath: file))
+        let seeded = try CommandLineTests.run(["seed", file, "--data-dir", dataDir, "--bcrypt-cost", "4"])
+        try #require(seeded.status == 0, "\(seeded.error)")
+    }
+
+    @Test func aBackupTakenWhileServingRestoresTheDatabase() throws {
+        let dataDir = CommandLineTests.temporaryDirectory(), backup = CommandLineTests.temporaryDirectory() + ".sqlite"
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: backup)
+        }
+        try Self.seed(dataDir)
+        // A server on the same database while the backup is taken.
+        let port = try freeLoopbackPort()
+        let server = Process()
+        server.executableURL = CommandLineTests.binary
+        server.arguments = ["serve", "--data-dir", dataDir, "--port", String(port)]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
+        var listening = false
+        for _ in 0..<300 where !listening {
+            listening = ClientCommandTests.Server.answers(port)
+            if !listening { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        try #require(listening)
+
+        let made = try CommandLineTests.run(["backup", "--data-dir", dataDir, "--to", backup])
+        #expect(made.status == 0, "\(made.error)")
+        #expect(made.output.hasPrefix("Backed up \(dataDir)/repairminder.sqlite to \(backup) ("))
+        // A backup never overwrites a file.
+        let again = try CommandLineTests.run(["backup", "--data-dir", dataDir, "--to", backup])
+        #expect(again.status == 1)
+        #expect(again.error == "Error: \(backup) already exists: choose a new file (a backup never overwrites one)\n")
+
+        // The database changes after the backup; the server stops; the backup comes back.
+        let suspended = try CommandLineTests.run(["company", "suspend", "Acme Repairs", "--data-dir", dataDir])
+        #expect(suspended.status == 0, "\(suspended.error)")
+        #expect(try CommandLineTests.sqlite(dataDir, "SELECT status FROM companies").contains("suspended"))
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+        let restored = try CommandLineTests.run(["restore", "--data-dir", dataDir, "--from", backup])
+        #expect(restored.status == 0, "\(restored.error)")
+        #expect(restored.output.contains("Restored \(backup) into \(dataDir)/repairminder.sqlite (schema "))
+        #expect(try CommandLineTests.sqlite(dataDir, "SELECT status FROM companies").trimmingCharacters(in: .whitespacesAndNewlines) == "active")
+        #expect(try CommandLineTests.sqlite(dataDir, "SELECT email FROM users").contains("admin@acme.test"))
+        // And a server starts on it.
+        let migrated = try CommandLineTests.run(["migrate", "--data-dir", dataDir])
+        #expect(migrated.status == 0, "\(migrated.error)")
+    }
+
+    @Test func restoreRefusesWhatIsNotAnIntactBackupAndChangesNothing() throws {
+        let dataDir = CommandLineTests.temporaryDirectory(), junk = CommandLineTests.temporaryDirectory() + ".sqlite"
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: junk)
+        }
+        try Self.seed(dataDir)
+        let before = try Data(contentsOf: URL(fileURLWithPath: dataDir + "/repairminder.sqlite"))
+        try Data("not a database at all, just some text that is long enough".utf8).write(to: URL(fileURLWithPath: junk))
+        let notADatabase = try CommandLineTests.run(["restore", "--data-dir", dataDir, "--from", junk])
+        #expect(notADatabase.status == 1)
+        #expect(notADatabase.error.hasPrefix("Error: \(junk) is not a"), "\(notADatabase.error)")
+        let missing = try CommandLineTests.run(["restore", "--data-dir", dataDir, "--from", junk + ".missing"])
+        #expect(missing.status == 1)
+        #expect(missing.error == "Error: no backup at \(junk).missing\n")
+        let postgres = try CommandLineTests.run(["backup", "--database-url", "postgres://u@127.0.0.1/db", "--to", junk + ".pg"])
+        #expect(postgres.status == 1)
+        #expect(postgres.error.contains("for PostgreSQL use pg_dump and pg_restore"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dataDir + "/repairminder.sqlite")) == before)
+    }
+}
