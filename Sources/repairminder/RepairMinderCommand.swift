@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RepairMinderServer
 
 @main
 struct RepairMinderCommand: AsyncParsableCommand {
@@ -17,6 +18,7 @@ struct RepairMinderCommand: AsyncParsableCommand {
             Every server setting is a flag with a REPAIRMINDER_* environment twin (see `repairminder serve --help`).
             Usage errors exit with status 2.
             """,
+        version: repairMinderVersion,
         subcommands: [
             ServeCommand.self, MigrateCommand.self, SeedCommand.self, OutboxCommand.self,
             OpenAPICommand.self, MailCommand.self, AuditCommand.self, CompanyCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self, PasskeysCommand.self, RegisterCommand.self,

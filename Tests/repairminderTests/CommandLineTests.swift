@@ -30,6 +30,12 @@ import Testing
         return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
     }
 
+    @Test func versionPrintsTheServersVersion() throws {
+        let version = try Self.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.output == repairMinderVersion + "\n")
+    }
+
     static func temporaryDirectory() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("repairminder-cli-\(UUID().uuidString)").path
     }
