@@ -266,7 +266,7 @@ import Testing
                     "http://localhost:\(port)", OutboxTransport.path(dataDirectory: server.settings.dataDirectory), Self.email,
                     Self.password,
                 ])
-            #expect(verdict == nil, "\(verdict ?? "")")
+            try #require(verdict == nil, "\(verdict ?? "")")
             try await client.post("/auth/login", ["email": Self.email, "password": Self.password])
                 .expectREKIFailure(.unauthorized, "Invalid credentials")
         }
