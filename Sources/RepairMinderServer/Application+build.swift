@@ -179,14 +179,16 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     ).mount(on: routes)
     AccountController(serverURL: settings.serverURL).mount(on: routes)
     if settings.rekiEnabled {
-        REKIController(
+        let reki = REKIController(
             database: database, settings: settings, clock: clock, users: rekiUsers, sessions: rekiSessions,
             revocation: revocation,
             rotation: RefreshTokenRotation(
                 database: database, hashing: hashing, settings: settings, metrics: parts.metrics, revocation: revocation),
             resets: REKIPasswordResets(database: database, mail: parts.mail), signer: signer, hasher: parts.hasher,
-            policy: passwordPolicy
-        ).mount(on: routes)
+            policy: passwordPolicy)
+        reki.mount(on: routes)
+        // The page the reset mail links to: HTML for browsers, so beside the table (see its type).
+        REKIResetPageController(reki: reki).mount(on: routes)
     }
     PushController(
         tokens: DeviceTokenStore(database: database), preferences: PushPreferencesStore(database: database), clock: clock

@@ -34,9 +34,8 @@ extension REKITokenPair: WireType {
 }
 
 extension REKIResetPasswordRequest: WireRequest {
-    /// Any token up to 1 KiB is looked up: a wrong one is "Invalid or expired reset token", not bad input.
     public static let fields: [RequestField<Self>] = [
-        .string("token", \.token, FieldRules.text(description: "The token of the emailed link (64 hex characters)")),
+        .string("token", \.token, FieldRules.resetToken),
         .string("newPassword", \.newPassword, FieldRules.newPassword),
     ]
     public static var example: REKIResetPasswordRequest {

@@ -50,6 +50,11 @@ public enum FieldRules {
     /// route, 401), a longer one is bad input.
     public static let refreshToken = text(maxLength: 512)
 
+    /// The token of a REKI reset link (docs/API.md §10), in `POST /auth/reset-password` and on
+    /// the link's page: any up to 1 KiB is looked up (a wrong one is "Invalid or expired reset
+    /// token", not bad input).
+    public static let resetToken = text(description: "The token of the emailed link (64 hex characters)")
+
     /// A push device token (APNs or FCM).
     public static let deviceToken = text(maxLength: 512)
 

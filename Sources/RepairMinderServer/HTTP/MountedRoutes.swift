@@ -1,14 +1,18 @@
 import Foundation
 import RepairMinderModels
 
-/// The routes this server mounted (`RouteMounter` records each), so a request no route
-/// answered can be told apart: a mounted path asked with another method (405 with `Allow`) or
-/// a path not served here at all (404), whatever the settings left out (`--reki false`).
+/// The routes this server mounted (`RouteMounter` records each, and so do the pages mounted
+/// beside the table), so a request no route answered can be told apart: a mounted path asked
+/// with another method (405 with `Allow`) or a path not served here at all (404), whatever the
+/// settings left out (`--reki false`).
 final class MountedRoutes: @unchecked Sendable {
     private let lock = NSLock()
-    private var routes: [AnyRoute] = []
+    private var routes: [(method: HTTPMethod, path: RoutePath)] = []
 
-    func record(_ route: AnyRoute) { lock.withLock { routes.append(route) } }
+    func record(_ route: AnyRoute) { record(route.method, route.path) }
+
+    /// Records a route that is not in the table (a browser page, `REKIResetPageController`).
+    func record(_ method: HTTPMethod, _ path: RoutePath) { lock.withLock { routes.append((method, path)) } }
 
     /// The methods mounted for `path`, as a router matches it (empty segments ignored).
     func methods(for path: String) -> Set<HTTPMethod> {

@@ -113,16 +113,25 @@ struct REKIController {
         return MessageResponse(message: "If the email exists, a password reset link has been sent")
     }
 
-    /// A weak password leaves the token unused; otherwise, in one transaction, the token is
-    /// used up (with the user's other links), the password set and every session revoked.
     @Sendable func resetPassword(_ call: RouteCall<REKIResetPasswordRequest>) async throws -> MessageResponse {
-        let token = call.body.token
+        try await setPassword(with: call.body)
+        return MessageResponse(message: "success")
+    }
+
+    /// Sets a new password with a reset link's token, for `POST /auth/reset-password` and for the
+    /// link's own page (`REKIResetPageController`) alike, so that both apply one set of rules.
+    /// A weak password leaves the token unused (400 `WEAK_PASSWORD`); otherwise, in one
+    /// transaction, the token is used up (with the user's other links), the password set and
+    /// every session revoked. An unknown, used or expired token: `APIError.rekiInvalidResetToken`.
+    /// `request` has passed its field rules (`REKIResetPasswordRequest.fields`).
+    func setPassword(with request: REKIResetPasswordRequest) async throws {
+        let token = request.token
         let now = clock.now()
         guard let userId = try await resets.liveToken(token, now: now), let user = try await users.user(id: userId) else {
             throw APIError.rekiInvalidResetToken
         }
-        try policy.check(call.body.newPassword, email: user.email)
-        let hash = try await hasher.hash(call.body.newPassword)
+        try policy.check(request.newPassword, email: user.email)
+        let hash = try await hasher.hash(request.newPassword)
         try await revocation.transaction { ending in
             guard try await REKIPasswordResets.consume(token, now: now, on: ending.db) == user.id else {
                 throw APIError.rekiInvalidResetToken
@@ -130,7 +139,6 @@ struct REKIController {
             try await REKIUserStore.setPassword(userId: user.id, hash: hash, now: now, on: ending.db)
             try await ending.revokeAll(ofUser: user.id, realm: .reki, reason: "password_reset", device: nil, now: now)
         }
-        return MessageResponse(message: "success")
     }
 
     /// A 15-minute HS256 token (`--access-token-ttl`) with seed 002's claims and the session.

@@ -45,6 +45,26 @@ struct REKIPasswordResets: Sendable {
         }
     }
 
+    /// What became of a link, for the page it opens (`REKIResetPageController`) to say why it
+    /// no longer works.
+    enum LinkState: Sendable, Equatable {
+        case live, used, expired, unknown
+    }
+
+    /// The state of `token`'s link; nothing is changed (mail scanners open links too).
+    func state(of token: String, now: Double) async throws -> LinkState {
+        try await database.withConnection { db in
+            guard
+                let row = try await db.raw(
+                    "SELECT used_at, expires_at FROM reki_password_resets WHERE token_hash = \(bind: SecretHashing.tokenHash(token))"
+                ).first()
+            else { return .unknown }
+            // A used link says so even once it has expired too: "used" tells the person more.
+            if try row.decode(column: "used_at", as: Double?.self) != nil { return .used }
+            return try row.decode(column: "expires_at", as: Double.self) > now ? .live : .expired
+        }
+    }
+
     /// Uses `token` up inside the caller's transaction and returns its user's id, along with
     /// every other live link of that user (a new password makes them pointless); nil when the
     /// token is unknown, used or expired. Conditional, so of concurrent resets exactly one wins.

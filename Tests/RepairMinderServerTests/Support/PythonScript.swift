@@ -14,6 +14,26 @@ enum PythonScript {
         return check.terminationStatus == 0
     }
 
+    /// Whether this is a CI run (`CI` set, as CI services set it, and not `false` or `0`).
+    static var isCI: Bool {
+        guard let value = ProcessInfo.processInfo.environment["CI"]?.lowercased() else { return false }
+        return !["", "false", "0", "no"].contains(value)
+    }
+
+    /// Whether a test that needs python3 with `modules` and the `programs` on the `PATH` runs:
+    /// when they are all there, and always under CI, where a missing tool must fail the test (the
+    /// script says what is missing) rather than skip it unseen.
+    static func runs(needing modules: String, programs: [String] = []) -> Bool {
+        isCI || (canImport(modules) && programs.allSatisfy(isOnPath))
+    }
+
+    /// Whether an executable `program` is in one of the `PATH`'s directories.
+    static func isOnPath(_ program: String) -> Bool {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+            FileManager.default.isExecutableFile(atPath: "\($0)/\(program)")
+        }
+    }
+
     /// Runs `.ci/<name>` with `arguments`: nil when it exits 0, else what it printed.
     static func verdict(_ name: String, _ arguments: [String]) async throws -> String? {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
