@@ -17,7 +17,7 @@ public struct FixtureLoader: Sendable {
     }
 
     public func load(_ file: FixtureFile) async throws -> FixtureIDs {
-        try validate(file)
+        try Self.validate(file)
         // bcrypt is slow: hash outside the write transaction, keeping a user's existing hash
         // when it already matches, so a reload does not change the row.
         var passwordHashes: [String: String?] = [:]
@@ -61,7 +61,15 @@ public struct FixtureLoader: Sendable {
         }
     }
 
-    private func validate(_ file: FixtureFile) throws {
+    /// Refuses a file `load` would refuse, without a database: `seed` checks before it creates
+    /// one or copies a logo. Statuses, roles and email addresses must be valid, and passwords
+    /// must pass the server's password policy.
+    public static func validate(_ file: FixtureFile) throws {
+        try checkValues(file)
+        try checkPasswords(file)
+    }
+
+    private static func checkValues(_ file: FixtureFile) throws {
         for company in file.companies ?? [] {
             guard let status = company.status else { continue }
             guard CompanyStatus(rawValue: status) != nil else {
@@ -78,6 +86,22 @@ public struct FixtureLoader: Sendable {
         }
         for client in file.clients ?? [] where !EmailAddress.isValid(client.email.trimmingCharacters(in: .whitespaces)) {
             throw SettingsError("client \(client.email): not a valid email address")
+        }
+    }
+
+    /// The rules the server applies at registration and reset (`PasswordPolicy`): a fixtures
+    /// file is no way around them, or `seed` would put "password" on a real account.
+    private static func checkPasswords(_ file: FixtureFile) throws {
+        let users = (file.users ?? []).filter { $0.password != nil }
+        guard !users.isEmpty else { return }
+        let policy = try PasswordPolicy.bundled()
+        for user in users {
+            let email = user.email.trimmingCharacters(in: .whitespaces).lowercased()
+            do {
+                try policy.check(user.password ?? "", email: email)
+            } catch {
+                throw SettingsError("user \(email): password refused: \(error.message)")
+            }
         }
     }
 
