@@ -96,13 +96,33 @@ import Testing
         #expect(badSince.error.contains("Usage:"), "\(badSince.error)")
     }
 
-    /// On PostgreSQL a database that exists but was never migrated is refused the same way.
+    /// On PostgreSQL a database that exists but was never migrated is refused the same way;
+    /// once migrated, the operator commands work on it: a name in another case, the audited
+    /// change, the queue's totals.
     @Test(.enabled(if: TestPostgres.isAvailable, Comment(rawValue: TestPostgres.howToEnable)))
     func aPostgreSQLDatabaseWithoutTheSchemaIsRefused() async throws {
         let url = try await TestPostgres.createDatabase()
-        let result = try CommandLineTests.run(["company", "list", "--database-url", url])
+        let dataDir = CommandLineTests.temporaryDirectory()
+        let file = dataDir + "-shops.json"
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: file)
+        }
+        let database = ["--database-url", url, "--data-dir", dataDir]
+        let refused = try CommandLineTests.run(["company", "list"] + database)
+        let migrated = try CommandLineTests.run(["migrate"] + database)
+        try Data(#"{ "companies": [ { "name": "Fixit Phones", "status": "pending_approval" } ] }"#.utf8).write(to: URL(fileURLWithPath: file))
+        let seeded = try CommandLineTests.run(["seed", file] + database)
+        let approved = try CommandLineTests.run(["company", "approve", "FIXIT phones"] + database)
+        let audit = try CommandLineTests.run(["audit"] + database)
+        let queue = try CommandLineTests.run(["outbox", "--status"] + database)
         await TestPostgres.dropDatabase(url: url)
-        Self.expectOneErrorLine(result, containing: ["holds no Repair Minder database (no schema_migrations table)", "repairminder migrate"])
-        #expect(!result.error.contains("password"))
+
+        Self.expectOneErrorLine(refused, containing: ["holds no Repair Minder database (no schema_migrations table)", "repairminder migrate"])
+        #expect(migrated.status == 0 && seeded.status == 0, "\(migrated.error) \(seeded.error)")
+        #expect(approved.output == "Fixit Phones: pending_approval → active\n", "\(approved.error)")
+        #expect(audit.output.contains("  shop \"Fixit Phones\"  company_approved  by \(CompanyAdministrationCommandTests.osUser)\n"), "\(audit.output)")
+        #expect(queue.status == 0, "\(queue.error)")
+        #expect(queue.output.contains("is empty"), "\(queue.output)")
     }
 }
