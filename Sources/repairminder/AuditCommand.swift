@@ -10,8 +10,9 @@ struct AuditCommand: AsyncParsableCommand {
         discussion: """
             Sign-ins and failed attempts, revoked sessions, token reuse, password and authenticator \
             changes, recovery codes used and registrations, each with its time, address and device; \
-            and the operators' changes to shops (company_approved, company_suspended, \
-            company_reactivated) with the OS user who ran the command (not shown with --email). \
+            and the operators' changes with the OS user who ran the command: company_approved, \
+            company_suspended, company_reactivated (not shown with --email), and what seed \
+            created or changed (company_created, company_updated, user_created, user_updated). \
             Reads the server's existing database directly (refuses to run where there is none); \
             no secret is ever stored in the log.
             """)

@@ -48,7 +48,9 @@ struct SeedCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         let database = try await Database.openMigrated(settings: settings, logger: logger)
         do {
-            let ids = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(fixtures)
+            // What the file creates or changes is in the audit trail under the OS user running this.
+            let ids = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost)
+                .load(fixtures, actor: OperatorIdentity.current)
             await database.close()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

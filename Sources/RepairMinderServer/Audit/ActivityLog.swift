@@ -53,14 +53,16 @@ enum ActivityLog {
         }
     }
 
-    /// One page of `userId`'s events, newest first, and how many there are in all.
+    /// One page of `userId`'s events, newest first, and how many there are in all. Operators'
+    /// events about the account (`actor` set, `OperatorEventType`) are left out: the API's
+    /// event types are a published list, and those are for `repairminder audit`.
     static func page(userId: String, page: Int, limit: Int, in database: Database) async throws -> ([ActivityRecord], total: Int) {
         try await database.withConnection { db in
-            let total = try await db.raw("SELECT COUNT(*) AS n FROM activity_log WHERE user_id = \(bind: userId)")
+            let total = try await db.raw("SELECT COUNT(*) AS n FROM activity_log WHERE user_id = \(bind: userId) AND actor IS NULL")
                 .first(decodingColumn: "n", as: Int.self) ?? 0
             let rows = try await db.raw(
                 """
-                SELECT * FROM activity_log WHERE user_id = \(bind: userId)
+                SELECT * FROM activity_log WHERE user_id = \(bind: userId) AND actor IS NULL
                 ORDER BY at DESC, id DESC LIMIT \(literal: limit) OFFSET \(literal: (page - 1) * limit)
                 """
             ).all(decoding: ActivityRecord.self, with: AccountStore.rowDecoder)
