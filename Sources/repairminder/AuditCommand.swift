@@ -9,8 +9,12 @@ struct AuditCommand: AsyncParsableCommand {
         abstract: "Print the security events of staff accounts (the activity log), oldest first.",
         discussion: """
             Sign-ins and failed attempts, revoked sessions, token reuse, password and authenticator \
-            changes, recovery codes used and registrations, each with its time, address and device. \
-            Reads the server's database directly; no secret is ever stored in the log.
+            changes, recovery codes used and registrations, each with its time, address and device; \
+            and the operators' changes with the OS user who ran the command: company_approved, \
+            company_suspended, company_reactivated (not shown with --email), and what seed \
+            created or changed (company_created, company_updated, user_created, user_updated). \
+            Reads the server's existing database directly (refuses to run where there is none); \
+            no secret is ever stored in the log.
             """)
 
     @Option(help: "Only this staff member's events.")
@@ -57,8 +61,10 @@ struct AuditCommand: AsyncParsableCommand {
                 print(String(decoding: try encoder.encode(entry), as: UTF8.self))
             } else {
                 let event = entry.event
-                let place = [event.ipAddress, event.userAgent].compactMap { $0 }.joined(separator: "  ")
-                print("\(event.at)  \(entry.email)  \(event.type.rawValue)\(place.isEmpty ? "" : "  \(place)")")
+                // A staff member's event shows where it came from; an operator's, who ran it.
+                let place = [event.ipAddress, event.userAgent, entry.actor.map { "by \($0)" }].compactMap { $0 }.joined(separator: "  ")
+                let subject = entry.email ?? entry.company.map { "shop \"\($0)\"" } ?? "?"
+                print("\(event.at)  \(subject)  \(event.type.rawValue)\(place.isEmpty ? "" : "  \(place)")")
             }
         }
     }

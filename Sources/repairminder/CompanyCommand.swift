@@ -11,7 +11,9 @@ struct CompanyCommand: AsyncParsableCommand {
         abstract: "List shops and change their status: approve a registration, suspend or reactivate a shop.",
         discussion: """
             A shop registered through the API starts as pending_approval: its staff can sign in but \
-            see only their account until it is approved. Staff see a status change on their next request.
+            see only their account until it is approved. Staff see a status change on their next request. \
+            Every change is in `repairminder audit` with the OS user who made it. Reads the server's \
+            existing database: refuses to run where there is none.
             """,
         subcommands: [List.self, Approve.self, Suspend.self, Activate.self])
 
@@ -36,31 +38,30 @@ struct CompanyCommand: AsyncParsableCommand {
 
     struct Approve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Approve a pending shop: its staff get the whole API.")
-        @Argument(help: "The shop's id or exact name.") var company: String
+        @Argument(help: "The shop's id or name (in any case).") var company: String
         @OptionGroup var database: DatabaseOptions
         func run() async throws { try await CompanyCommand.set(company, to: .active, in: database) }
     }
 
     struct Suspend: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Suspend a shop: its staff see only their account.")
-        @Argument(help: "The shop's id or exact name.") var company: String
+        @Argument(help: "The shop's id or name (in any case).") var company: String
         @OptionGroup var database: DatabaseOptions
         func run() async throws { try await CompanyCommand.set(company, to: .suspended, in: database) }
     }
 
     struct Activate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Reactivate a suspended shop.")
-        @Argument(help: "The shop's id or exact name.") var company: String
+        @Argument(help: "The shop's id or name (in any case).") var company: String
         @OptionGroup var database: DatabaseOptions
         func run() async throws { try await CompanyCommand.set(company, to: .active, in: database) }
     }
 
+    /// Sets the status and says what changed; the change is in the audit trail under the OS
+    /// user running this. No such shop, or a name of several, is a runtime failure (exit 1).
     static func set(_ company: String, to status: CompanyStatus, in database: DatabaseOptions) async throws {
-        do {
-            let (before, after) = try await database.withDatabase { try await $0.setCompanyStatus(company, to: status) }
-            print(before == after.status ? "\(after.name) is already \(after.status)." : "\(after.name): \(before) → \(after.status)")
-        } catch let error as CompanyAdministrationError {
-            throw ValidationError(error.description)
-        }
+        let actor = OperatorIdentity.current
+        let (before, after) = try await database.withDatabase { try await $0.setCompanyStatus(company, to: status, actor: actor) }
+        print(before == after.status ? "\(after.name) is already \(after.status)." : "\(after.name): \(before) → \(after.status)")
     }
 }

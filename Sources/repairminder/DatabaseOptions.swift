@@ -17,14 +17,16 @@ struct DatabaseOptions: ParsableArguments {
         dataDir ?? ProcessInfo.processInfo.environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
     }
 
-    /// Opens the database (migrating it if needed), runs `body` and closes it, whatever happens.
+    /// Opens the server's existing database (migrating it if needed), runs `body` and closes
+    /// it, whatever happens. A database that is not there is refused, never created: run in
+    /// the wrong directory, an operator command would otherwise report an empty new one.
     func withDatabase<T: Sendable>(_ body: (Database) async throws -> T) async throws -> T {
         var settings = ServerSettings()
         settings.dataDirectory = dataDirectory
         settings.databaseURL = databaseUrl ?? ProcessInfo.processInfo.environment["REPAIRMINDER_DATABASE_URL"]
         var logger = Logger(label: "repairminder")
         logger.logLevel = .warning
-        let database = try await Database.openMigrated(settings: settings, logger: logger)
+        let database = try await Database.openExisting(settings: settings, logger: logger)
         do {
             let result = try await body(database)
             await database.close()

@@ -114,7 +114,7 @@ struct KeysListCommand: ParsableCommand {
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: keySet.path) else {
-            throw ValidationError("No key set at \(keySet.path); create one with: repairminder keys rotate --signing-keys \(keySet.path)")
+            throw CommandFailure("no key set at \(keySet.path); create one with: repairminder keys rotate --signing-keys \(keySet.path)")
         }
         let keys = try SigningKeyAdministration.list(path: keySet.path, tokenLifetime: keySet.lifetime, now: Date().timeIntervalSince1970)
         for key in keys {

@@ -32,6 +32,11 @@ struct OutboxCommand: AsyncParsableCommand {
         if status {
             try await printStatus()
         } else {
+            // No data directory at all: the wrong directory, not a server that sent nothing.
+            guard FileManager.default.fileExists(atPath: database.dataDirectory) else {
+                throw CommandFailure(
+                    "no data directory at \(database.dataDirectory): run the command where the server runs, or name its directory with --data-dir")
+            }
             try printOutbox(path: OutboxTransport.path(dataDirectory: database.dataDirectory))
         }
     }
@@ -55,10 +60,14 @@ struct OutboxCommand: AsyncParsableCommand {
 
     private func printStatus() async throws {
         let (to, limit) = (self.to, max(1, last ?? 1000))
-        let (entries, queue) = try await database.withDatabase { database in
-            (try await MailQueue.entries(in: database, to: to, limit: limit), "\(database.engine.rawValue) \(database.location)")
-        }
         let now = Date().timeIntervalSince1970
+        let (entries, totals, queue) = try await database.withDatabase { database in
+            (
+                try await MailQueue.entries(in: database, to: to, limit: limit),
+                try await MailQueue.totals(in: database, to: to, now: now),
+                "\(database.engine.rawValue) \(database.location)"
+            )
+        }
         let lines = entries.map { StatusLine($0, now: now) }
         if json {
             for line in lines { print(try Self.jsonLine(line)) }
@@ -74,8 +83,9 @@ struct OutboxCommand: AsyncParsableCommand {
             if let error = line.lastError { text += "\n    last error: \(error)" }
             print(text)
         }
-        let counts = Dictionary(grouping: lines, by: \.state).mapValues(\.count)
-        print("\n" + ["queued", "sending", "sent", "failed"].map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", "))
+        // The totals are the whole queue's (of that address, with --to), not of the lines shown.
+        let shown = lines.count < totals.all ? " (the last \(lines.count) shown)" : ""
+        print("\n\(totals.all) in the queue\(to.map { " for \($0)" } ?? "")\(shown): \(totals.queued) queued, \(totals.sending) sending, \(totals.sent) sent, \(totals.failed) failed")
     }
 
     private static func jsonLine(_ value: some Encodable) throws -> String {

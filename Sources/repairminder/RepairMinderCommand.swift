@@ -16,7 +16,8 @@ struct RepairMinderCommand: AsyncParsableCommand {
             Sign in to it from another terminal:             repairminder login --staff --email admin@acme.test
             Use a REKI account (the second app it serves):   repairminder reki register --email you@example.com
             Every server setting is a flag with a REPAIRMINDER_* environment twin (see `repairminder serve --help`).
-            Usage errors exit with status 2.
+            Usage errors exit with status 2; a command that cannot do its work prints one error line
+            and exits with status 1.
             """,
         version: repairMinderVersion,
         subcommands: [
@@ -27,7 +28,8 @@ struct RepairMinderCommand: AsyncParsableCommand {
     )
 
     /// ArgumentParser's own entry point, except that usage errors exit with 2 (not 64), as the
-    /// client commands document.
+    /// client commands document, and a runtime failure is one `error: ...` line and status 1
+    /// (`CommandFailure`), never followed by the usage text.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -41,6 +43,12 @@ struct RepairMinderCommand: AsyncParsableCommand {
             if code == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
+            }
+            // ArgumentParser's own errors (--help, an ExitCode) keep its handling; anything else
+            // a command threw is a runtime failure.
+            if code == .failure, !(error is ExitCode) {
+                FileHandle.standardError.write(Data("error: \(FailureMessage.text(for: error))\n".utf8))
+                Foundation.exit(1)
             }
             exit(withError: error)
         }

@@ -9,8 +9,10 @@ struct SeedCommand: AsyncParsableCommand {
         abstract: "Load a fixtures file (idempotent) and print the ids of its rows as JSON.",
         discussion: """
             Companies are matched by name, users by email, clients by email and company: existing rows
-            are updated, new ones inserted. Safe to run while a server uses the same database.
-            The file format is in docs/FIXTURES.md.
+            are updated, new ones inserted. Safe to run while a server uses the same database; creates
+            the database if there is none. A file with a key the format does not have, broken JSON
+            (its line and column are named) or a password the server's policy refuses is refused
+            before anything is written. The file format is in docs/FIXTURES.md.
             """
     )
 
@@ -25,32 +27,34 @@ struct SeedCommand: AsyncParsableCommand {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            throw ValidationError("cannot read \(file): \(error.localizedDescription)")
+            throw CommandFailure("cannot read \(file): \(error.localizedDescription)")
         }
+        // Everything is checked before anything is written: a refused file creates no
+        // database and copies no logo.
         var fixtures: FixtureFile
         do {
-            fixtures = try JSONDecoder().decode(FixtureFile.self, from: data)
+            fixtures = try FixtureFile.read(data)
+            try FixtureLoader.validate(fixtures)
         } catch {
-            throw ValidationError("\(file) is not a valid fixtures file: \(error)")
+            throw CommandFailure("\(file): \(FailureMessage.text(for: error))")
         }
         // Logo files are named relative to the fixtures file; the server serves copies in its data directory.
         do {
             try fixtures.importLogos(from: URL(fileURLWithPath: file).deletingLastPathComponent(), into: settings.dataDirectory)
         } catch {
-            throw ValidationError("\(error)")
+            throw CommandFailure(FailureMessage.text(for: error))
         }
         var logger = Logger(label: "repairminder")
         logger.logLevel = .warning
         let database = try await Database.openMigrated(settings: settings, logger: logger)
         do {
-            let ids = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(fixtures)
+            // What the file creates or changes is in the audit trail under the OS user running this.
+            let ids = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost)
+                .load(fixtures, actor: OperatorIdentity.current)
             await database.close()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(ids), as: UTF8.self))
-        } catch let error as SettingsError {
-            await database.close()
-            throw ValidationError(error.description)
         } catch {
             await database.close()
             throw error

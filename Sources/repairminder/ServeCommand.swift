@@ -37,7 +37,8 @@ struct ServeCommand: AsyncParsableCommand {
         if demo {
             say("Loading demo accounts (hashing passwords at bcrypt cost \(settings.bcryptCost))...")
             let database = try await Database.openMigrated(settings: settings, logger: logger)
-            _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(DemoFixtures.withLogo(in: settings.dataDirectory))
+            _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost)
+                .load(DemoFixtures.withLogo(in: settings.dataDirectory), actor: OperatorIdentity.current)
             await database.close()
         }
         let app = try await buildApplication(settings: settings, logger: logger)

@@ -99,7 +99,7 @@ import Testing
         logger.logLevel = .critical
         let database = try await Database.open(settings: server.settings, logger: logger)
         let company = try await database.companies().first { $0.status == "pending_approval" }
-        _ = try await database.setCompanyStatus(try #require(company).id, to: .active)
+        _ = try await database.setCompanyStatus(try #require(company).id, to: .active, actor: "tests")
         await database.close()
         try await app.staff.reload()
         #expect(app.screen == .staffMain)
@@ -122,7 +122,7 @@ import Testing
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let database = try await Database.open(settings: server.settings, logger: logger)
-        _ = try await database.setCompanyStatus(me.company.id, to: .suspended)
+        _ = try await database.setCompanyStatus(me.company.id, to: .suspended, actor: "tests")
         await #expect(throws: APIError.quarantined(status: .suspended, message: "Your account has been suspended. Please contact support.")) {
             _ = try await app.api.send(Routes.Push.deviceTokens)
         }
@@ -131,7 +131,7 @@ import Testing
         #expect(quarantined.company.status == .suspended)
         // Still signed in (the quarantine screen can check again and sign out).
         #expect(app.api.authState == .signedIn(.staff))
-        _ = try await database.setCompanyStatus(me.company.id, to: .active)
+        _ = try await database.setCompanyStatus(me.company.id, to: .active, actor: "tests")
         await database.close()
         try await app.staff.reload()
         #expect(app.screen == .staffMain)

@@ -47,7 +47,7 @@ import Testing
         // A backup never overwrites a file.
         let again = try CommandLineTests.run(["backup", "--data-dir", dataDir, "--to", backup])
         #expect(again.status == 1)
-        #expect(again.error == "Error: \(backup) already exists: choose a new file (a backup never overwrites one)\n")
+        #expect(again.error == "error: \(backup) already exists: choose a new file (a backup never overwrites one)\n")
 
         // The database changes after the backup; the server stops; the backup comes back.
         let suspended = try CommandLineTests.run(["company", "suspend", "Acme Repairs", "--data-dir", dataDir])
@@ -76,10 +76,10 @@ import Testing
         try Data("not a database at all, just some text that is long enough".utf8).write(to: URL(fileURLWithPath: junk))
         let notADatabase = try CommandLineTests.run(["restore", "--data-dir", dataDir, "--from", junk])
         #expect(notADatabase.status == 1)
-        #expect(notADatabase.error.hasPrefix("Error: \(junk) is not a"), "\(notADatabase.error)")
+        #expect(notADatabase.error.hasPrefix("error: \(junk) is not a"), "\(notADatabase.error)")
         let missing = try CommandLineTests.run(["restore", "--data-dir", dataDir, "--from", junk + ".missing"])
         #expect(missing.status == 1)
-        #expect(missing.error == "Error: no backup at \(junk).missing\n")
+        #expect(missing.error == "error: no backup at \(junk).missing\n")
         let postgres = try CommandLineTests.run(["backup", "--database-url", "postgres://u@127.0.0.1/db", "--to", junk + ".pg"])
         #expect(postgres.status == 1)
         #expect(postgres.error.contains("for PostgreSQL use pg_dump and pg_restore"))

@@ -48,7 +48,7 @@ import Testing
         try Data(
             #"""
             { "companies": [ { "name": "Acme Repairs" } ],
-              "users": [ { "email": "Admin@Acme.test", "password": "pw", "firstName": "Ada", "company": "Acme Repairs", "role": "admin" } ],
+              "users": [ { "email": "Admin@Acme.test", "password": "violet kettle 1987 drum", "firstName": "Ada", "company": "Acme Repairs", "role": "admin" } ],
               "clients": [ { "email": "jane@example.test", "company": "Acme Repairs" } ] }
             """#.utf8
         ).write(to: URL(fileURLWithPath: file))
@@ -90,8 +90,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let path = dataDir + "/keys/signing-keys.json"
         let missing = try Self.run(["keys", "list", "--signing-keys", path])
-        #expect(missing.status == 2)
-        #expect(missing.error.contains("repairminder keys rotate --signing-keys \(path)"))
+        // A runtime failure: one line, status 1, no usage text.
+        #expect(missing.status == 1)
+        #expect(missing.error == "error: no key set at \(path); create one with: repairminder keys rotate --signing-keys \(path)\n")
         let first = try Self.run(["keys", "rotate", "--signing-keys", path])
         #expect(first.status == 0)
         #expect(first.output.contains("Added ES256 key") && first.output.contains("signs now"))

@@ -57,7 +57,7 @@ import Testing
         #expect(second.status == 1)
         #expect(second.seconds < 5)
         #expect(second.lines.count < 10)
-        #expect(second.lines == ["Error: cannot listen on 127.0.0.1:\(port): the address is already in use (is another server running there?)"])
+        #expect(second.lines == ["error: cannot listen on 127.0.0.1:\(port): the address is already in use (is another server running there?)"])
         // Refused before anything was created for it.
         #expect(!FileManager.default.fileExists(atPath: otherDir))
         #expect(first.isRunning)
@@ -67,11 +67,11 @@ import Testing
         let dataDir = CommandLineTests.temporaryDirectory()
         let unknown = try Self.run(["serve", "--data-dir", dataDir, "--host", "no-such-host.invalid"])
         #expect(unknown.status == 1)
-        #expect(unknown.lines == [#"Error: cannot listen on no-such-host.invalid:8080: "no-such-host.invalid" is not a host name or address this machine can resolve"#])
+        #expect(unknown.lines == [#"error: cannot listen on no-such-host.invalid:8080: "no-such-host.invalid" is not a host name or address this machine can resolve"#])
         // TEST-NET-1 (RFC 5737): never an address of this machine.
         let foreign = try Self.run(["serve", "--data-dir", dataDir, "--host", "192.0.2.1", "--port", "8080"])
         #expect(foreign.status == 1)
-        #expect(foreign.lines == ["Error: cannot listen on 192.0.2.1:8080: that address is not one of this machine's"])
+        #expect(foreign.lines == ["error: cannot listen on 192.0.2.1:8080: that address is not one of this machine's"])
         #expect(!FileManager.default.fileExists(atPath: dataDir))
     }
 
@@ -81,10 +81,10 @@ import Testing
         try Data("not a directory".utf8).write(to: URL(fileURLWithPath: file))
         let inTheWay = try Self.run(["serve", "--data-dir", file, "--port", String(try freeLoopbackPort())])
         #expect(inTheWay.status == 1)
-        #expect(inTheWay.lines == ["Error: cannot use the data directory \(file): a file of that name is in the way"])
+        #expect(inTheWay.lines == ["error: cannot use the data directory \(file): a file of that name is in the way"])
         let below = try Self.run(["serve", "--data-dir", file + "/data", "--port", String(try freeLoopbackPort())])
         #expect(below.status == 1)
-        #expect(below.lines == ["Error: cannot use the data directory \(file)/data: a part of the path is a file, not a directory"])
+        #expect(below.lines == ["error: cannot use the data directory \(file)/data: a part of the path is a file, not a directory"])
     }
 
     @Test func aRefusedDatabaseIsOneLine() throws {
@@ -96,7 +96,7 @@ import Testing
             "--database-url", "postgres://user:secret@127.0.0.1:\(closed)/repairminder",
         ])
         #expect(refused.status == 1)
-        #expect(refused.lines == ["Error: cannot connect to PostgreSQL at 127.0.0.1:\(closed)/repairminder: connection refused (nothing listens there)"])
+        #expect(refused.lines == ["error: cannot connect to PostgreSQL at 127.0.0.1:\(closed)/repairminder: connection refused (nothing listens there)"])
         #expect(!refused.output.contains("secret"))
     }
 

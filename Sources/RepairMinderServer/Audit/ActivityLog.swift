@@ -5,7 +5,12 @@ import SQLKit
 /// A row of the activity log (table `activity_log`).
 struct ActivityRecord: Decodable, Sendable {
     var id: String
-    var userId: String
+    /// The staff member the event concerns; nil for an operator's event about a shop.
+    var userId: String?
+    /// The shop an operator's event concerns (`OperatorEventType`).
+    var companyId: String?
+    /// Who did it, for operator events: the OS user that ran `repairminder`.
+    var actor: String?
     var type: String
     var at: Double
     var ipAddress: String?
@@ -48,14 +53,16 @@ enum ActivityLog {
         }
     }
 
-    /// One page of `userId`'s events, newest first, and how many there are in all.
+    /// One page of `userId`'s events, newest first, and how many there are in all. Operators'
+    /// events about the account (`actor` set, `OperatorEventType`) are left out: the API's
+    /// event types are a published list, and those are for `repairminder audit`.
     static func page(userId: String, page: Int, limit: Int, in database: Database) async throws -> ([ActivityRecord], total: Int) {
         try await database.withConnection { db in
-            let total = try await db.raw("SELECT COUNT(*) AS n FROM activity_log WHERE user_id = \(bind: userId)")
+            let total = try await db.raw("SELECT COUNT(*) AS n FROM activity_log WHERE user_id = \(bind: userId) AND actor IS NULL")
                 .first(decodingColumn: "n", as: Int.self) ?? 0
             let rows = try await db.raw(
                 """
-                SELECT * FROM activity_log WHERE user_id = \(bind: userId)
+                SELECT * FROM activity_log WHERE user_id = \(bind: userId) AND actor IS NULL
                 ORDER BY at DESC, id DESC LIMIT \(literal: limit) OFFSET \(literal: (page - 1) * limit)
                 """
             ).all(decoding: ActivityRecord.self, with: AccountStore.rowDecoder)
@@ -65,28 +72,37 @@ enum ActivityLog {
 
 }
 
-/// One event of the audit log with the email of its user: what `repairminder audit` prints.
+/// One event of the audit log with what it concerns: what `repairminder audit` prints.
 public struct AuditEntry: Sendable, Codable, Equatable {
-    public let email: String
+    /// The staff member's email; nil for an operator's event about a shop.
+    public let email: String?
+    /// The shop's name, for an operator's event about a shop.
+    public let company: String?
+    /// Who did it, for an operator's event: the OS user that ran the command.
+    public let actor: String?
     public let event: ActivityEvent
 }
 
 extension Database {
     /// Every event since `since` (seconds since 1970), oldest first, of `email`'s user or of
-    /// everyone: the operators' view of the activity log (`repairminder audit`).
+    /// everyone, operators' events about shops included when no email is given: the
+    /// operators' view of the activity log (`repairminder audit`).
     public func activity(email: String?, since: Double) async throws -> [AuditEntry] {
         try await withConnection { db in
             let who: SQLQueryString = email.map { "AND u.email = \(bind: $0)" } ?? ""
             let rows = try await db.raw(
                 """
-                SELECT a.*, u.email AS user_email FROM activity_log a JOIN users u ON u.id = a.user_id
+                SELECT a.*, u.email AS user_email, c.name AS company_name FROM activity_log a
+                LEFT JOIN users u ON u.id = a.user_id LEFT JOIN companies c ON c.id = a.company_id
                 WHERE a.at >= \(bind: since) \(who) ORDER BY a.at, a.id
                 """
             ).all()
             return try rows.map { row in
-                AuditEntry(
-                    email: try row.decode(column: "user_email", as: String.self),
-                    event: try row.decode(model: ActivityRecord.self, with: AccountStore.rowDecoder).wire)
+                let record = try row.decode(model: ActivityRecord.self, with: AccountStore.rowDecoder)
+                return AuditEntry(
+                    email: try row.decode(column: "user_email", as: String?.self),
+                    company: try row.decode(column: "company_name", as: String?.self),
+                    actor: record.actor, event: record.wire)
             }
         }
     }

@@ -2,6 +2,9 @@ import Crypto
 import Foundation
 
 /// A fixtures file for `repairminder seed` (docs/FIXTURES.md, which gives each optional field's default).
+///
+/// Each type names its keys in a `CaseIterable` `CodingKeys`: `FixtureFile.read(_:)` refuses
+/// any other key, so a misspelt optional field (`"isActve": false`) is an error, not a default.
 public struct FixtureFile: Codable, Sendable {
     public struct Company: Codable, Sendable {
         public var name: String
@@ -13,6 +16,11 @@ public struct FixtureFile: Codable, Sendable {
         public var vatRateDeviceSale: String?
         public var vatRateAccessory: String?
         public var vatRateDevicePurchase: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case name, status, currencyCode, vatNumber, logoUrl, vatRateRepair, vatRateDeviceSale, vatRateAccessory
+            case vatRateDevicePurchase
+        }
     }
 
     public struct User: Codable, Sendable {
@@ -29,6 +37,11 @@ public struct FixtureFile: Codable, Sendable {
         public var magicLinkEnabled: Bool?
         public var phiAccessLevel: String?
         public var dataClassification: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case email, password, firstName, lastName, company, role, isActive, archived, magicLinkEnabled, phiAccessLevel
+            case dataClassification
+        }
     }
 
     public struct Client: Codable, Sendable {
@@ -36,11 +49,19 @@ public struct FixtureFile: Codable, Sendable {
         public var firstName: String?
         public var lastName: String?
         public var company: String
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case email, firstName, lastName, company
+        }
     }
 
     public var companies: [Company]?
     public var users: [User]?
     public var clients: [Client]?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case companies, users, clients
+    }
 }
 
 extension FixtureFile {

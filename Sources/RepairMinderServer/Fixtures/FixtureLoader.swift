@@ -16,8 +16,12 @@ public struct FixtureLoader: Sendable {
         self.clock = clock
     }
 
-    public func load(_ file: FixtureFile) async throws -> FixtureIDs {
-        try validate(file)
+    /// Loads `file`. With an `actor` (the OS user running `repairminder seed`), every company
+    /// and user the file creates or changes is recorded in the activity log as that actor's
+    /// (`company_created`, `user_updated`, ...), in the loading transaction; a reload that
+    /// changes nothing records nothing.
+    public func load(_ file: FixtureFile, actor: String? = nil) async throws -> FixtureIDs {
+        try Self.validate(file)
         // bcrypt is slow: hash outside the write transaction, keeping a user's existing hash
         // when it already matches, so a reload does not change the row.
         var passwordHashes: [String: String?] = [:]
@@ -43,13 +47,22 @@ public struct FixtureLoader: Sendable {
         return try await database.transaction(serializedOn: "fixtures") { db in
             var ids = FixtureIDs()
             for company in file.companies ?? [] {
-                ids.companies[company.name] = try await Self.upsert(company, now: now, on: db)
+                let (id, change) = try await Self.upsert(company, now: now, on: db)
+                ids.companies[company.name] = id
+                if let actor, let change {
+                    try await ActivityLog.record(change == .created ? .companyCreated : .companyUpdated, companyId: id, actor: actor, at: now, on: db)
+                }
             }
             for user in file.users ?? [] {
                 let companyId = try await Self.companyId(user.company, known: ids.companies, on: db)
                 let email = user.email.trimmingCharacters(in: .whitespaces).lowercased()
-                ids.users[email] = try await Self.upsert(
+                let (id, change) = try await Self.upsert(
                     user, email: email, companyId: companyId, passwordHash: hashes[email] ?? nil, now: now, on: db)
+                ids.users[email] = id
+                if let actor, let change {
+                    try await ActivityLog.record(
+                        change == .created ? .userCreated : .userUpdated, companyId: companyId, userId: id, actor: actor, at: now, on: db)
+                }
             }
             for client in file.clients ?? [] {
                 let companyId = try await Self.companyId(client.company, known: ids.companies, on: db)
@@ -61,7 +74,15 @@ public struct FixtureLoader: Sendable {
         }
     }
 
-    private func validate(_ file: FixtureFile) throws {
+    /// Refuses a file `load` would refuse, without a database: `seed` checks before it creates
+    /// one or copies a logo. Statuses, roles and email addresses must be valid, and passwords
+    /// must pass the server's password policy.
+    public static func validate(_ file: FixtureFile) throws {
+        try checkValues(file)
+        try checkPasswords(file)
+    }
+
+    private static func checkValues(_ file: FixtureFile) throws {
         for company in file.companies ?? [] {
             guard let status = company.status else { continue }
             guard CompanyStatus(known: status) != nil else {
@@ -81,6 +102,22 @@ public struct FixtureLoader: Sendable {
         }
     }
 
+    /// The rules the server applies at registration and reset (`PasswordPolicy`): a fixtures
+    /// file is no way around them, or `seed` would put "password" on a real account.
+    private static func checkPasswords(_ file: FixtureFile) throws {
+        let users = (file.users ?? []).filter { $0.password != nil }
+        guard !users.isEmpty else { return }
+        let policy = try PasswordPolicy.bundled()
+        for user in users {
+            let email = user.email.trimmingCharacters(in: .whitespaces).lowercased()
+            do {
+                try policy.check(user.password ?? "", email: email)
+            } catch {
+                throw SettingsError("user \(email): password refused: \(error.message)")
+            }
+        }
+    }
+
     private static func companyId(_ reference: String, known: [String: String], on db: any SQLDatabase) async throws -> String {
         if let id = known[reference] { return id }
         if let id = try await db.raw("SELECT id FROM companies WHERE name = \(bind: reference) OR id = \(bind: reference)")
@@ -91,7 +128,10 @@ public struct FixtureLoader: Sendable {
         throw SettingsError("no company named \"\(reference)\" in this file or the database")
     }
 
-    private static func upsert(_ company: FixtureFile.Company, now: Double, on db: any SQLDatabase) async throws -> String {
+    /// What an upsert did to its row: nothing, when the file says what the row already holds.
+    private enum Change { case created, updated }
+
+    private static func upsert(_ company: FixtureFile.Company, now: Double, on db: any SQLDatabase) async throws -> (String, Change?) {
         let existing = try await db.raw("SELECT id FROM companies WHERE name = \(bind: company.name)")
             .first(decodingColumn: "id", as: String.self)
         let id = existing ?? UUID().uuidString.lowercased()
@@ -110,7 +150,7 @@ public struct FixtureLoader: Sendable {
             ).run()
         } else {
             // `updated_at` moves only when something else changed, so a reload changes nothing.
-            try await db.raw(
+            let changed = try await db.raw(
                 """
                 UPDATE companies SET status = \(bind: status), currency_code = \(bind: currency), vat_number = \(bind: company.vatNumber),
                     logo_url = \(bind: company.logoUrl), vat_rate_repair = \(bind: repair), vat_rate_device_sale = \(bind: sale),
@@ -119,15 +159,17 @@ public struct FixtureLoader: Sendable {
                     OR vat_number IS DISTINCT FROM \(bind: company.vatNumber) OR logo_url IS DISTINCT FROM \(bind: company.logoUrl)
                     OR vat_rate_repair IS DISTINCT FROM \(bind: repair) OR vat_rate_device_sale IS DISTINCT FROM \(bind: sale)
                     OR vat_rate_accessory IS DISTINCT FROM \(bind: accessory) OR vat_rate_device_purchase IS DISTINCT FROM \(bind: purchase))
+                RETURNING id
                 """
-            ).run()
+            ).first()
+            return (id, changed == nil ? nil : .updated)
         }
-        return id
+        return (id, .created)
     }
 
     private static func upsert(
         _ user: FixtureFile.User, email: String, companyId: String, passwordHash: String?, now: Double, on db: any SQLDatabase
-    ) async throws -> String {
+    ) async throws -> (String, Change?) {
         let existing = try await db.raw("SELECT id FROM users WHERE email = \(bind: email)")
             .first(decodingColumn: "id", as: String.self)
         let id = existing ?? UUID().uuidString.lowercased()
@@ -146,7 +188,7 @@ public struct FixtureLoader: Sendable {
                 """
             ).run()
         } else {
-            try await db.raw(
+            let changed = try await db.raw(
                 """
                 UPDATE users SET first_name = \(bind: user.firstName), last_name = \(bind: user.lastName), company_id = \(bind: companyId),
                     role = \(bind: role), phi_access_level = \(bind: phi), data_classification = \(bind: classification),
@@ -157,10 +199,12 @@ public struct FixtureLoader: Sendable {
                     OR data_classification IS DISTINCT FROM \(bind: classification) OR is_active IS DISTINCT FROM \(bind: active)
                     OR archived IS DISTINCT FROM \(bind: archived) OR magic_link_enabled IS DISTINCT FROM \(bind: magic)
                     OR password_hash IS DISTINCT FROM \(bind: passwordHash))
+                RETURNING id
                 """
-            ).run()
+            ).first()
+            return (id, changed == nil ? nil : .updated)
         }
-        return id
+        return (id, .created)
     }
 
     private static func upsert(

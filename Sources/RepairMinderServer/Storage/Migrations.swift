@@ -364,6 +364,34 @@ enum Migrations {
             // Login step 1's passkey options, for a user with passkeys: step 3 answers them.
             "ALTER TABLE login_challenges ADD COLUMN passkey_challenge_hash TEXT",
         ]),
+        Step(version: 14, name: "operator actions in the activity log", statements: [
+            // An operator's change to a shop (`repairminder company approve`) belongs in the
+            // same audit trail as the staff's events, but concerns a company, not a user: the
+            // table is rebuilt (SQLite cannot drop NOT NULL in place) with user_id optional, the
+            // company the event concerns, and who ran the command (the OS user).
+            """
+            CREATE TABLE activity_log_v14 (
+                id TEXT PRIMARY KEY,
+                user_id TEXT REFERENCES users(id),
+                company_id TEXT REFERENCES companies(id),
+                actor TEXT,
+                type TEXT NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                ip_address TEXT,
+                user_agent TEXT,
+                session_id TEXT
+            )
+            """,
+            """
+            INSERT INTO activity_log_v14 (id, user_id, type, at, ip_address, user_agent, session_id)
+            SELECT id, user_id, type, at, ip_address, user_agent, session_id FROM activity_log
+            """,
+            "DROP TABLE activity_log",
+            "ALTER TABLE activity_log_v14 RENAME TO activity_log",
+            "CREATE INDEX activity_log_user ON activity_log(user_id, at)",
+            "CREATE INDEX activity_log_at ON activity_log(at)",
+            "CREATE INDEX activity_log_company ON activity_log(company_id, at)",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

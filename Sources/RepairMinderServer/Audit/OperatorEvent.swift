@@ -1,0 +1,49 @@
+import Foundation
+import RepairMinderModels
+import SQLKit
+
+/// What an operator did to a shop or a staff account with `repairminder company ...` or
+/// `repairminder seed`, recorded in the activity log beside the staff's own events with the
+/// actor (the OS user). They are in `repairminder audit` only, never in a user's
+/// `GET /api/auth/activity`, whose event types are a published list (docs/API.md §9.4).
+public enum OperatorEventType: String, Sendable, CaseIterable {
+    /// A registration was approved: pending_approval → active.
+    case companyApproved = "company_approved"
+    /// The shop was taken out of service.
+    case companySuspended = "company_suspended"
+    /// A suspended shop was put back in service: suspended → active.
+    case companyReactivated = "company_reactivated"
+    /// Any other change of status (none of today's commands makes one).
+    case companyStatusChanged = "company_status_changed"
+    /// `repairminder seed` created a shop, or changed one of its fields.
+    case companyCreated = "company_created"
+    case companyUpdated = "company_updated"
+    /// `repairminder seed` created a staff account, or changed it (its password, `isActive`, role...).
+    case userCreated = "user_created"
+    case userUpdated = "user_updated"
+
+    /// The event a change of a shop's status from `before` to `after` is.
+    public static func statusChange(from before: String, to after: CompanyStatus) -> OperatorEventType {
+        switch after {
+        case .active: before == CompanyStatus.pendingApproval.rawValue ? .companyApproved : .companyReactivated
+        case .suspended: .companySuspended
+        case .pendingApproval, .unknown: .companyStatusChanged
+        }
+    }
+}
+
+extension ActivityLog {
+    /// Records an operator's `type` on `companyId` (and `userId`, for a staff account), done by
+    /// `actor` (the OS user), on the connection (the transaction) that makes the change, so
+    /// the event exists exactly when the change commits.
+    static func record(
+        _ type: OperatorEventType, companyId: String, userId: String? = nil, actor: String, at now: Double, on db: any SQLDatabase
+    ) async throws {
+        try await db.raw(
+            """
+            INSERT INTO activity_log (id, user_id, company_id, actor, type, at)
+            VALUES (\(bind: OrderedID.next()), \(bind: userId), \(bind: companyId), \(bind: actor), \(bind: type.rawValue), \(bind: now))
+            """
+        ).run()
+    }
+}
