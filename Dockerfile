@@ -19,10 +19,11 @@ RUN swift build -c release --product repairminder --static-swift-stdlib \
     && cp -R .build/release/*.resources /out/
 
 FROM debian:bookworm-slim
-# The binary needs only the C library, certificates for TLS to the mail and database servers,
-# and curl for the health check.
+# The binary has the Swift runtime inside; it needs the C and C++ libraries, libcurl (Foundation's
+# networking links it dynamically), certificates for TLS to the mail and database servers, and
+# curl for the health check.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends ca-certificates curl \
+    && apt-get install -y --no-install-recommends ca-certificates curl libcurl4 libstdc++6 \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home-dir /var/lib/repairminder --shell /usr/sbin/nologin repairminder \
     && mkdir -p /var/lib/repairminder && chown repairminder:repairminder /var/lib/repairminder && chmod 0700 /var/lib/repairminder
