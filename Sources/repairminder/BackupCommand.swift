@@ -38,9 +38,10 @@ struct RestoreCommand: AsyncParsableCommand {
         commandName: "restore",
         abstract: "Replace the SQLite database with a backup (stop the server first).",
         discussion: """
-            Checks the backup first (SQLite's integrity check, and a schema no newer than this version's), \
-            then swaps it in by rename. Stop every server using the data directory before, and start them \
-            after: the old database's write-ahead log is removed with it.
+            Refused while a server runs on the data directory: stop it first, start it after. The backup \
+            is copied and the copy checked (SQLite's integrity check, a schema no newer than this version's), \
+            then swapped in by rename; the database it replaces is kept beside it as \
+            repairminder.sqlite.pre-restore-<time>, with the owner and mode the new one takes over.
 
             Example:
               repairminder restore --data-dir /var/lib/repairminder --from /backups/repairminder-2026-11-24.sqlite
@@ -55,8 +56,9 @@ struct RestoreCommand: AsyncParsableCommand {
         let path = try database.sqlitePath(for: "restore")
         var logger = Logger(label: "repairminder")
         logger.logLevel = .warning
-        let version = try await SQLiteBackup.restore(from: source, to: path, logger: logger)
+        let (version, previous) = try await SQLiteBackup.restore(from: source, to: path, logger: logger)
         say("Restored \(source) into \(path) (schema \(version)). Start the server: it applies any newer migrations.")
+        if let previous { say("The database it replaced is kept as \(previous) (delete it once the restore is confirmed).") }
     }
 }
 

@@ -42,6 +42,9 @@ struct ServeCommand: AsyncParsableCommand {
             await database.close()
         }
         let app = try await buildApplication(settings: settings, logger: logger)
+        // Held while serving, so `repairminder restore` refuses to replace the database under it.
+        let dataDirectoryLock = try DataDirectoryLock.holdShared(in: settings.dataDirectory)
+        defer { close(dataDirectoryLock) }
         if demo { printDemoHelp(settings: settings) }
         logger.info("\(settings.startupSummary())")
         try await app.runService()
@@ -52,7 +55,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// variables) say; every logger made after this writes that way.
     private func makeLogger() throws -> Logger {
         let environment = ProcessInfo.processInfo.environment
-        let levelName = logLevel ?? environment["REPAIRMINDER_LOG_LEVEL"] ?? (verbose ? "debug" : "info")
+        // A flag on the command line wins over the environment.
+        let levelName = logLevel ?? (verbose ? "debug" : nil) ?? environment["REPAIRMINDER_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical (got \"\(levelName)\")")
         }

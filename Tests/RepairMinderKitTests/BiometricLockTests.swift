@@ -21,8 +21,8 @@ import Testing
 
     final class Clock: @unchecked Sendable {
         private let lock = NSLock()
-        private var current = Date()
-        var now: Date { lock.withLock { current } }
+        private var current: TimeInterval = 1000
+        var now: TimeInterval { lock.withLock { current } }
         func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
     }
 
@@ -50,21 +50,35 @@ import Testing
         #expect(first.lock?.isEnabled == true)
         #expect(biometrics.prompts == ["Turn on Face ID for Repair Minder"])
 
-        // Next launch: locked, and the stored session is not used (no /me) until a pass.
+        // Next launch: locked, and nothing is sent with the stored session until a pass: not
+        // /me, not the foreground refresh (the scene turns active first, as SwiftUI does), not
+        // the push registration (notifications were allowed before, so the token comes at once).
         let transport = ObservingTransport()
+        let push = PushAndDeepLinkTests.FakePushSystem(allows: true, status: .authorized)
         let app = AppModel(
-            api: server.client(url, store: store, transport: transport), lock: BiometricLock(authenticator: biometrics, defaults: defaults))
+            api: server.client(url, store: store, transport: transport), push: push,
+            lock: BiometricLock(authenticator: biometrics, defaults: defaults))
+        push.coordinator = app.push
+        app.appBecameActive()
         await app.launch()
+        app.appBecameActive()
         #expect(app.screen == .locked)
         biometrics.answers = [false]
         await app.unlock()
         #expect(app.screen == .locked)
         #expect(app.lock?.problem == "Not recognised. Try again, or sign out.")
-        #expect(transport.count("/api/auth/me") == 0)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(transport.sessionRequests == 0)
+        #expect(push.prompts == 0)
+        #expect(!app.isKeepingSessionFresh)
         biometrics.answers = [true]
         await app.unlock()
         #expect(app.screen == .staffMain)
+        #expect(app.lock?.problem == nil)
         #expect(transport.count("/api/auth/me") == 1)
+        try await eventually { transport.count("POST", "/api/user/device-token") == 1 }
+        #expect(app.isKeepingSessionFresh)
+        app.appWillResignActive()
         #expect(biometrics.prompts.suffix(2) == ["Unlock Repair Minder", "Unlock Repair Minder"])
     }
 

@@ -42,6 +42,10 @@ final class ObservingTransport: HTTPTransport, @unchecked Sendable {
     func clearCanned(_ path: String) { _ = lock.withLock { canned.removeValue(forKey: path) } }
 
     func count(_ path: String) -> Int { lock.withLock { counts[path, default: 0] } }
+    /// Every request sent, to any path but `/api/config` (public: it needs no session).
+    var sessionRequests: Int {
+        lock.withLock { counts.filter { !$0.key.contains(" ") && $0.key != "/api/config" }.values.reduce(0, +) }
+    }
     /// Requests to `path` with this method ("POST", "DELETE").
     func count(_ method: String, _ path: String) -> Int { lock.withLock { counts[method + " " + path, default: 0] } }
 

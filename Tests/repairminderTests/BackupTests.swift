@@ -44,6 +44,9 @@ import Testing
         let made = try CommandLineTests.run(["backup", "--data-dir", dataDir, "--to", backup])
         #expect(made.status == 0, "\(made.error)")
         #expect(made.output.hasPrefix("Backed up \(dataDir)/repairminder.sqlite to \(backup) ("))
+        // Password hashes and sealed secrets: readable by its owner only.
+        let mode = try FileManager.default.attributesOfItem(atPath: backup)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
         // A backup never overwrites a file.
         let again = try CommandLineTests.run(["backup", "--data-dir", dataDir, "--to", backup])
         #expect(again.status == 1)
@@ -53,11 +56,20 @@ import Testing
         let suspended = try CommandLineTests.run(["company", "suspend", "Acme Repairs", "--data-dir", dataDir])
         #expect(suspended.status == 0, "\(suspended.error)")
         #expect(try CommandLineTests.sqlite(dataDir, "SELECT status FROM companies").contains("suspended"))
+        // Not while the server runs: it would go on writing to the replaced file.
+        let refused = try CommandLineTests.run(["restore", "--data-dir", dataDir, "--from", backup])
+        #expect(refused.status == 1)
+        #expect(refused.error == "error: a server is running on \(dataDir): stop it before restoring (repairminder.lock is held)\n")
+        #expect(try CommandLineTests.sqlite(dataDir, "SELECT status FROM companies").contains("suspended"))
         kill(server.processIdentifier, SIGTERM)
         server.waitUntilExit()
         let restored = try CommandLineTests.run(["restore", "--data-dir", dataDir, "--from", backup])
         #expect(restored.status == 0, "\(restored.error)")
         #expect(restored.output.contains("Restored \(backup) into \(dataDir)/repairminder.sqlite (schema "))
+        // The replaced database is kept beside it, and still holds the change.
+        let aside = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: dataDir).first { $0.hasPrefix("repairminder.sqlite.pre-restore-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+        #expect(restored.output.contains("kept as \(dataDir)/\(aside)"))
         #expect(try CommandLineTests.sqlite(dataDir, "SELECT status FROM companies").trimmingCharacters(in: .whitespacesAndNewlines) == "active")
         #expect(try CommandLineTests.sqlite(dataDir, "SELECT email FROM users").contains("admin@acme.test"))
         // And a server starts on it.

@@ -44,6 +44,8 @@ public final class AppModel {
     /// app starts signed out and says so, rather than pretending there was no session.
     public private(set) var launchProblem: String?
     @ObservationIgnored private var keepingFresh: Task<Void, Never>?
+    /// Whether the app is in the foreground (`appBecameActive` until `appWillResignActive`).
+    @ObservationIgnored private var isActive = false
 
     /// - Parameter passkeys: makes and uses passkeys (`PlatformPasskeyAuthenticator`); nil: the
     ///   screens do not offer them.
@@ -62,6 +64,12 @@ public final class AppModel {
         let (router, staff, customer) = (DeepLinkRouter(), self.staff, self.customer)
         self.router = router
         push = system.map { PushCoordinator(api: api, staff: staff, customer: customer, router: router, system: $0) }
+        // Locked before anything can use the stored session: the client replays its state to
+        // each listener as soon as this initialiser returns, and push would act on it.
+        if let lock {
+            lock.lockAtLaunch(hasSession: storedSessionOfChosenRole)
+            push?.isPaused = lock.isLocked
+        }
         let states = api.authStates()
         Task { [weak self] in
             for await state in states {
@@ -80,17 +88,18 @@ public final class AppModel {
             // Offline, the bundled or cached copy stays in use; the next launch asks again.
             Task { try? await config.refresh() }
         }
-        await push?.appLaunched()
-        if let lock {
-            lock.lockAtLaunch(hasSession: storedSessionOfChosenRole)
-            if lock.isLocked {
-                restoreAfterUnlock = true
-                hasLaunched = true
-                return
-            }
+        if lock?.isLocked == true {
+            // The APNs token may be fetched (it needs no session); its registration waits.
+            await push?.appLaunched()
+            restoreAfterUnlock = true
+            hasLaunched = true
+            return
         }
+        await push?.appLaunched()
         await restoreChosenSession()
         hasLaunched = true
+        // The scene became active before the launch finished: start what the foreground does.
+        if isActive { appBecameActive() }
     }
 
     /// Asks for Face ID or Touch ID; a pass opens the app (restoring the session, at launch).
@@ -100,7 +109,8 @@ public final class AppModel {
             restoreAfterUnlock = false
             await restoreChosenSession()
         }
-        appBecameActive()
+        await push?.resume()
+        if isActive { appBecameActive() }
     }
 
     /// "Sign out" on the lock screen: the session ends (on the server too), the lock with it.
@@ -112,6 +122,7 @@ public final class AppModel {
         }
         restoreAfterUnlock = false
         lock?.sessionEnded()
+        push?.isPaused = false
     }
 
     private var storedSessionOfChosenRole: Bool {
@@ -139,10 +150,19 @@ public final class AppModel {
     /// `appWillResignActive()` a staff session is refreshed a minute before its access token
     /// expires, so no request waits for it.
     public func appBecameActive() {
+        isActive = true
+        // With a lock, nothing starts before the launch has decided whether it is closed: the
+        // launch calls this again when it is done.
+        guard hasLaunched || lock == nil else { return }
         if let lock {
             if case .signedIn = api.authState { lock.cameToForeground(hasSession: true) } else { lock.cameToForeground(hasSession: false) }
             // Locked: nothing is sent with the session until `unlock()`.
-            if lock.isLocked { return }
+            if lock.isLocked {
+                push?.isPaused = true
+                keepingFresh?.cancel()
+                keepingFresh = nil
+                return
+            }
         }
         Task { await recheckOffline() }
         if let push { Task { await push.appBecameActive() } }
@@ -171,6 +191,7 @@ public final class AppModel {
 
     /// The app leaves the foreground: no refresh in the background.
     public func appWillResignActive() {
+        isActive = false
         lock?.wentToBackground()
         keepingFresh?.cancel()
         keepingFresh = nil

@@ -12,6 +12,14 @@ public final class BiometricLock {
     /// The `UserDefaults` key of the setting.
     public static let enabledKey = "com.repairminder.kit.biometric-lock"
 
+    /// Seconds on a clock that only moves forward and counts sleep (not the wall clock, which a
+    /// person holding the phone could set back to skip the lock).
+    public nonisolated static let monotonicSeconds: @Sendable () -> TimeInterval = {
+        let elapsed = ContinuousClock.now - clockStart
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+    private nonisolated static let clockStart = ContinuousClock.now
+
     /// Whether the lock is on (the Settings switch).
     public private(set) var isEnabled: Bool
     /// Whether the app is locked now.
@@ -22,12 +30,12 @@ public final class BiometricLock {
     public let lockAfter: TimeInterval
     @ObservationIgnored private let authenticator: any DeviceOwnerAuthenticator
     @ObservationIgnored private let defaults: UserDefaults
-    @ObservationIgnored private let now: @Sendable () -> Date
-    @ObservationIgnored private var wentToBackgroundAt: Date?
+    @ObservationIgnored private let now: @Sendable () -> TimeInterval
+    @ObservationIgnored private var wentToBackgroundAt: TimeInterval?
 
     public init(
         authenticator: any DeviceOwnerAuthenticator, lockAfter: TimeInterval = 5 * 60, defaults: UserDefaults = .standard,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> TimeInterval = BiometricLock.monotonicSeconds
     ) {
         self.authenticator = authenticator
         self.lockAfter = lockAfter
@@ -61,6 +69,7 @@ public final class BiometricLock {
         guard isLocked else { return true }
         if await passes(reason: "Unlock Repair Minder") {
             isLocked = false
+            problem = nil
             return true
         }
         return false
@@ -68,6 +77,9 @@ public final class BiometricLock {
 
     /// Locks at launch when the lock is on and there is a session to protect.
     func lockAtLaunch(hasSession: Bool) {
+        // Read again: a process started before the first unlock (iOS prewarming) may have read
+        // the settings before they could be.
+        isEnabled = defaults.bool(forKey: Self.enabledKey)
         isLocked = isEnabled && hasSession
     }
 
@@ -79,7 +91,7 @@ public final class BiometricLock {
     /// The app is back: locked when it was away `lockAfter` or longer with a session.
     func cameToForeground(hasSession: Bool) {
         defer { wentToBackgroundAt = nil }
-        guard isEnabled, hasSession, let since = wentToBackgroundAt, now().timeIntervalSince(since) >= lockAfter else { return }
+        guard isEnabled, hasSession, let since = wentToBackgroundAt, now() - since >= lockAfter else { return }
         isLocked = true
     }
 

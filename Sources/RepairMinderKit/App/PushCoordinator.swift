@@ -39,6 +39,11 @@ public final class PushCoordinator {
     /// and role waits for it instead of sending it twice.
     @ObservationIgnored private var inFlight: (id: UUID, registration: Registration, task: Task<Void, Never>)?
 
+    /// Set while the biometric lock is closed (`AppModel`): nothing is sent with the session and
+    /// no prompt is shown; `resume()` catches up on the sign-in that arrived meanwhile.
+    public var isPaused = false
+    @ObservationIgnored private var signInWhilePaused = false
+
     public init(api: APIClient, staff: StaffAuth, customer: CustomerAuth, router: DeepLinkRouter, system: any PushSystem) {
         self.api = api
         self.staff = staff
@@ -85,6 +90,15 @@ public final class PushCoordinator {
         }
     }
 
+    /// The lock opened: what a sign-in starts (registration, the permission question) happens now.
+    public func resume() async {
+        isPaused = false
+        guard signInWhilePaused else { return await registerIfNeeded() }
+        signInWhilePaused = false
+        startRegistrationIfNeeded()
+        await requestPermission()
+    }
+
     /// The app came to the foreground (`AppModel.appBecameActive()`): a registration that
     /// gave up is tried again.
     public func appBecameActive() async {
@@ -129,6 +143,10 @@ public final class PushCoordinator {
         switch state {
         case .signedIn(let role):
             router.signedIn(as: role)
+            if isPaused {
+                signInWhilePaused = true
+                return
+            }
             // A token from before (this launch's, or one asked for at launch) goes now; the
             // permission request below may bring one too.
             startRegistrationIfNeeded()
@@ -138,6 +156,7 @@ public final class PushCoordinator {
             // the server forgets a dead session's tokens anyway).
             inFlight?.task.cancel()
             inFlight = nil
+            signInWhilePaused = false
             registered = nil
             registeredRole = nil
             router.reset()
@@ -154,7 +173,7 @@ public final class PushCoordinator {
     /// token or role is cancelled: this one replaces it.
     @discardableResult
     private func startRegistrationIfNeeded() -> Task<Void, Never>? {
-        guard let deviceToken, case .signedIn(let role) = api.authState else { return nil }
+        guard !isPaused, let deviceToken, case .signedIn(let role) = api.authState else { return nil }
         let wanted = Registration(token: deviceToken, role: role)
         if registered == wanted { return nil }
         if let inFlight, inFlight.registration == wanted { return inFlight.task }

@@ -16,8 +16,9 @@ public struct JSONLogHandler: LogHandler {
         self.write = write
     }
 
-    /// Writes a whole line at once, so lines of concurrent requests never interleave.
-    public static let standardError: @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data(line.utf8)) }
+    /// Writes a whole line at once, so lines of concurrent requests never interleave; a write
+    /// that fails (the collector's pipe closed) loses the line rather than stopping the server.
+    public static let standardError: @Sendable (String) -> Void = { line in try? FileHandle.standardError.write(contentsOf: Data(line.utf8)) }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }

@@ -12,9 +12,14 @@ public enum SQLiteBackup {
         guard FileManager.default.fileExists(atPath: path) else {
             throw SettingsError("no database at \(path): check --data-dir")
         }
-        guard !FileManager.default.fileExists(atPath: destination) else {
-            throw SettingsError("\(destination) already exists: choose a new file (a backup never overwrites one)")
+        // Created here, empty, readable by its owner only (it holds password hashes and sealed
+        // secrets); O_EXCL makes "never overwrites" atomic. VACUUM INTO fills an empty file.
+        let fd = open(destination, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            if errno == EEXIST { throw SettingsError("\(destination) already exists: choose a new file (a backup never overwrites one)") }
+            throw SettingsError("cannot write the backup to \(destination): \(PlainReason.describe(errno: errno))")
         }
+        close(fd)
         let database = try await Database.open(.sqlite(path: path), poolSize: 1, logger: logger)
         do {
             try await database.withConnection { db in try await db.raw("VACUUM INTO \(bind: destination)").run() }
@@ -26,37 +31,81 @@ public enum SQLiteBackup {
         return (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) ?? 0
     }
 
-    /// Replaces the database at `path` with the backup at `source`, after checking that the
-    /// backup is an intact Repair Minder database this version can run (`PRAGMA
-    /// integrity_check`, its migrations no newer than this build's). The server must be
-    /// stopped: the old write-ahead log is removed with the file it belongs to. The new file
-    /// arrives by rename, so a crash leaves the old database or the new one, never half.
-    public static func restore(from source: String, to path: String, logger: Logger) async throws -> Int {
+    /// Replaces the database at `path` with the backup at `source`. Refused while a server
+    /// runs on the data directory (`DataDirectoryLock`). The backup is copied first and the
+    /// copy checked (`PRAGMA integrity_check`, migrations no newer than this build's), so the
+    /// backup itself is only read. The old database and its write-ahead log are moved aside
+    /// (`<file>.pre-restore-<time>`), not deleted, and the copy takes their place by rename:
+    /// a crash leaves the old database or the new one, and a wrong restore can be undone.
+    /// Returns the backup's schema version and where the old database went (nil: there was none).
+    public static func restore(from source: String, to path: String, logger: Logger) async throws -> (version: Int, previous: String?) {
         guard FileManager.default.fileExists(atPath: source) else { throw SettingsError("no backup at \(source)") }
-        let version = try await check(backup: source, logger: logger)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try DataDirectory.create(directory)
-        let staging = path + ".restoring"
-        try? FileManager.default.removeItem(atPath: staging)
-        do {
-            try FileManager.default.copyItem(atPath: source, toPath: staging)
-            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: staging))
-            try handle.synchronize()
-            try handle.close()
-            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            guard rename(staging, path) == 0 else { throw SettingsError(String(cString: strerror(errno))) }
-        } catch {
-            try? FileManager.default.removeItem(atPath: staging)
-            throw SettingsError("cannot restore into \(path): \(PlainReason.of(error))")
+        return try await DataDirectoryLock.withExclusive(in: directory) {
+            let staging = path + ".restoring"
+            for file in [staging, staging + "-wal", staging + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
+            do {
+                try FileManager.default.copyItem(atPath: source, toPath: staging)
+            } catch {
+                throw SettingsError("cannot copy \(source) into \(directory): \(PlainReason.of(error))")
+            }
+            do {
+                let version = try await check(backup: staging, named: source, logger: logger)
+                for file in [staging + "-wal", staging + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
+                try matchOwnerAndMode(of: staging, to: path)
+                try syncFile(staging)
+                let previous = try moveAside(path)
+                guard rename(staging, path) == 0 else {
+                    throw SettingsError("cannot restore into \(path): \(PlainReason.describe(errno: errno))")
+                }
+                try syncFile(directory)
+                return (version, previous)
+            } catch {
+                for file in [staging, staging + "-wal", staging + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
+                throw error
+            }
         }
-        return version
     }
 
-    /// The backup's schema version, once it is known to be intact and not newer than this build.
-    private static func check(backup source: String, logger: Logger) async throws -> Int {
+    /// The database and its `-wal`/`-shm` renamed to `<name>.pre-restore-<time>`; the new name.
+    private static func moveAside(_ path: String) throws -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        let stamp = Int(Date().timeIntervalSince1970)
+        let aside = "\(path).pre-restore-\(stamp)"
+        for suffix in ["-wal", "-shm", ""] where FileManager.default.fileExists(atPath: path + suffix) {
+            guard rename(path + suffix, aside + suffix) == 0 else {
+                throw SettingsError("cannot move \(path + suffix) aside: \(PlainReason.describe(errno: errno))")
+            }
+        }
+        return aside
+    }
+
+    /// The restored file gets the owner and mode of the one it replaces (a restore run as root
+    /// must not leave a database the server's own user cannot write); 0600 when there was none.
+    private static func matchOwnerAndMode(of file: String, to original: String) throws {
+        var info = stat()
+        if stat(original, &info) == 0 {
+            _ = chown(file, info.st_uid, info.st_gid)
+            chmod(file, info.st_mode & 0o7777)
+        } else {
+            chmod(file, 0o600)
+        }
+    }
+
+    private static func syncFile(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SettingsError("cannot open \(path): \(PlainReason.describe(errno: errno))") }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw SettingsError("cannot sync \(path): \(PlainReason.describe(errno: errno))") }
+    }
+
+    /// The copy's schema version, once it is known to be intact and not newer than this build;
+    /// messages name the backup (`source`) the copy was made from.
+    private static func check(backup copy: String, named source: String, logger: Logger) async throws -> Int {
         let database: Database
         do {
-            database = try await Database.open(.sqlite(path: source), poolSize: 1, logger: logger)
+            database = try await Database.open(.sqlite(path: copy), poolSize: 1, logger: logger)
         } catch {
             throw SettingsError("\(source) is not a database this version can open: \(PlainReason.of(error))")
         }
