@@ -22,7 +22,7 @@ public struct ForgotPasswordView: View {
                 Section {
                     TextField("Code from the email", text: $model.code)
                         .textContentType(.oneTimeCode)
-                        #if os(iOS)
+                        #if os(iOS) || SWIFTUI_STAND_IN  // the stand-ins are iOS's SDK: type-checked on Linux too
                         .keyboardType(.numberPad)
                         #endif
                     SecureField("New password", text: $model.newPassword)

@@ -29,7 +29,7 @@ struct EmailField: View {
         TextField("Email", text: $text)
             .textContentType(.username)
             .autocorrectionDisabled()
-            #if os(iOS)
+            #if os(iOS) || SWIFTUI_STAND_IN  // the stand-ins are iOS's SDK: type-checked on Linux too
             .keyboardType(.emailAddress)
             .textInputAutocapitalization(.never)
             #endif
@@ -78,7 +78,7 @@ struct CodeField: View {
             .multilineTextAlignment(.center)
             .focused($focused)
             .autocorrectionDisabled()
-            #if os(iOS)
+            #if os(iOS) || SWIFTUI_STAND_IN  // the stand-ins are iOS's SDK: type-checked on Linux too
             .keyboardType(isRecoveryCode ? .asciiCapable : .numberPad)
             .textInputAutocapitalization(isRecoveryCode ? .characters : .never)
             #endif
