@@ -25,7 +25,7 @@ let screenSettings: [SwiftSetting] = []
 
 let package = Package(
     name: "RepairMinder",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "RepairMinderModels", targets: ["RepairMinderModels"]),
         .library(name: "RepairMinderServer", targets: ["RepairMinderServer"]),
@@ -46,6 +46,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
         .target(
@@ -68,6 +69,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             exclude: ["Resources/README.md"],
             resources: [.copy("Resources/common-passwords.txt")]

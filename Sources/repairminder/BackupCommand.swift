@@ -65,9 +65,10 @@ struct RestoreCommand: AsyncParsableCommand {
 extension DatabaseOptions {
     /// The SQLite file, or a refusal naming PostgreSQL's own tools.
     func sqlitePath(for command: String) throws -> String {
-        if let url = databaseUrl ?? ProcessInfo.processInfo.environment["REPAIRMINDER_DATABASE_URL"], !url.isEmpty {
+        let settings = try databaseSettings()
+        if let url = settings.databaseURL, !url.isEmpty {
             throw SettingsError("\(command) is for the SQLite database; for PostgreSQL use pg_dump and pg_restore (docs/operating.md)")
         }
-        return URL(fileURLWithPath: dataDirectory).appendingPathComponent("repairminder.sqlite").path
+        return URL(fileURLWithPath: settings.dataDirectory).appendingPathComponent("repairminder.sqlite").path
     }
 }

@@ -12,18 +12,30 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "The server's database. [env: REPAIRMINDER_DATABASE_URL] (default: <data-dir>/repairminder.sqlite)")
     var databaseUrl: String?
 
-    /// The data directory: the flag, its environment twin, or the default.
+    @Option(help: "The server's JSON or YAML settings file, for its data-dir and database-url. [env: REPAIRMINDER_CONFIG]")
+    var config: String?
+
+    /// The database settings as `serve` reads them: these flags, the environment, the config file.
+    func databaseSettings() throws -> ServerSettings {
+        let given = [("--data-dir", dataDir), ("--database-url", databaseUrl)].flatMap { flag, value in value.map { [flag, $0] } ?? [] }
+        let settings = ServerSettings.declarations.filter { ["data-dir", "database-url"].contains($0.key) }
+        do {
+            return try SettingsLoader.load(settings, commandLine: given, configFile: config).settings
+        } catch let error as SettingsError {
+            throw CommandFailure(error.description)
+        }
+    }
+
+    /// The data directory: the flag, its environment twin, the config file, or the default.
     var dataDirectory: String {
-        dataDir ?? ProcessInfo.processInfo.environment["REPAIRMINDER_DATA_DIR"] ?? "./.repairminder"
+        get throws { try databaseSettings().dataDirectory }
     }
 
     /// Opens the server's existing database (migrating it if needed), runs `body` and closes
     /// it, whatever happens. A database that is not there is refused, never created: run in
     /// the wrong directory, an operator command would otherwise report an empty new one.
     func withDatabase<T: Sendable>(_ body: (Database) async throws -> T) async throws -> T {
-        var settings = ServerSettings()
-        settings.dataDirectory = dataDirectory
-        settings.databaseURL = databaseUrl ?? ProcessInfo.processInfo.environment["REPAIRMINDER_DATABASE_URL"]
+        let settings = try databaseSettings()
         var logger = Logger(label: "repairminder")
         logger.logLevel = .warning
         let database = try await Database.openExisting(settings: settings, logger: logger)

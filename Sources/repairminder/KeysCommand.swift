@@ -33,30 +33,37 @@ struct KeySetOptions: ParsableArguments {
     var customerSessionTtlWeb: Int?
     @Option(help: "The servers' customer token lifetime for mobile apps, seconds. [env: REPAIRMINDER_CUSTOMER_SESSION_TTL_MOBILE] (default: 7776000)")
     var customerSessionTtlMobile: Int?
+    @Option(help: "The servers' JSON or YAML settings file. [env: REPAIRMINDER_CONFIG]")
+    var config: String?
 
-    /// The servers' settings these flags and their environment twins name, read as `serve` reads them.
+    /// The servers' settings these flags, the environment and a config file name, read as `serve` reads them.
     private var settings: ServerSettings {
-        var settings = ServerSettings()
-        let environment = ProcessInfo.processInfo.environment
-        let text = { (flag: String?, name: String) in flag ?? environment["REPAIRMINDER_\(name)"] }
-        let number = { (flag: Int?, name: String) in flag ?? environment["REPAIRMINDER_\(name)"].flatMap { Int($0) } }
-        if let v = text(dataDir, "DATA_DIR") { settings.dataDirectory = v }
-        settings.signingKeys = text(signingKeys, "SIGNING_KEYS")
-        if let v = number(accessTokenTtl, "ACCESS_TOKEN_TTL") { settings.accessTokenTTL = v }
-        if let v = number(customerSessionTtlWeb, "CUSTOMER_SESSION_TTL_WEB") { settings.customerSessionTTLWeb = v }
-        if let v = number(customerSessionTtlMobile, "CUSTOMER_SESSION_TTL_MOBILE") { settings.customerSessionTTLMobile = v }
-        return settings
+        get throws {
+            let flags: [(String, String?)] = [
+                ("data-dir", dataDir), ("signing-keys", signingKeys), ("access-token-ttl", accessTokenTtl.map(String.init)),
+                ("customer-session-ttl-web", customerSessionTtlWeb.map(String.init)),
+                ("customer-session-ttl-mobile", customerSessionTtlMobile.map(String.init)),
+            ]
+            let declarations = ServerSettings.declarations.filter { setting in flags.contains { $0.0 == setting.key } }
+            do {
+                return try SettingsLoader.load(
+                    declarations, commandLine: flags.flatMap { key, value in value.map { ["--" + key, $0] } ?? [] }, configFile: config
+                ).settings
+            } catch let error as SettingsError {
+                throw CommandFailure(error.description)
+            }
+        }
     }
 
     /// The key set file.
-    var path: String { settings.signingKeysPath }
+    var path: String { get throws { try settings.signingKeysPath } }
 
     /// How long a replaced key keeps verifying: the longest any token lives (a customer token
     /// has no refresh and lives as long as its session), as the servers compute it.
-    var lifetime: Double { settings.longestTokenLifetime }
+    var lifetime: Double { get throws { try settings.longestTokenLifetime } }
 
     func validate() throws {
-        guard lifetime > 0 else { throw ValidationError("the token lifetimes must be greater than 0") }
+        guard try lifetime > 0 else { throw ValidationError("the token lifetimes must be greater than 0") }
     }
 }
 
@@ -90,13 +97,14 @@ struct KeysRotateCommand: ParsableCommand {
 
     func run() throws {
         let now = Date().timeIntervalSince1970
+        let path = try keySet.path
         let algorithm = SigningKeyAlgorithm(rawValue: jwtAlgorithm) ?? .es256
         let (added, dropped) = try SigningKeyAdministration.rotate(
-            path: keySet.path, algorithm: algorithm, activationDelay: Double(keyActivationDelay),
-            tokenLifetime: keySet.lifetime, now: now,
+            path: path, algorithm: algorithm, activationDelay: Double(keyActivationDelay),
+            tokenLifetime: try keySet.lifetime, now: now,
             retiring: jwtSecret ?? ProcessInfo.processInfo.environment["REPAIRMINDER_JWT_SECRET"])
         let when = added.activatesAt <= now ? "now" : "from \(Self.format(added.activatesAt))"
-        print("Added \(added.algorithm) key \(added.kid) to \(keySet.path): published now, signs \(when).")
+        print("Added \(added.algorithm) key \(added.kid) to \(path): published now, signs \(when).")
         if !dropped.isEmpty { print("Dropped keys that no longer verify anything: \(dropped.joined(separator: ", ")).") }
         print("Running servers pick it up within 5 seconds; no restart needed.")
     }
@@ -113,10 +121,11 @@ struct KeysListCommand: ParsableCommand {
     @OptionGroup var keySet: KeySetOptions
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: keySet.path) else {
-            throw CommandFailure("no key set at \(keySet.path); create one with: repairminder keys rotate --signing-keys \(keySet.path)")
+        let path = try keySet.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("no key set at \(path); create one with: repairminder keys rotate --signing-keys \(path)")
         }
-        let keys = try SigningKeyAdministration.list(path: keySet.path, tokenLifetime: keySet.lifetime, now: Date().timeIntervalSince1970)
+        let keys = try SigningKeyAdministration.list(path: path, tokenLifetime: try keySet.lifetime, now: Date().timeIntervalSince1970)
         for key in keys {
             let state =
                 switch key.state {

@@ -33,11 +33,11 @@ struct OutboxCommand: AsyncParsableCommand {
             try await printStatus()
         } else {
             // No data directory at all: the wrong directory, not a server that sent nothing.
-            guard FileManager.default.fileExists(atPath: database.dataDirectory) else {
+            guard FileManager.default.fileExists(atPath: try database.dataDirectory) else {
                 throw CommandFailure(
-                    "no data directory at \(database.dataDirectory): run the command where the server runs, or name its directory with --data-dir")
+                    "no data directory at \(try database.dataDirectory): run the command where the server runs, or name its directory with --data-dir")
             }
-            try printOutbox(path: OutboxTransport.path(dataDirectory: database.dataDirectory))
+            try printOutbox(path: OutboxTransport.path(dataDirectory: try database.dataDirectory))
         }
     }
 

@@ -7,22 +7,29 @@ struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
         abstract: "Load a fixtures file (idempotent) and print the ids of its rows as JSON.",
+        usage: "repairminder seed <file> [--config <file>] [<setting> ...]",
         discussion: """
-            Companies are matched by name, users by email, clients by email and company: existing rows
-            are updated, new ones inserted. Safe to run while a server uses the same database; creates
-            the database if there is none. A file with a key the format does not have, broken JSON
-            (its line and column are named) or a password the server's policy refuses is refused
+            Companies are matched by name, users by email, clients by email and company: existing rows \
+            are updated, new ones inserted. Safe to run while a server uses the same database; creates \
+            the database if there is none. A file with a key the format does not have, broken JSON \
+            (its line and column are named) or a password the server's policy refuses is refused \
             before anything is written. The file format is in docs/FIXTURES.md.
+
+            EXAMPLES:
+              repairminder seed fixtures.json
+              repairminder seed shops.json --data-dir /var/lib/repairminder
+
+            \(SettingsArguments.help(for: "seed"))
             """
     )
 
     @Argument(help: "The fixtures JSON file.")
     var file: String
 
-    @OptionGroup var options: SettingsOptions
+    @OptionGroup var settingsArguments: SettingsArguments
 
     func run() async throws {
-        let settings = try options.settings()
+        let settings = try settingsArguments.settings(for: "seed")
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))

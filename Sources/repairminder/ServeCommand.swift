@@ -9,7 +9,19 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the API server (SQLite in the data directory by default).",
-        discussion: "Stops gracefully on SIGINT (Ctrl-C) or SIGTERM, finishing requests in flight."
+        usage: "repairminder serve [--demo] [--verbose] [--config <file>] [<setting> ...]",
+        discussion: """
+            Stops gracefully on SIGINT (Ctrl-C) or SIGTERM, finishing requests in flight. \
+            `repairminder config` shows the settings these flags, the environment and the config \
+            file give, and where each came from.
+
+            EXAMPLES:
+              repairminder serve --demo
+              repairminder serve --port 9000 --log-format json
+              repairminder serve --config /etc/repairminder/repairminder.yaml
+
+            \(SettingsArguments.help(for: "serve"))
+            """
     )
 
     @Flag(help: "Load the built-in demo accounts first and print how to sign in.")
@@ -18,22 +30,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "The same as --log-level debug.")
     var verbose = false
 
-    @Option(help: "text (one readable line per event) or json (one JSON object per line, for a log collector). [env: REPAIRMINDER_LOG_FORMAT] (default: text)")
-    var logFormat: String?
-
-    @Option(help: "The least severe events logged: trace, debug, info, notice, warning, error or critical. [env: REPAIRMINDER_LOG_LEVEL] (default: info)")
-    var logLevel: String?
-
-    @OptionGroup var options: SettingsOptions
+    @OptionGroup var settingsArguments: SettingsArguments
 
     func run() async throws {
-        let settings = try options.settings()
+        var loaded = try settingsArguments.load(for: "serve").settings
+        // --verbose wins over everything but --log-level itself on the command line.
+        if verbose, !settingsArguments.given.contains(where: { $0.hasPrefix("--log-level") }) { loaded.logLevel = .debug }
+        let settings = try SettingsArguments.validated(loaded)
         if demo, settings.environment == .production {
             throw ValidationError("--demo loads accounts whose passwords are published; --env production refuses it")
         }
         // Before the database is touched: a port in use is one line, not a half-started server.
         try await ListenCheck.ensureAvailable(for: settings)
-        let logger = try makeLogger()
+        let logger = makeLogger(settings)
         if demo {
             say("Loading demo accounts (hashing passwords at bcrypt cost \(settings.bcryptCost))...")
             let database = try await Database.openMigrated(settings: settings, logger: logger)
@@ -51,23 +60,15 @@ struct ServeCommand: AsyncParsableCommand {
         logger.info("Repair Minder stopped")
     }
 
-    /// The process's logging, as `--log-format` and `--log-level` (or their environment
-    /// variables) say; every logger made after this writes that way.
-    private func makeLogger() throws -> Logger {
-        let environment = ProcessInfo.processInfo.environment
-        // A flag on the command line wins over the environment.
-        let levelName = logLevel ?? (verbose ? "debug" : nil) ?? environment["REPAIRMINDER_LOG_LEVEL"] ?? "info"
-        guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
-            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical (got \"\(levelName)\")")
-        }
-        let format = (logFormat ?? environment["REPAIRMINDER_LOG_FORMAT"] ?? "text").lowercased()
-        switch format {
-        case "json": LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
-        case "text": LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        default: throw ValidationError("--log-format must be text or json (got \"\(format)\")")
+    /// The process's logging, as `--log-format` and `--log-level` say; every logger made after
+    /// this writes that way.
+    private func makeLogger(_ settings: ServerSettings) -> Logger {
+        switch settings.logFormat {
+        case .json: LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+        case .text: LoggingSystem.bootstrap(StreamLogHandler.standardError)
         }
         var logger = Logger(label: "repairminder")
-        logger.logLevel = level
+        logger.logLevel = settings.logLevel
         return logger
     }
 

@@ -1,7 +1,9 @@
 import Foundation
+import Logging
 
-/// Everything the server can be configured with. Every value has a command-line flag and a
-/// `REPAIRMINDER_*` environment twin (see the `repairminder` tool); the defaults are docs/API.md §7's.
+/// Everything the server can be configured with. What an operator can set is declared once in
+/// `ServerSettings.declarations` (flag, environment variable, config file key, help); the
+/// defaults are docs/API.md §7's.
 public struct ServerSettings: Sendable {
     /// Where the server runs: development generates missing secrets, production refuses to.
     public enum Environment: String, Sendable, CaseIterable {
@@ -92,6 +94,16 @@ public struct ServerSettings: Sendable {
     public var rekiEnabled = true
     /// One log line per request (method, route pattern, status, duration, request id).
     public var accessLog = true
+    /// How log lines are written.
+    public enum LogFormat: String, Sendable, CaseIterable {
+        /// One readable line per event.
+        case text
+        /// One JSON object per line, for a log collector.
+        case json
+    }
+    public var logFormat = LogFormat.text
+    /// The least severe events logged.
+    public var logLevel = Logger.Level.info
     /// Largest accepted request body, in bytes.
     public var maxBodySize = 64 * 1024
 
@@ -340,7 +352,12 @@ extension ServerSettings {
 /// A setting that cannot be used, with a message for the person who set it.
 public struct SettingsError: Error, Equatable, CustomStringConvertible {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The command line itself is wrong (an unknown option, a missing value): its usage helps.
+    public let isUsageError: Bool
+    public init(_ description: String, isUsageError: Bool = false) {
+        self.description = description
+        self.isUsageError = isUsageError
+    }
 }
 
 /// The settings hold the signing secrets, the encryption key and the SMTP password: printed,

@@ -5,10 +5,10 @@ import Testing
 
 @testable import repairminder
 
-/// Every setting is a flag with a `REPAIRMINDER_*` twin; flags win; bad values are refused clearly.
-@Suite struct SettingsOptionsTests {
+/// Every setting is a flag, a `REPAIRMINDER_*` variable and a config file key; flags win; bad values are refused clearly.
+@Suite struct SettingsTests {
     @Test func defaultsAreThoseOfAPIMdSection7() throws {
-        let settings = try SettingsOptions.parse([]).settings(environment: [:])
+        let settings = try SettingsArguments.parse([]).settings(for: "serve", environment: [:])
         #expect(settings.host == "127.0.0.1")
         #expect(settings.port == 8080)
         #expect(settings.dataDirectory == "./.repairminder")
@@ -52,8 +52,8 @@ import Testing
             ("--metrics-address", "METRICS_ADDRESS", "127.0.0.1:9090"),
         ]
         let environment = Dictionary(uniqueKeysWithValues: names.map { ("REPAIRMINDER_\($0.1)", $0.2) })
-        let fromEnvironment = try SettingsOptions.parse([]).settings(environment: environment)
-        let fromFlags = try SettingsOptions.parse(names.flatMap { [$0.0, $0.2] }).settings(environment: [:])
+        let fromEnvironment = try SettingsArguments.parse([]).settings(for: "serve", environment: environment)
+        let fromFlags = try SettingsArguments.parse(names.flatMap { [$0.0, $0.2] }).settings(for: "serve", environment: [:])
         for settings in [fromEnvironment, fromFlags] {
             #expect(settings.host == "0.0.0.0")
             #expect(settings.port == 9000)
@@ -87,33 +87,33 @@ import Testing
             #expect(settings.sessionMaxLifetimeWeb == 67 && settings.sessionMaxLifetimeMobile == 68)
             #expect(settings.metricsAddress == "127.0.0.1:9090")
         }
-        let both = try SettingsOptions.parse(["--port", "9100"]).settings(environment: ["REPAIRMINDER_PORT": "9000"])
+        let both = try SettingsArguments.parse(["--port", "9100"]).settings(for: "serve", environment: ["REPAIRMINDER_PORT": "9000"])
         #expect(both.port == 9100)
     }
 
     /// A short signing secret is refused in development too: its tokens would be guessable anywhere.
     @Test func aShortJWTSecretIsRefusedInEveryEnvironment() throws {
         #expect {
-            _ = try SettingsOptions.parse(["--jwt-secret", "too-short"]).settings(environment: [:])
+            _ = try SettingsArguments.parse(["--jwt-secret", "too-short"]).settings(for: "serve", environment: [:])
         } throws: { "\($0)".contains("--jwt-secret must be at least 32 bytes") }
     }
 
     @Test func productionRefusesAMissingOrShortSecret() throws {
-        #expect(throws: ValidationError.self) {
-            _ = try SettingsOptions.parse(["--env", "production", "--jwt-algorithm", "HS256"]).settings(environment: [:])
+        #expect(throws: CommandFailure.self) {
+            _ = try SettingsArguments.parse(["--env", "production", "--jwt-algorithm", "HS256"]).settings(for: "serve", environment: [:])
         }
         let key = String(repeating: "k", count: 32)
-        #expect(throws: ValidationError.self) {
-            _ = try SettingsOptions.parse(["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", "too-short", "--encryption-key", key])
-                .settings(environment: [:])
+        #expect(throws: CommandFailure.self) {
+            _ = try SettingsArguments.parse(["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", "too-short", "--encryption-key", key])
+                .settings(for: "serve", environment: [:])
         }
-        #expect(throws: ValidationError.self) {
-            _ = try SettingsOptions.parse(["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", key]).settings(environment: [:])
+        #expect(throws: CommandFailure.self) {
+            _ = try SettingsArguments.parse(["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", key]).settings(for: "serve", environment: [:])
         }
-        let ok = try SettingsOptions.parse(
+        let ok = try SettingsArguments.parse(
             ["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", key, "--encryption-key", key, "--mail-transport", "outbox",
              "--public-url", "https://api.example.com"]
-        ).settings(environment: [:])
+        ).settings(for: "serve", environment: [:])
         #expect(ok.environment == .production)
     }
 
@@ -128,12 +128,12 @@ import Testing
         let path = directory + "/signing-keys.json"
         let production = ["--env", "production", "--encryption-key", key, "--mail-transport", "outbox", "--public-url", "https://api.example.com"]
         #expect {
-            _ = try SettingsOptions.parse(production + ["--signing-keys", path]).settings(environment: [:])
+            _ = try SettingsArguments.parse(production + ["--signing-keys", path]).settings(for: "serve", environment: [:])
         } throws: { error in
             "\(error)".contains("--env production needs --signing-keys") && "\(error)".contains("repairminder keys rotate")
         }
         _ = try SigningKeyFile.loadOrCreate(path, algorithm: .es256, retiring: nil, now: 0)
-        let ok = try SettingsOptions.parse(production + ["--signing-keys", path]).settings(environment: [:])
+        let ok = try SettingsArguments.parse(production + ["--signing-keys", path]).settings(for: "serve", environment: [:])
         #expect(ok.jwtAlgorithm == .es256 && ok.signingKeysPath == path)
     }
 
@@ -142,7 +142,7 @@ import Testing
         let production = ["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", key, "--encryption-key", key, "--mail-transport", "outbox"]
         func refusal(_ extra: [String]) -> String? {
             do {
-                _ = try SettingsOptions.parse(production + extra).settings(environment: [:])
+                _ = try SettingsArguments.parse(production + extra).settings(for: "serve", environment: [:])
                 return nil
             } catch { return "\(error)" }
         }
@@ -156,27 +156,27 @@ import Testing
         #expect(refusal(["--public-url", "https://api.example.com", "--jwt-previous-secret", key]) == nil)
         #expect(refusal(["--public-url", "https://10.0.0.5"]) == nil, "a private address is reachable by its clients")
         // Development keeps taking what it always took.
-        #expect(try SettingsOptions.parse(["--public-url", "http://localhost:8080"]).settings(environment: [:]).publicURL != nil)
+        #expect(try SettingsArguments.parse(["--public-url", "http://localhost:8080"]).settings(for: "serve", environment: [:]).publicURL != nil)
     }
 
     @Test func productionRefusesTheOutboxUnlessItIsNamed() throws {
         let key = String(repeating: "k", count: 32)
         let production = ["--env", "production", "--jwt-algorithm", "HS256", "--jwt-secret", key, "--encryption-key", key, "--public-url", "https://api.example.com"]
         #expect {
-            _ = try SettingsOptions.parse(production).settings(environment: [:])
+            _ = try SettingsArguments.parse(production).settings(for: "serve", environment: [:])
         } throws: { error in
             "\(error)".contains("--env production needs --smtp-url") && "\(error)".contains("--mail-transport outbox")
         }
-        let outbox = try SettingsOptions.parse(production + ["--mail-transport", "outbox"]).settings(environment: [:])
+        let outbox = try SettingsArguments.parse(production + ["--mail-transport", "outbox"]).settings(for: "serve", environment: [:])
         #expect(outbox.effectiveMailTransport == .outbox)
-        let smtp = try SettingsOptions.parse(production + ["--smtp-url", "smtps://u:p@mail.example", "--mail-from", "no-reply@rm.example"])
-            .settings(environment: [:])
+        let smtp = try SettingsArguments.parse(production + ["--smtp-url", "smtps://u:p@mail.example", "--mail-from", "no-reply@rm.example"])
+            .settings(for: "serve", environment: [:])
         #expect(smtp.effectiveMailTransport == .smtp)
         // SMTP needs its sender, and --mail-transport smtp needs the URL.
-        #expect { _ = try SettingsOptions.parse(["--smtp-url", "smtps://u:p@mail.example"]).settings(environment: [:]) } throws: { error in
+        #expect { _ = try SettingsArguments.parse(["--smtp-url", "smtps://u:p@mail.example"]).settings(for: "serve", environment: [:]) } throws: { error in
             "\(error)".contains("--mail-from")
         }
-        #expect { _ = try SettingsOptions.parse(["--mail-transport", "smtp"]).settings(environment: [:]) } throws: { error in
+        #expect { _ = try SettingsArguments.parse(["--mail-transport", "smtp"]).settings(for: "serve", environment: [:]) } throws: { error in
             "\(error)".contains("needs --smtp-url")
         }
     }
@@ -200,6 +200,6 @@ import Testing
         (["--sqlite-synchronous", "off"], [:]),
     ])
     func badValuesAreRefused(arguments: [String], environment: [String: String]) throws {
-        #expect(throws: ValidationError.self) { _ = try SettingsOptions.parse(arguments).settings(environment: environment) }
+        #expect(throws: CommandFailure.self) { _ = try SettingsArguments.parse(arguments).settings(for: "serve", environment: environment) }
     }
 }

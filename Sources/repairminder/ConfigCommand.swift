@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import RepairMinderServer
+
+/// Shows the settings `serve` would run with, and where each came from.
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Show the effective settings (secrets redacted) and where each came from.",
+        usage: "repairminder config [--markdown] [--config <file>] [<setting> ...]",
+        discussion: """
+            Give it what you give serve: the same flags, environment and config file. It prints \
+            every setting's value and its source (a flag, a REPAIRMINDER_* variable, the config \
+            file, a secret's file, or the default), then checks them as serve would: exit status 1 \
+            and an error line if serve would refuse them.
+
+            EXAMPLES:
+              repairminder config
+              repairminder config --config /etc/repairminder/repairminder.yaml --env production
+
+            \(SettingsArguments.help(for: "config"))
+            """
+    )
+
+    @Flag(help: "Print the README's table of every setting instead.")
+    var markdown = false
+
+    @OptionGroup var settingsArguments: SettingsArguments
+
+    func run() throws {
+        if markdown {
+            print(SettingsHelp.markdownTable())
+            return
+        }
+        let loaded = try settingsArguments.load(for: "config")
+        let declarations = ServerSettings.declarations
+        let rows = declarations.map { setting in
+            let origin = loaded.origins[setting.key]
+            return (setting.key, origin?.shown ?? setting.defaultDescription, origin?.source ?? "default")
+        }
+        let keyWidth = rows.map(\.0.count).max() ?? 0
+        let valueWidth = min(rows.map(\.1.count).max() ?? 0, 40)
+        print("setting".padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  "
+            + "value".padding(toLength: valueWidth, withPad: " ", startingAt: 0) + "  from")
+        for (key, value, source) in rows {
+            let shownValue = value.count > valueWidth ? value : value.padding(toLength: valueWidth, withPad: " ", startingAt: 0)
+            print(key.padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  " + shownValue + "  " + source)
+        }
+        _ = try SettingsArguments.validated(loaded.settings)
+        print("\nserve would start with these settings.")
+    }
+}
