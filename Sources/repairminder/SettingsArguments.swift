@@ -19,6 +19,16 @@ struct SettingsArguments: ParsableArguments {
     @Argument(parsing: .allUnrecognized, help: .hidden)
     var given: [String] = []
 
+    /// A misspelt flag is a usage error, found while ArgumentParser parses (so the usage shown
+    /// is the command's); whether the command takes that setting is checked when it loads them.
+    func validate() throws {
+        do {
+            _ = try SettingsCommandLine.parse(given, settings: ServerSettings.declarations)
+        } catch let error as SettingsError {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// The settings `command` takes, read from its flags, the environment and the config file,
     /// and where each came from; not validated.
     func load(for command: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LoadedSettings {

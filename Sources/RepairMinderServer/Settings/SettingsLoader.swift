@@ -64,11 +64,11 @@ public enum SettingsLoader {
         var result = ServerSettings()
         var origins: [String: LoadedSettings.Origin] = [:]
         for setting in settings {
-            guard var found = try read(setting.key, kind: setting.kind, secret: setting.isSecret, from: reader, recorder, sources.map(\.name)) else {
+            guard var found = try read(setting.key, kind: setting.kind, secret: setting.isSecret, from: reader, recorder, sources.map(\.name), environment: environment) else {
                 continue
             }
             if let fileKey = setting.fileKey,
-                let file = try read(fileKey, kind: .text, secret: false, from: reader, recorder, sources.map(\.name))
+                let file = try read(fileKey, kind: .text, secret: false, from: reader, recorder, sources.map(\.name), environment: environment)
             {
                 // The value named nearer the command line wins; both from one place is a mistake.
                 if file.rank == found.rank {
@@ -86,7 +86,7 @@ public enum SettingsLoader {
         // A secret given only as a file.
         for setting in settings where origins[setting.key] == nil {
             guard let fileKey = setting.fileKey,
-                let file = try read(fileKey, kind: .text, secret: false, from: reader, recorder, sources.map(\.name))
+                let file = try read(fileKey, kind: .text, secret: false, from: reader, recorder, sources.map(\.name), environment: environment)
             else { continue }
             let found = try secret(in: file, for: setting)
             try? setting.apply(&result, found.value)
@@ -104,7 +104,8 @@ public enum SettingsLoader {
     }
 
     private static func read(
-        _ key: String, kind: Setting.Kind, secret: Bool, from reader: ConfigReader, _ recorder: SourceRecorder, _ names: [String]
+        _ key: String, kind: Setting.Kind, secret: Bool, from reader: ConfigReader, _ recorder: SourceRecorder, _ names: [String],
+        environment: [String: String]
     ) throws -> Found? {
         let configKey = ConfigKey([key])
         let value: Setting.Value? =
@@ -117,7 +118,8 @@ public enum SettingsLoader {
         let where_ = recorder.source(of: key)
         let source = where_.map { describe(names[$0.index], encodedKey: $0.encodedKey, key: key) } ?? "the default"
         if recorder.failed(key) || (value == nil && where_ != nil) {
-            throw SettingsError("\(source) must be \(kind.expectation)")
+            let given = secret ? nil : environment[source]
+            throw SettingsError("\(source) must be \(kind.expectation)\(given.map { ", got \"\($0)\"" } ?? "")")
         }
         guard let value, let where_ else { return nil }
         return Found(value: value, source: source, shown: value.shown, rank: where_.index)
