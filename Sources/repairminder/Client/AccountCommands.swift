@@ -56,10 +56,10 @@ struct RegisterCommand: AsyncParsableCommand {
     @Option(help: "Your last name.") var lastName: String?
     @Option(help: "Your email address (the code is sent there).") var email: String?
     @Option(help: "The emailed code instead of asking for it.") var code: String?
-    @Option(help: "The server (remembered for later commands).") var server: String?
+    @OptionGroup var connection: ServerOptions
 
     func run() async throws {
-        let context = try ClientContext(server: server)
+        let context = try ClientContext(server: connection.server)
         try await ClientContext.run { try await perform(context) }
     }
 
@@ -96,10 +96,10 @@ struct PasswordCommand: AsyncParsableCommand {
                 """)
         @Option(help: "Your email address.") var email: String?
         @Option(help: "The emailed code instead of asking for it.") var code: String?
-        @Option(help: "The server (remembered for later commands).") var server: String?
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run { try await perform(context) }
         }
 
@@ -122,10 +122,10 @@ struct PasswordCommand: AsyncParsableCommand {
                 From a script: the current password on the first line of standard input (none when \
                 the account has no password yet), the new one on the next. Exit codes as for login.
                 """)
-        @Option(help: "The server (remembered).") var server: String?
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run { try await perform(context) }
         }
 
@@ -154,14 +154,14 @@ struct SessionsCommand: AsyncParsableCommand {
 
     @Option(help: "Sign out the session with this id.") var revoke: String?
     @Flag(help: "Sign out every session but this one.") var others = false
-    @Option(help: "The server (remembered).") var server: String?
+    @OptionGroup var connection: ServerOptions
 
     func validate() throws {
         if revoke != nil && others { throw ValidationError("choose one of --revoke and --others") }
     }
 
     func run() async throws {
-        let context = try ClientContext(server: server)
+        let context = try ClientContext(server: connection.server)
         try await ClientContext.run { try await perform(context) }
     }
 

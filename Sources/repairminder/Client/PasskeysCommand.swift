@@ -17,10 +17,10 @@ struct PasskeysCommand: AsyncParsableCommand {
             """)
 
     @Option(help: "Remove the passkey with this id (from the list).") var remove: String?
-    @Option(help: "The server (remembered).") var server: String?
+    @OptionGroup var connection: ServerOptions
 
     func run() async throws {
-        let context = try ClientContext(server: server)
+        let context = try ClientContext(server: connection.server)
         try await ClientContext.run {
             if let remove {
                 _ = try await context.api.send(Routes.Passkeys.remove, path: [remove])

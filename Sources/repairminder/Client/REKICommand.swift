@@ -23,10 +23,10 @@ struct REKICommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a REKI account and sign in (8 characters or more, not a common password).")
         @Option(help: "Your email address.") var email: String?
-        @Option(help: "The server (remembered for later commands).") var server: String?
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run(signInHint: REKICommand.signInHint) {
                 let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
                 let user = try await context.reki.register(email: email, password: try AccountInput.newPassword())
@@ -39,10 +39,10 @@ struct REKICommand: AsyncParsableCommand {
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sign in to a REKI account.")
         @Option(help: "Your email address.") var email: String?
-        @Option(help: "The server (remembered for later commands).") var server: String?
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run(signInHint: REKICommand.signInHint) {
                 let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
                 guard let password = Terminal.askSecret("Password: "), !password.isEmpty else {
@@ -58,10 +58,10 @@ struct REKICommand: AsyncParsableCommand {
     struct Me: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the signed-in REKI user (refreshing the session if needed).")
-        @Option(help: "The server (remembered).") var server: String?
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run(signInHint: REKICommand.signInHint) {
                 say(REKICommand.describe(try await context.reki.me()))
             }
@@ -72,10 +72,10 @@ struct REKICommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Sign out of REKI: ends the session on the server and forgets it here.",
             discussion: "The local session is removed even when the server cannot be reached.")
-        @Option(help: "The server (remembered).") var server: String?
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run(signInHint: REKICommand.signInHint) {
                 try await context.reki.logout()
                 Terminal.note("Signed out of REKI.")
