@@ -40,8 +40,9 @@ struct LoginCommand: AsyncParsableCommand {
             EXAMPLES:
               repairminder login --staff --email admin@acme.test
               repairminder login --staff --magic-link --email nopassword@acme.test
-              echo 'correct horse battery' |
-                repairminder login --staff --email admin@acme.test --password-stdin
+              # in a script, with a code from the authenticator app (or a recovery code):
+              repairminder login --staff --email admin@acme.test --password-stdin \\
+                --code 123456 < password.txt
               repairminder login --customer --email jane@example.test --send-code
               repairminder login --customer --email jane@example.test --code 123456
             """

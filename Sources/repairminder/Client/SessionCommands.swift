@@ -7,7 +7,13 @@ struct WhoamiCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "whoami",
         abstract: "Show who is signed in (refreshing the session if needed).",
-        discussion: "Exit codes: 0 signed in, 1 not signed in or refused, 3 cannot reach the server.")
+        discussion: """
+            Exit codes: 0 signed in, 1 not signed in or refused, 3 cannot reach the server.
+
+            EXAMPLES:
+              repairminder whoami
+              repairminder whoami --server https://api.example.com
+            """)
 
     @OptionGroup var connection: ServerOptions
 
@@ -32,7 +38,12 @@ struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Sign out: ends the session on the server and forgets the credentials here.",
-        discussion: "The local credentials are removed even when the server cannot be reached.")
+        discussion: """
+            The local credentials are removed even when the server cannot be reached.
+
+            EXAMPLES:
+              repairminder logout
+            """)
 
     @OptionGroup var connection: ServerOptions
 
