@@ -11,10 +11,13 @@ certificate it made in DIR, `CERT <path>`). Each accepted message is one JSON li
 --fail-first N answers the first N messages' DATA with 421 (not recorded), --drop-first N
 drops the first N connections at RCPT (nothing recorded), --drop-after-data N records the first
 N messages and then drops the connection instead of answering (the client cannot know they
-arrived). It stops when its standard input closes (or on Ctrl-C).
-As a mail catcher for a developer: python3 .ci/smtp-catcher.py --record /tmp/mail.jsonl
+arrived). Started with a pipe as its standard input (as the tests start it), it stops when
+the pipe closes; otherwise (a terminal, /dev/null, a file) it never reads it and runs until
+Ctrl-C or SIGTERM, so it can run as a background job.
+As a mail catcher for a developer (stop it with kill %1):
+  python3 .ci/smtp-catcher.py --record /tmp/mail.jsonl &
 """
-import argparse, base64, json, os, socket, ssl, subprocess, sys, threading
+import argparse, base64, json, os, signal, socket, ssl, stat, subprocess, sys, threading
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
@@ -68,6 +71,15 @@ class Recorder:
             os.close(descriptor)
 
 
+def stdin_is_a_pipe():
+    """Whether standard input is a pipe or socket: something whose end says the starter is gone."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--record", required=True)
@@ -103,8 +115,16 @@ def main():
     if args.starttls:
         print(f"CERT {cert}", flush=True)
     try:
-        # Runs until its standard input closes (the test that started it is done or gone) or Ctrl-C.
-        sys.stdin.read()
+        if stdin_is_a_pipe():
+            # Started by a test: runs until the pipe closes (the test is done or gone).
+            sys.stdin.read()
+        else:
+            # A developer's catcher, perhaps a background job (`&`): a background job that reads
+            # its terminal is stopped (SIGTTIN), and a script's `&` gives it /dev/null, which
+            # would end it at once. So it waits for a signal instead: Ctrl-C, or SIGTERM (kill).
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+            while True:
+                signal.pause()
     except KeyboardInterrupt:
         pass
     finally:

@@ -7,6 +7,10 @@ struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Print the security events of staff accounts (the activity log), oldest first.",
+        usage: """
+            repairminder audit [--email <email>] [--since <duration>] [--json]
+              [--data-dir <data-dir>] [--database-url <database-url>]
+            """,
         discussion: """
             Sign-ins and failed attempts, revoked sessions, token reuse, password and authenticator \
             changes, recovery codes used and registrations, each with its time, address and device; \
@@ -15,12 +19,17 @@ struct AuditCommand: AsyncParsableCommand {
             created or changed (company_created, company_updated, user_created, user_updated). \
             Reads the server's existing database directly (refuses to run where there is none); \
             no secret is ever stored in the log.
+
+            EXAMPLES:
+              repairminder audit --since 24h
+              repairminder audit --email admin@acme.test --json
+              repairminder audit --data-dir /var/lib/repairminder --since 7d
             """)
 
     @Option(help: "Only this staff member's events.")
     var email: String?
 
-    @Option(help: "Only events this recent: 30m, 24h, 7d (default: all).")
+    @Option(help: ArgumentHelp("Only events this recent: 30m, 24h, 7d (default: all).", valueName: "duration"))
     var since: String?
 
     @Flag(help: "One JSON object per line instead of text.")

@@ -8,17 +8,23 @@ struct BackupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Copy the SQLite database to a new file, while the server runs.",
+        usage: """
+            repairminder backup --to <file>
+              [--data-dir <data-dir>] [--database-url <database-url>]
+            """,
         discussion: """
             SQLite's online copy (VACUUM INTO): one consistent snapshot, taken while the server goes on \
             serving. The file is a complete database; keep it with the data directory's encryption-key \
             and signing keys (docs/operating.md), without which its sealed mail and secrets cannot be read. \
             For PostgreSQL use pg_dump.
 
-            Example:
-              repairminder backup --data-dir /var/lib/repairminder --to /backups/repairminder-$(date +%F).sqlite
+            EXAMPLES:
+              repairminder backup --to /backups/repairminder-$(date +%F).sqlite
+              repairminder backup --data-dir /var/lib/repairminder \\
+                --to /backups/repairminder-$(date +%F).sqlite
             """)
 
-    @Option(name: .customLong("to"), help: "The backup file to create (it must not exist).")
+    @Option(name: .customLong("to"), help: ArgumentHelp("The backup file to create (it must not exist).", valueName: "file"))
     var destination: String
 
     @OptionGroup var database: DatabaseOptions
@@ -37,17 +43,23 @@ struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
         abstract: "Replace the SQLite database with a backup (stop the server first).",
+        usage: """
+            repairminder restore --from <file>
+              [--data-dir <data-dir>] [--database-url <database-url>]
+            """,
         discussion: """
             Refused while a server runs on the data directory: stop it first, start it after. The backup \
             is copied and the copy checked (SQLite's integrity check, a schema no newer than this version's), \
             then swapped in by rename; the database it replaces is kept beside it as \
             repairminder.sqlite.pre-restore-<time>, with the owner and mode the new one takes over.
 
-            Example:
-              repairminder restore --data-dir /var/lib/repairminder --from /backups/repairminder-2026-11-24.sqlite
+            EXAMPLES:
+              repairminder restore --from /backups/repairminder-2026-11-24.sqlite
+              repairminder restore --data-dir /var/lib/repairminder \\
+                --from /backups/repairminder-2026-11-24.sqlite
             """)
 
-    @Option(name: .customLong("from"), help: "The backup file made by `repairminder backup`.")
+    @Option(name: .customLong("from"), help: ArgumentHelp("The backup file made by `repairminder backup`.", valueName: "file"))
     var source: String
 
     @OptionGroup var database: DatabaseOptions

@@ -14,11 +14,26 @@ struct CompanyCommand: AsyncParsableCommand {
             see only their account until it is approved. Staff see a status change on their next request. \
             Every change is in `repairminder audit` with the OS user who made it. Reads the server's \
             existing database: refuses to run where there is none.
+
+            EXAMPLES:
+              repairminder company list
+              repairminder company approve "pending phones"
+              repairminder company suspend "beta tech" --data-dir /var/lib/repairminder
             """,
         subcommands: [List.self, Approve.self, Suspend.self, Activate.self])
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every shop with its id, status and staff count.")
+        static let configuration = CommandConfiguration(
+            abstract: "Every shop with its id, status and staff count.",
+            usage: """
+                repairminder company list [--json]
+                  [--data-dir <data-dir>] [--database-url <database-url>]
+                """,
+            discussion: """
+                EXAMPLES:
+                  repairminder company list
+                  repairminder company list --json --data-dir /var/lib/repairminder
+                """)
         @Flag(help: "One JSON object per line instead of text.")
         var json = false
         @OptionGroup var database: DatabaseOptions
@@ -37,24 +52,54 @@ struct CompanyCommand: AsyncParsableCommand {
     }
 
     struct Approve: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Approve a pending shop: its staff get the whole API.")
+        static let configuration = CommandConfiguration(
+            abstract: "Approve a pending shop: its staff get the whole API.",
+            usage: CompanyCommand.usage("approve"),
+            discussion: """
+                EXAMPLES:
+                  repairminder company approve "Pending Phones"
+                  repairminder company approve "pending phones" --data-dir /var/lib/repairminder
+                """)
         @Argument(help: "The shop's id or name (in any case).") var company: String
         @OptionGroup var database: DatabaseOptions
         func run() async throws { try await CompanyCommand.set(company, to: .active, in: database) }
     }
 
     struct Suspend: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Suspend a shop: its staff see only their account.")
+        static let configuration = CommandConfiguration(
+            abstract: "Suspend a shop: its staff see only their account.",
+            usage: CompanyCommand.usage("suspend"),
+            discussion: """
+                EXAMPLES:
+                  repairminder company suspend "Beta Tech"
+                  repairminder company suspend "beta tech" --data-dir /var/lib/repairminder
+                """)
         @Argument(help: "The shop's id or name (in any case).") var company: String
         @OptionGroup var database: DatabaseOptions
         func run() async throws { try await CompanyCommand.set(company, to: .suspended, in: database) }
     }
 
     struct Activate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Reactivate a suspended shop.")
+        static let configuration = CommandConfiguration(
+            abstract: "Reactivate a suspended shop.",
+            usage: CompanyCommand.usage("activate"),
+            discussion: """
+                EXAMPLES:
+                  repairminder company activate "Suspended Screens"
+                  export REPAIRMINDER_DATA_DIR=/var/lib/repairminder
+                  repairminder company activate "suspended screens"
+                """)
         @Argument(help: "The shop's id or name (in any case).") var company: String
         @OptionGroup var database: DatabaseOptions
         func run() async throws { try await CompanyCommand.set(company, to: .active, in: database) }
+    }
+
+    /// The usage line of a status change: ArgumentParser's own is wider than a terminal.
+    static func usage(_ action: String) -> String {
+        """
+        repairminder company \(action) <company>
+          [--data-dir <data-dir>] [--database-url <database-url>]
+        """
     }
 
     /// Sets the status and says what changed; the change is in the audit trail under the OS

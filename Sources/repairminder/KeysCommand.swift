@@ -8,11 +8,13 @@ struct KeysCommand: ParsableCommand {
         commandName: "keys",
         abstract: "Rotate or list the keys access tokens are signed with.",
         discussion: """
-            The key set is a JWK Set file with the private keys (mode 0600), by default
-            <data-dir>/signing-keys.json. Every server instance reads it again every 5 seconds,
-            so a rotation needs no restart: the new key is published at /.well-known/jwks.json
-            at once, signs after --key-activation-delay, and the old key still verifies the
+            The key set is a JWK Set file with the private keys (mode 0600), by default \
+            <data-dir>/signing-keys.json. Every server instance reads it again every 5 seconds, \
+            so a rotation needs no restart: the new key is published at /.well-known/jwks.json \
+            at once, signs after --key-activation-delay, and the old key still verifies the \
             tokens it signed until they expire.
+
+            EXAMPLES:
               repairminder keys rotate --signing-keys /etc/repairminder/signing-keys.json
               repairminder keys list --signing-keys /etc/repairminder/signing-keys.json
             """,
@@ -21,17 +23,27 @@ struct KeysCommand: ParsableCommand {
 
 /// Where the key set is and how long access tokens live: what both subcommands need.
 struct KeySetOptions: ParsableArguments {
-    @Option(help: "The signing key set file. [env: REPAIRMINDER_SIGNING_KEYS] (default: <data-dir>/signing-keys.json)")
+    @Option(
+        help: ArgumentHelp(
+            "The signing key set file. [env: REPAIRMINDER_SIGNING_KEYS] (default: <data-dir>/signing-keys.json)", valueName: "file"))
     var signingKeys: String?
 
     @Option(help: "The server's data directory. [env: REPAIRMINDER_DATA_DIR] (default: ./.repairminder)")
     var dataDir: String?
 
-    @Option(help: "The servers' access-token lifetime, seconds. [env: REPAIRMINDER_ACCESS_TOKEN_TTL] (default: 900)")
+    @Option(
+        help: ArgumentHelp(
+            "The servers' access-token lifetime, seconds. [env: REPAIRMINDER_ACCESS_TOKEN_TTL] (default: 900)", valueName: "seconds"))
     var accessTokenTtl: Int?
-    @Option(help: "The servers' customer token lifetime for browsers, seconds. [env: REPAIRMINDER_CUSTOMER_SESSION_TTL_WEB] (default: 604800)")
+    @Option(
+        help: ArgumentHelp(
+            "The servers' customer token lifetime for browsers, seconds. [env: REPAIRMINDER_CUSTOMER_SESSION_TTL_WEB] (default: 604800)",
+            valueName: "seconds"))
     var customerSessionTtlWeb: Int?
-    @Option(help: "The servers' customer token lifetime for mobile apps, seconds. [env: REPAIRMINDER_CUSTOMER_SESSION_TTL_MOBILE] (default: 7776000)")
+    @Option(
+        help: ArgumentHelp(
+            "The servers' customer token lifetime for mobile apps, seconds. [env: REPAIRMINDER_CUSTOMER_SESSION_TTL_MOBILE] (default: 7776000)",
+            valueName: "seconds"))
     var customerSessionTtlMobile: Int?
     @Option(help: "The servers' JSON or YAML settings file. [env: REPAIRMINDER_CONFIG]")
     var config: String?
@@ -71,20 +83,39 @@ struct KeysRotateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rotate",
         abstract: "Add a new signing key: published now, signing after the activation delay; creates the key set if there is none.",
+        usage: """
+            repairminder keys rotate [--signing-keys <file>] [--data-dir <data-dir>]
+              [--jwt-algorithm <algorithm>] [--key-activation-delay <seconds>]
+              [--jwt-secret <secret>] [<options>]
+            """,
         discussion: """
-            Keys that no longer verify anything (replaced longer than an access-token lifetime
-            ago) are dropped from the file. In a new file the first key signs at once.
+            Keys that no longer verify anything (replaced longer than an access-token lifetime \
+            ago) are dropped from the file. In a new file the first key signs at once. The \
+            token lifetimes (--access-token-ttl, --customer-session-ttl-web, \
+            --customer-session-ttl-mobile) must be the servers': they say how long a replaced \
+            key keeps verifying.
+
+            EXAMPLES:
+              repairminder keys rotate
+              repairminder keys rotate --signing-keys /etc/repairminder/signing-keys.json
+              repairminder keys rotate --jwt-algorithm EdDSA --key-activation-delay 900
             """)
 
     @OptionGroup var keySet: KeySetOptions
 
-    @Option(help: "The new key's algorithm: ES256 or EdDSA. (default: ES256)")
+    @Option(help: ArgumentHelp("The new key's algorithm: ES256 or EdDSA.", valueName: "algorithm"))
     var jwtAlgorithm = "ES256"
 
-    @Option(help: "Seconds between publishing the new key and signing with it, so caches of /.well-known/jwks.json (5 minutes) have it first. (default: 600)")
+    @Option(
+        help: ArgumentHelp(
+            "Seconds between publishing the new key and signing with it, so caches of /.well-known/jwks.json (5 minutes) have it first.",
+            valueName: "seconds"))
     var keyActivationDelay = 600
 
-    @Option(help: "When the key set is created: the HS256 secret the servers signed with until now, whose tokens keep verifying for the longest token lifetime. [env: REPAIRMINDER_JWT_SECRET]")
+    @Option(
+        help: ArgumentHelp(
+            "When the key set is created: the HS256 secret the servers signed with until now, whose tokens keep verifying for the longest token lifetime. [env: REPAIRMINDER_JWT_SECRET]",
+            valueName: "secret"))
     var jwtSecret: String?
 
     func validate() throws {
@@ -116,7 +147,19 @@ struct KeysRotateCommand: ParsableCommand {
 
 struct KeysListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the signing keys, oldest first, and what each does now.")
+        commandName: "list", abstract: "List the signing keys, oldest first, and what each does now.",
+        usage: """
+            repairminder keys list [--signing-keys <file>] [--data-dir <data-dir>]
+              [<options>]
+            """,
+        discussion: """
+            A retired key verifies until the longest token lifetime after its replacement: give \
+            the servers' lifetimes (as for rotate) for the right dates.
+
+            EXAMPLES:
+              repairminder keys list
+              repairminder keys list --signing-keys /etc/repairminder/signing-keys.json
+            """)
 
     @OptionGroup var keySet: KeySetOptions
 

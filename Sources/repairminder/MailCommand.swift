@@ -4,7 +4,14 @@ import RepairMinderServer
 
 struct MailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "mail", abstract: "Check the mail settings.", subcommands: [MailTestCommand.self])
+        commandName: "mail", abstract: "Check the mail settings.",
+        discussion: """
+            EXAMPLES:
+              repairminder mail test --to you@example.com \\
+                --smtp-url 'smtp://user:password@smtp.example.com:587' \\
+                --mail-from 'Repair Minder <no-reply@example.com>'
+            """,
+        subcommands: [MailTestCommand.self])
 }
 
 /// `repairminder mail test --to EMAIL`: one message through the SMTP server, its replies shown.
@@ -12,25 +19,48 @@ struct MailTestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Send one test message through an SMTP server and print its replies.",
+        usage: """
+            repairminder mail test --to <email> [--smtp-url <url>]
+              [--mail-from <sender>] [--smtp-ca-file <file>]
+            """,
         discussion: """
             For operators checking their settings: every reply of the server is printed as it \
             arrives (credentials and the message itself never are).
 
-            Exit codes: 0 sent, 1 refused by the server, 2 usage error, 3 cannot reach or talk to the server.
+            Exit codes: 0 sent, 1 refused by the server, 2 usage error, 3 cannot reach or talk \
+            to the server.
 
-            A local catcher for trying it: python3 .ci/smtp-catcher.py --record /tmp/mail.jsonl
+            To try it without a mail server, run the tests' catcher (.ci/smtp-catcher.py, \
+            Python's aiosmtpd) as in the second example: it records each message it accepts in \
+            the file, and runs in the background until kill %1.
+
+            EXAMPLES:
+              repairminder mail test --to you@example.com \\
+                --smtp-url 'smtp://user:password@smtp.example.com:587' \\
+                --mail-from 'Repair Minder <no-reply@example.com>'
+              python3 .ci/smtp-catcher.py --record /tmp/mail.jsonl --port 2525 &
+              repairminder mail test --to you@example.test --mail-from me@example.test \\
+                --smtp-url 'smtp://127.0.0.1:2525?tls=none'
             """)
 
-    @Option(help: "Recipient of the test message.")
+    @Option(help: ArgumentHelp("Recipient of the test message.", valueName: "email"))
     var to: String
 
-    @Option(help: "smtp://user:password@host:587 (STARTTLS), smtps://user:password@host:465, or smtp://127.0.0.1:25?tls=none for a relay on this machine. [env: REPAIRMINDER_SMTP_URL]")
+    @Option(
+        help: ArgumentHelp(
+            "smtp://user:password@host:587 (STARTTLS), smtps://user:password@host:465, or smtp://127.0.0.1:25?tls=none for a relay on this machine. [env: REPAIRMINDER_SMTP_URL]",
+            valueName: "url"))
     var smtpUrl: String?
 
-    @Option(help: "The sender, e.g. \"Repair Minder <no-reply@example.com>\". [env: REPAIRMINDER_MAIL_FROM]")
+    @Option(
+        help: ArgumentHelp(
+            "The sender, e.g. \"Repair Minder <no-reply@example.com>\". [env: REPAIRMINDER_MAIL_FROM]", valueName: "sender"))
     var mailFrom: String?
 
-    @Option(help: "PEM file of certificates to trust instead of the system's (a private CA). [env: REPAIRMINDER_SMTP_CA_FILE]")
+    @Option(
+        help: ArgumentHelp(
+            "PEM file of certificates to trust instead of the system's (a private CA). [env: REPAIRMINDER_SMTP_CA_FILE]",
+            valueName: "file"))
     var smtpCaFile: String?
 
     func run() async throws {

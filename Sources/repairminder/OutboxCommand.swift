@@ -6,18 +6,27 @@ struct OutboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "outbox",
         abstract: "Print the mail the development server has sent (newest last), or the state of the mail queue.",
+        usage: """
+            repairminder outbox [--to <email>] [--last <n>] [--json] [--status]
+              [--data-dir <data-dir>] [--database-url <database-url>]
+            """,
         discussion: """
             Without --status: the messages the outbox transport wrote to <data-dir>/outbox.jsonl \
             (the development default when no --smtp-url is given).
 
             With --status: every queued message of the database, whatever its transport — queued, \
             sending, sent or failed — with its attempts and last error. Bodies are never shown.
+
+            EXAMPLES:
+              repairminder outbox --to admin@acme.test --last 1
+              repairminder outbox --json | jq -r .text
+              repairminder outbox --status --data-dir /var/lib/repairminder
             """)
 
-    @Option(help: "Only mail to this address.")
+    @Option(help: ArgumentHelp("Only mail to this address.", valueName: "email"))
     var to: String?
 
-    @Option(help: "Only the last N messages.")
+    @Option(help: ArgumentHelp("Only the last N messages.", valueName: "n"))
     var last: Int?
 
     @Flag(help: "One JSON object per line instead of text.")

@@ -8,16 +8,21 @@ struct RepairMinderCommand: AsyncParsableCommand {
         commandName: "repairminder",
         abstract: "The Repair Minder auth server, its tools, and a client to sign in from a terminal.",
         discussion: """
-            Start a development server with demo accounts:   repairminder serve --demo
-            Read the sign-in codes it emails:                repairminder outbox
-            Print the API as an OpenAPI document:             repairminder openapi
-            Rotate the keys access tokens are signed with:    repairminder keys rotate
-            Check an SMTP server's settings:                  repairminder mail test --to you@example.com --smtp-url ... --mail-from ...
-            Sign in to it from another terminal:             repairminder login --staff --email admin@acme.test
-            Use a REKI account (the second app it serves):   repairminder reki register --email you@example.com
-            Every server setting is a flag with a REPAIRMINDER_* environment twin (see `repairminder serve --help`).
-            Usage errors exit with status 2; a command that cannot do its work prints one error line
-            and exits with status 1.
+            The client commands (login, whoami, logout, register, password, sessions, totp, \
+            passkeys, reki) talk to a running server through the SDK, as an app does; the \
+            operator commands run where the server runs.
+
+            Every server setting is a flag with a REPAIRMINDER_* environment twin (see \
+            `repairminder serve --help`). Usage errors exit with status 2; a command that \
+            cannot do its work prints one error line and exits with status 1.
+
+            EXAMPLES:
+              repairminder serve --demo        # a development server, demo accounts
+              repairminder outbox              # the sign-in codes it emailed
+              repairminder login --staff --email admin@acme.test
+              repairminder openapi > openapi.json
+              repairminder keys rotate         # a new signing key, no restart
+              repairminder reki register --email you@example.com
             """,
         version: repairMinderVersion,
         subcommands: [

@@ -75,6 +75,14 @@ public final class CustomerAuth {
         state = .codeSent(email: trimmed)
     }
 
+    /// A code was asked for earlier (by another run of a script, or before a relaunch): enter it
+    /// without asking for another: each request spends the address's code budget, and one
+    /// within the resend spacing (30 s) is refused.
+    public func expectCode(sentTo email: String, companyId: String? = nil) {
+        requestedCompanyId = companyId
+        state = .codeSent(email: email.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     /// Verifies the emailed code; several shops lead to `selectingCompany`.
     public func verify(code: String) async throws {
         guard case .codeSent(let email) = state else { throw SignInFlowError.noLoginInProgress }

@@ -155,6 +155,12 @@ public final class StaffAuth {
         state = .awaitingMagicCode(email: trimmed)
     }
 
+    /// A magic-link code was asked for earlier (by another run of a script, or before a
+    /// relaunch): enter it without asking for another.
+    public func expectMagicCode(sentTo email: String) {
+        state = .awaitingMagicCode(email: email.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     public func verifyMagicCode(_ code: String) async throws {
         guard case .awaitingMagicCode(let email) = state else { throw SignInFlowError.noLoginInProgress }
         switch try await api.send(Routes.StaffAuth.verifyMagicLink, MagicLinkVerifyRequest(email: email, code: code)) {

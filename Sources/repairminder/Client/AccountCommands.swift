@@ -39,6 +39,10 @@ struct RegisterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "register",
         abstract: "Register a new shop and its first admin, then sign in (the shop waits for approval).",
+        usage: """
+            repairminder register [--company <name>] [--first-name <name>]
+              [--last-name <name>] [--email <email>] [--code <code>] [--server <url>]
+            """,
         discussion: """
             A code is emailed to you; with it the shop is created, pending approval, and you are \
             signed in. Until an operator approves the shop (repairminder company approve NAME) you \
@@ -49,17 +53,22 @@ struct RegisterCommand: AsyncParsableCommand {
 
             Exit codes: 0 registered and signed in, 1 refused by the server (its message is printed), \
             2 usage error or missing input, 3 cannot reach the server.
+
+            EXAMPLES:
+              repairminder register
+              repairminder register --company "Fixit Phones" --first-name Ada \\
+                --last-name Lovelace --email ada@fixit.example
             """)
 
-    @Option(help: "The shop's name.") var company: String?
-    @Option(help: "Your first name.") var firstName: String?
-    @Option(help: "Your last name.") var lastName: String?
+    @Option(help: ArgumentHelp("The shop's name.", valueName: "name")) var company: String?
+    @Option(help: ArgumentHelp("Your first name.", valueName: "name")) var firstName: String?
+    @Option(help: ArgumentHelp("Your last name.", valueName: "name")) var lastName: String?
     @Option(help: "Your email address (the code is sent there).") var email: String?
     @Option(help: "The emailed code instead of asking for it.") var code: String?
-    @Option(help: "The server (remembered for later commands).") var server: String?
+    @OptionGroup var connection: ServerOptions
 
     func run() async throws {
-        let context = try ClientContext(server: server)
+        let context = try ClientContext(server: connection.server)
         try await ClientContext.run { try await perform(context) }
     }
 
@@ -85,21 +94,33 @@ struct PasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "password",
         abstract: "Reset a forgotten password, or set or change yours.",
+        discussion: """
+            EXAMPLES:
+              repairminder password reset --email admin@acme.test
+              repairminder password change
+            """,
         subcommands: [Reset.self, Change.self])
 
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Reset a forgotten staff password with a code emailed to you (signs out every device).",
+            usage: """
+                repairminder password reset [--email <email>] [--code <code>]
+                  [--server <url>]
+                """,
             discussion: """
                 From a script: the new password on the first line of standard input, the code on the \
                 next (or --code). Exit codes as for login.
+
+                EXAMPLES:
+                  repairminder password reset --email admin@acme.test
                 """)
         @Option(help: "Your email address.") var email: String?
         @Option(help: "The emailed code instead of asking for it.") var code: String?
-        @Option(help: "The server (remembered for later commands).") var server: String?
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run { try await perform(context) }
         }
 
@@ -121,11 +142,16 @@ struct PasswordCommand: AsyncParsableCommand {
             discussion: """
                 From a script: the current password on the first line of standard input (none when \
                 the account has no password yet), the new one on the next. Exit codes as for login.
+
+                EXAMPLES:
+                  repairminder password change
+                  printf '%s\\n' 'old password' 'new long password' |
+                    repairminder password change
                 """)
-        @Option(help: "The server (remembered).") var server: String?
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run { try await perform(context) }
         }
 
@@ -150,18 +176,25 @@ struct SessionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sessions",
         abstract: "List the devices signed in to your staff account; sign one or all the others out.",
-        discussion: "The current device is marked with *. Exit codes as for login.")
+        discussion: """
+            The current device is marked with *. Exit codes as for login.
 
-    @Option(help: "Sign out the session with this id.") var revoke: String?
+            EXAMPLES:
+              repairminder sessions
+              repairminder sessions --others
+              repairminder sessions --revoke 5d8e3f1a-7c2b-4e9d-a6f4-1b0c9e2d7a53
+            """)
+
+    @Option(help: ArgumentHelp("Sign out the session with this id.", valueName: "id")) var revoke: String?
     @Flag(help: "Sign out every session but this one.") var others = false
-    @Option(help: "The server (remembered).") var server: String?
+    @OptionGroup var connection: ServerOptions
 
     func validate() throws {
         if revoke != nil && others { throw ValidationError("choose one of --revoke and --others") }
     }
 
     func run() async throws {
-        let context = try ClientContext(server: server)
+        let context = try ClientContext(server: connection.server)
         try await ClientContext.run { try await perform(context) }
     }
 

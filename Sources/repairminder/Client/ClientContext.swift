@@ -19,13 +19,15 @@ struct ClientContext {
     }
 
     private static let serverFile = "server-url"
+    /// The server when no `--server` was ever given: `repairminder serve`'s own default.
+    static let defaultServer = "http://127.0.0.1:8080"
 
     /// Uses `--server` if given (and remembers it), else the remembered one, else the default.
     init(server explicit: String?) throws {
         store = FileCredentialStore(directory: FileCredentialStore.defaultDirectory())
         let rememberedPath = store.directory.appendingPathComponent(Self.serverFile)
         let remembered = (try? String(contentsOf: rememberedPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let chosen = explicit ?? remembered ?? "http://127.0.0.1:8080"
+        let chosen = explicit ?? remembered ?? Self.defaultServer
         guard let url = URL(string: chosen), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("--server must be an http:// or https:// URL, got \"\(chosen)\"")
         }

@@ -7,22 +7,44 @@ struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Sign in to a Repair Minder server as staff or as a customer.",
+        usage: """
+            repairminder login [--staff|--customer] [--email <email>] [<options>]
+            repairminder login --customer --email <email> --send-code
+            repairminder login --customer --email <email> --code <code>
+            """,
         discussion: """
-            Staff sign in with email and password, then a second factor: the code emailed to them,
-            a code from their authenticator app, or a recovery code. With --magic-link, only a
-            code emailed to them. Customers sign in with a code emailed to them and, when they are
-            a client of several shops, choose one.
+            Staff sign in with email and password, then a second factor: the code emailed to \
+            them, a code from their authenticator app, or a recovery code. With --magic-link, \
+            only a code emailed to them. Customers sign in with a code emailed to them and, \
+            when they are a client of several shops, choose one.
 
-            On a terminal every missing value is asked for (the password without echo). When
-            standard input is not a terminal nothing is asked: values come from the flags, the
-            password from the first line of standard input with --password-stdin, and the code
+            On a terminal every missing value is asked for (the password without echo). When \
+            standard input is not a terminal nothing is asked: values come from the flags, the \
+            password from the first line of standard input with --password-stdin, and the code \
             from the next line when --code is not given.
 
-            Credentials are kept in $XDG_CONFIG_HOME/repairminder/ (or ~/.config/repairminder/),
+            A script that cannot feed the emailed code while login runs signs in in two steps: \
+            --send-code emails a code and exits, and a later login with --code uses it without \
+            sending another (customers, and staff with --magic-link).
+
+            A code asked for within the server's spacing between two codes (30 s by default) \
+            is asked for again once the spacing is over: login waits. When the hourly number of \
+            codes is used up, it exits 1 saying when to try again.
+
+            Credentials are kept in $XDG_CONFIG_HOME/repairminder/ (or ~/.config/repairminder/), \
             readable by you only, with the --server URL.
 
-            Exit codes: 0 signed in, 1 refused by the server (its message is printed),
-            2 usage error or missing input, 3 cannot reach the server.
+            Exit codes: 0 signed in (or code sent), 1 refused by the server (its message is \
+            printed), 2 usage error or missing input, 3 cannot reach the server.
+
+            EXAMPLES:
+              repairminder login --staff --email admin@acme.test
+              repairminder login --staff --magic-link --email nopassword@acme.test
+              # in a script, with a code from the authenticator app (or a recovery code):
+              repairminder login --staff --email admin@acme.test --password-stdin \\
+                --code 123456 < password.txt
+              repairminder login --customer --email jane@example.test --send-code
+              repairminder login --customer --email jane@example.test --code 123456
             """
     )
 
@@ -30,18 +52,23 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Sign in as a customer.") var customer = false
     @Option(help: "Your email address.") var email: String?
     @Flag(help: "Staff: sign in with a code emailed to you instead of a password.") var magicLink = false
-    @Option(help: "The server, e.g. https://api.example.com (remembered for later commands).") var server: String?
     @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
-    @Option(help: "The code (emailed, authenticator or recovery) instead of asking for it.") var code: String?
-    @Option(help: "Customer: the company to sign in to, when you are a client of several.") var company: String?
+    @Option(help: "The code (emailed, authenticator or recovery) instead of asking for it; with --customer or --magic-link, one emailed earlier: no new code is sent.")
+    var code: String?
+    @Flag(help: "Customer, or staff with --magic-link: email a code and exit; sign in with it later with --code.")
+    var sendCode = false
+    @Option(help: "Customer: the shop to sign in to (its name or id), when you are a client of several.") var company: String?
+    @OptionGroup var connection: ServerOptions
 
     func validate() throws {
         if staff && customer { throw ValidationError("choose one of --staff and --customer") }
         if customer && (magicLink || passwordStdin) { throw ValidationError("--magic-link and --password-stdin are for staff") }
+        if sendCode && !(customer || magicLink) { throw ValidationError("--send-code is for --customer or --magic-link") }
+        if sendCode && code != nil { throw ValidationError("choose one of --send-code and --code") }
     }
 
     func run() async throws {
-        let context = try ClientContext(server: server)
+        let context = try ClientContext(server: connection.server)
         try await ClientContext.run {
             let role = try chooseRole()
             let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
@@ -70,9 +97,19 @@ struct LoginCommand: AsyncParsableCommand {
     private func signInStaff(email: String, context: ClientContext) async throws {
         let auth = StaffAuth(api: context.api)
         if magicLink {
-            try await auth.requestMagicLink(email: email)
-            Terminal.note("A sign-in code was emailed to \(email).")
-            try await auth.verifyMagicCode(try askCode("Code from the email: "))
+            if let code {
+                // Sent by an earlier --send-code: another request would replace it.
+                auth.expectMagicCode(sentTo: email)
+                try await auth.verifyMagicCode(code)
+            } else {
+                try await CodeRequest.send(to: email) { try await auth.requestMagicLink(email: email) }
+                Terminal.note("If \(email) can sign in with a code, one was emailed to it.")
+                if sendCode {
+                    Terminal.note("Sign in with it: repairminder login --staff --magic-link --email \(email) --code CODE")
+                    return
+                }
+                try await auth.verifyMagicCode(try askCode("Code from the email: "))
+            }
             // An account with an authenticator app or passkeys: the code stood in for the password.
             if case .awaitingSecondFactor = auth.state {
                 Terminal.note("This account also needs its second factor.")
@@ -102,7 +139,7 @@ struct LoginCommand: AsyncParsableCommand {
                 "\(challenge.email) signs in with a passkey, which this command cannot use: sign in with the app or a browser")
         }
         if challenge.acceptsEmailedCode {
-            try await auth.requestEmailCode()
+            try await CodeRequest.send(to: challenge.email) { try await auth.requestEmailCode() }
             Terminal.note("A verification code was emailed to \(challenge.email).")
         }
         let prompt = offersApp
@@ -110,7 +147,7 @@ struct LoginCommand: AsyncParsableCommand {
         while true {
             let answer = try askCode(prompt, reusingFlag: !askedForCode)
             if !offersApp, answer.lowercased() == "r" {
-                try await auth.requestEmailCode()
+                try await CodeRequest.send(to: challenge.email) { try await auth.requestEmailCode() }
                 Terminal.note("A verification code was emailed to \(challenge.email).")
                 continue
             }
@@ -136,9 +173,19 @@ struct LoginCommand: AsyncParsableCommand {
     @MainActor
     private func signInCustomer(email: String, context: ClientContext) async throws {
         let auth = CustomerAuth(api: context.api)
-        try await auth.requestCode(email: email, companyId: nil)
-        Terminal.note("If \(email) is a customer, a login code was emailed to it.")
-        try await auth.verify(code: try askCode("Code from the email: "))
+        if let code {
+            // Sent by an earlier --send-code (or login): another request would replace it.
+            auth.expectCode(sentTo: email)
+            try await auth.verify(code: code)
+        } else {
+            try await CodeRequest.send(to: email) { try await auth.requestCode(email: email, companyId: nil) }
+            Terminal.note("If \(email) is a customer, a login code was emailed to it.")
+            if sendCode {
+                Terminal.note("Sign in with it: repairminder login --customer --email \(email) --code CODE")
+                return
+            }
+            try await auth.verify(code: try askCode("Code from the email: "))
+        }
         if case .selectingCompany(let selection) = auth.state {
             try await auth.selectCompany(id: try chooseCompany(selection.companies))
         }

@@ -11,16 +11,16 @@ struct PasskeysCommand: AsyncParsableCommand {
             Passkeys are made on a device (the app, or a browser page of your shop's site): this command \
             cannot make one. Removing one needs only your session; the removal is in your activity log.
 
-            Examples:
+            EXAMPLES:
               repairminder passkeys
               repairminder passkeys --remove 5d8e3f1a-7c2b-4e9d-a6f4-1b0c9e2d7a53
             """)
 
-    @Option(help: "Remove the passkey with this id (from the list).") var remove: String?
-    @Option(help: "The server (remembered).") var server: String?
+    @Option(help: ArgumentHelp("Remove the passkey with this id (from the list).", valueName: "id")) var remove: String?
+    @OptionGroup var connection: ServerOptions
 
     func run() async throws {
-        let context = try ClientContext(server: server)
+        let context = try ClientContext(server: connection.server)
         try await ClientContext.run {
             if let remove {
                 _ = try await context.api.send(Routes.Passkeys.remove, path: [remove])

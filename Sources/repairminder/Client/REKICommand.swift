@@ -16,17 +16,28 @@ struct REKICommand: AsyncParsableCommand {
 
             Exit codes: 0 done, 1 refused by the server (its message is printed), 2 usage error or \
             missing input, 3 cannot reach the server.
+
+            EXAMPLES:
+              repairminder reki register --email you@example.com
+              repairminder reki login --email you@example.com
+              repairminder reki me
+              repairminder reki logout
             """,
         subcommands: [Register.self, Login.self, Me.self, Logout.self])
 
     struct Register: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create a REKI account and sign in (8 characters or more, not a common password).")
+            abstract: "Create a REKI account and sign in (8 characters or more, not a common password).",
+            discussion: """
+                EXAMPLES:
+                  repairminder reki register --email you@example.com
+                  echo 'violet kettle 1987' | repairminder reki register --email you@example.com
+                """)
         @Option(help: "Your email address.") var email: String?
-        @Option(help: "The server (remembered for later commands).") var server: String?
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run(signInHint: REKICommand.signInHint) {
                 let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
                 let user = try await context.reki.register(email: email, password: try AccountInput.newPassword())
@@ -37,12 +48,18 @@ struct REKICommand: AsyncParsableCommand {
     }
 
     struct Login: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Sign in to a REKI account.")
+        static let configuration = CommandConfiguration(
+            abstract: "Sign in to a REKI account.",
+            discussion: """
+                EXAMPLES:
+                  repairminder reki login --email you@example.com
+                  echo 'violet kettle 1987' | repairminder reki login --email you@example.com
+                """)
         @Option(help: "Your email address.") var email: String?
-        @Option(help: "The server (remembered for later commands).") var server: String?
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run(signInHint: REKICommand.signInHint) {
                 let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
                 guard let password = Terminal.askSecret("Password: "), !password.isEmpty else {
@@ -57,11 +74,15 @@ struct REKICommand: AsyncParsableCommand {
 
     struct Me: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the signed-in REKI user (refreshing the session if needed).")
-        @Option(help: "The server (remembered).") var server: String?
+            abstract: "Show the signed-in REKI user (refreshing the session if needed).",
+            discussion: """
+                EXAMPLES:
+                  repairminder reki me
+                """)
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run(signInHint: REKICommand.signInHint) {
                 say(REKICommand.describe(try await context.reki.me()))
             }
@@ -71,11 +92,16 @@ struct REKICommand: AsyncParsableCommand {
     struct Logout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Sign out of REKI: ends the session on the server and forgets it here.",
-            discussion: "The local session is removed even when the server cannot be reached.")
-        @Option(help: "The server (remembered).") var server: String?
+            discussion: """
+                The local session is removed even when the server cannot be reached.
+
+                EXAMPLES:
+                  repairminder reki logout
+                """)
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run(signInHint: REKICommand.signInHint) {
                 try await context.reki.logout()
                 Terminal.note("Signed out of REKI.")

@@ -7,12 +7,18 @@ struct WhoamiCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "whoami",
         abstract: "Show who is signed in (refreshing the session if needed).",
-        discussion: "Exit codes: 0 signed in, 1 not signed in or refused, 3 cannot reach the server.")
+        discussion: """
+            Exit codes: 0 signed in, 1 not signed in or refused, 3 cannot reach the server.
 
-    @Option(help: "The server (remembered).") var server: String?
+            EXAMPLES:
+              repairminder whoami
+              repairminder whoami --server https://api.example.com
+            """)
+
+    @OptionGroup var connection: ServerOptions
 
     func run() async throws {
-        let context = try ClientContext(server: server)
+        let context = try ClientContext(server: connection.server)
         try await ClientContext.run {
             switch try context.store.role() {
             case .customer:
@@ -32,12 +38,17 @@ struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Sign out: ends the session on the server and forgets the credentials here.",
-        discussion: "The local credentials are removed even when the server cannot be reached.")
+        discussion: """
+            The local credentials are removed even when the server cannot be reached.
 
-    @Option(help: "The server (remembered).") var server: String?
+            EXAMPLES:
+              repairminder logout
+            """)
+
+    @OptionGroup var connection: ServerOptions
 
     func run() async throws {
-        let context = try ClientContext(server: server)
+        let context = try ClientContext(server: connection.server)
         switch try context.store.role() {
         case .customer: await CustomerAuth(api: context.api).logout()
         case .staff: await StaffAuth(api: context.api).logout()

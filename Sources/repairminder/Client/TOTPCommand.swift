@@ -7,17 +7,31 @@ struct TOTPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "totp",
         abstract: "Manage your authenticator app (staff).",
+        discussion: """
+            Sign in first (repairminder login --staff); the commands act on that account.
+
+            EXAMPLES:
+              repairminder totp setup
+              repairminder totp status
+              repairminder totp disable --code 123456
+            """,
         subcommands: [Setup.self, Status.self, Disable.self])
 
     struct Setup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Enrol an authenticator app: shows the secret (and a QR code if qrencode is installed), then asks for a code.",
-            discussion: "Without a terminal, the confirming code is read from standard input. Prints the 10 recovery codes once.")
+            discussion: """
+                Without a terminal, the confirming code is read from standard input. Prints the \
+                10 recovery codes once.
 
-        @Option(help: "The server (remembered).") var server: String?
+                EXAMPLES:
+                  repairminder totp setup
+                """)
+
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run {
                 let setup = try await context.api.send(Routes.StaffAuth.totpSetup)
                 say("Add this to your authenticator app:")
@@ -53,11 +67,16 @@ struct TOTPCommand: AsyncParsableCommand {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show whether an authenticator app is enabled.")
-        @Option(help: "The server (remembered).") var server: String?
+        static let configuration = CommandConfiguration(
+            abstract: "Show whether an authenticator app is enabled.",
+            discussion: """
+                EXAMPLES:
+                  repairminder totp status
+                """)
+        @OptionGroup var connection: ServerOptions
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run {
                 let status = try await context.api.send(Routes.StaffAuth.totpStatus)
                 say(status.enabled ? "enabled, \(status.recoveryCodesRemaining) recovery codes left" : "not enabled")
@@ -66,12 +85,19 @@ struct TOTPCommand: AsyncParsableCommand {
     }
 
     struct Disable: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Turn the authenticator app off with a current code or a recovery code.")
-        @Option(help: "The server (remembered).") var server: String?
+        static let configuration = CommandConfiguration(
+            abstract: "Turn the authenticator app off with a current code or a recovery code.",
+            discussion: """
+                EXAMPLES:
+                  repairminder totp disable
+                  repairminder totp disable --code 123456
+                  repairminder totp disable --code 7KQ2M9XD
+                """)
+        @OptionGroup var connection: ServerOptions
         @Option(help: "A current code or a recovery code (asked for when missing).") var code: String?
 
         func run() async throws {
-            let context = try ClientContext(server: server)
+            let context = try ClientContext(server: connection.server)
             try await ClientContext.run {
                 guard let code = code ?? Terminal.ask("Code from the app or a recovery code: ")?.trimmingCharacters(in: .whitespaces),
                     !code.isEmpty

@@ -1,0 +1,97 @@
+import Foundation
+import RepairMinderServer
+import TestSupport
+import Testing
+
+/// `repairminder login` and the emailed code: the two-step sign-in a script uses (`--send-code`,
+/// then `--code`, as the README shows it), and the server's spacing between two codes waited
+/// out, against the real binary and a real `serve --demo`.
+@Suite(.serialized) struct LoginCodeTests {
+    typealias Server = ClientCommandTests.Server
+
+    /// The README's recipe, step by step: ask for the code, read it with `outbox` (the
+    /// development server's mail), sign in with it choosing one of the customer's two shops.
+    @Test func aCustomerSignsInInTwoStepsAsTheREADMEShows() throws {
+        let server = try Server()
+        let email = "multi@example.test"
+        let sent = try server.client(["login", "--customer", "--email", email, "--send-code", "--server", server.url])
+        #expect(sent.status == 0, "\(sent.error)")
+        #expect(sent.error.contains("repairminder login --customer --email \(email) --code CODE"), "\(sent.error)")
+        #expect(try server.client(["whoami"]).status == 1)
+
+        let code = try Self.codeFromOutbox(to: email, dataDir: server.dataDir)
+        let login = try server.client(["login", "--customer", "--email", email, "--company", "Beta Tech", "--code", code])
+        #expect(login.status == 0, "\(login.error)")
+        #expect(try server.client(["whoami"]).output == "Max Multi <multi@example.test>, customer of Beta Tech\n")
+        // The second step sent no code of its own (it would have replaced the one used).
+        #expect(try Mailbox.outbox(to: email, dataDirectory: server.dataDir, timeout: 0).count == 1)
+    }
+
+    /// The same two steps for a staff member's magic link.
+    @Test func aMagicLinkSignsInInTwoSteps() throws {
+        let server = try Server()
+        let email = "nopassword@acme.test"
+        let sent = try server.client(["login", "--staff", "--magic-link", "--email", email, "--send-code", "--server", server.url])
+        #expect(sent.status == 0, "\(sent.error)")
+        let code = try Self.codeFromOutbox(to: email, dataDir: server.dataDir)
+        let login = try server.client(["login", "--staff", "--magic-link", "--email", email, "--code", code])
+        #expect(login.status == 0, "\(login.error)")
+        #expect(try server.client(["whoami"]).output.contains("<nopassword@acme.test>"))
+        #expect(try Mailbox.outbox(to: email, dataDirectory: server.dataDir, timeout: 0).count == 1)
+    }
+
+    @Test func sendCodeIsOnlyForEmailedSignIns() throws {
+        let staff = try CommandLineTests.run(["login", "--staff", "--email", "admin@acme.test", "--send-code"])
+        #expect(staff.status == 2)
+        #expect(staff.error.contains("--send-code is for --customer or --magic-link"), "\(staff.error)")
+    }
+
+    /// Asked for again within the spacing (here 4 s), login waits and then signs in.
+    @Test func loginWaitsOutTheSpacingBetweenTwoCodes() throws {
+        let server = try Server(extra: ["--code-resend-interval", "4"])
+        let email = "jane@example.test"
+        let first = try server.client(["login", "--customer", "--email", email, "--send-code", "--server", server.url])
+        #expect(first.status == 0, "\(first.error)")
+        // The first mail delivered before the second login starts: its code is not the one to use.
+        _ = try Self.codeFromOutbox(to: email, dataDir: server.dataDir)
+        let started = Date()
+        let login = try server.client(["login", "--customer", "--email", email], input: [{ _ in try server.latestCode(to: email) }])
+        #expect(login.status == 0, "\(login.error)")
+        #expect(login.error.range(of: #"Waiting [1-4] s before the next code can be sent\.\.\."#, options: .regularExpression) != nil, "\(login.error)")
+        #expect(Date().timeIntervalSince(started) > 2)
+        #expect(login.error.contains("Signed in as Jane Customer"), "\(login.error)")
+    }
+
+    /// The hourly number of codes used up: nobody waits an hour; login says when, and exits 1.
+    @Test func loginExitsWhenTheHourlyCodesAreUsedUp() throws {
+        let server = try Server(extra: ["--code-emails-per-hour", "1"])
+        let email = "jane@example.test"
+        let first = try server.client(["login", "--customer", "--email", email, "--send-code", "--server", server.url])
+        #expect(first.status == 0, "\(first.error)")
+        let started = Date()
+        let second = try server.client(["login", "--customer", "--email", email, "--send-code"])
+        #expect(second.status == 1)
+        #expect(second.error.contains("error: no more codes can be sent to \(email) for now: try again in about 60 minutes"), "\(second.error)")
+        #expect(!second.error.contains("Waiting"))
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    /// What the README does by hand: `repairminder outbox --to EMAIL --last 1`, and the code in
+    /// it (waiting up to 10 s: the delivery worker writes the outbox just after the request).
+    static func codeFromOutbox(to email: String, dataDir: String) throws -> String {
+        for _ in 0..<100 {
+            let outbox = try CommandLineTests.run(["outbox", "--to", email, "--last", "1", "--data-dir", dataDir])
+            if let range = outbox.output.range(of: #"code is \d{6}"#, options: .regularExpression) {
+                return String(outbox.output[range].suffix(6))
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw CommandFailureInTest("no code in the outbox for \(email)")
+    }
+}
+
+/// A test step that could not find what it waited for.
+struct CommandFailureInTest: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
