@@ -16,7 +16,7 @@ struct ConfigCommand: ParsableCommand {
 
             EXAMPLES:
               repairminder config
-              repairminder config --config /etc/repairminder/repairminder.yaml --env production
+              repairminder config --config /etc/repairminder.yaml --env production
 
             \(SettingsArguments.help(for: "config"))
             """

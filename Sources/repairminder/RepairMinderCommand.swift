@@ -12,8 +12,9 @@ struct RepairMinderCommand: AsyncParsableCommand {
             passkeys, reki) talk to a running server through the SDK, as an app does; the \
             operator commands run where the server runs.
 
-            Every server setting is a flag with a REPAIRMINDER_* environment twin (see \
-            `repairminder serve --help`). Usage errors exit with status 2; a command that \
+            Every server setting is a flag, a REPAIRMINDER_* environment variable and a key of \
+            a --config file (see `repairminder serve --help`; `repairminder config` shows where \
+            each came from). Usage errors exit with status 2; a command that \
             cannot do its work prints one error line and exits with status 1.
 
             EXAMPLES:
