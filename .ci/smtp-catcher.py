@@ -84,6 +84,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--record", required=True)
     parser.add_argument("--starttls", metavar="DIR")
+    parser.add_argument("--names", default="DNS:localhost,IP:127.0.0.1", help="the certificate's subjectAltName")
     parser.add_argument("--user")
     parser.add_argument("--password")
     parser.add_argument("--reject")
@@ -97,7 +98,7 @@ def main():
     if args.starttls:
         cert, key = os.path.join(args.starttls, "cert.pem"), os.path.join(args.starttls, "key.pem")
         subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
-                        "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+                        "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=" + args.names],
                        check=True, capture_output=True)
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(cert, key)

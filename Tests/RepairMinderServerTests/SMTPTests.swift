@@ -93,6 +93,26 @@ struct SMTPClientTests {
         #expect(received.first?.auth == "mailer")
     }
 
+    /// A mail server named by its IP address: no SNI (NIOSSL refuses an address there), and the
+    /// certificate is still checked, against the address (issue 29: this failed with
+    /// `NIOSSLExtraError.cannotUseIPAddressInSNI`).
+    @Test func aServerNamedByItsAddressIsVerifiedAgainstIt() async throws {
+        let catcher = try SMTPCatcher(["--starttls", "DIR"])
+        defer { catcher.stop() }
+        try await Self.client("smtp://127.0.0.1:\(catcher.port)", trusting: catcher.certificate)
+            .send("Subject: hi\r\n\r\nhello\r\n", from: "a@repairminder.test", to: ["b@example.test"])
+        #expect(try catcher.received().first?.tls == true)
+
+        let elsewhere = try SMTPCatcher(["--starttls", "DIR", "--names", "DNS:localhost"])
+        defer { elsewhere.stop() }
+        let error = await #expect(throws: (any Error).self) {
+            try await Self.client("smtp://127.0.0.1:\(elsewhere.port)", trusting: elsewhere.certificate)
+                .send("x\r\n", from: "a@b.test", to: ["c@d.test"])
+        }
+        #expect("\(String(describing: error))".contains("failedToValidateHostname"), "a certificate not for this address is refused")
+        #expect(try elsewhere.received().isEmpty)
+    }
+
     @Test func anUntrustedCertificateIsRefused() async throws {
         let catcher = try SMTPCatcher(["--starttls", "DIR"])
         defer { catcher.stop() }

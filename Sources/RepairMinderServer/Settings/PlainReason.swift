@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// One short, plain reason for a failure an operator meets at start-up (a file the server
 /// cannot create, a server it cannot reach), instead of the library's own text
@@ -28,9 +29,22 @@ public enum PlainReason {
         }
         if let error = error as? IOError { return describe(errno: error.errnoCode) }
         if let error = error as? ChannelError, case .connectTimeout = error { return "no answer (connection timed out)" }
+        if let reason = tlsReason(error) { return reason }
         let nsError = error as NSError
         if nsError.domain == NSPOSIXErrorDomain { return describe(errno: CInt(nsError.code)) }
         return String(describing: error)
+    }
+
+    /// A TLS handshake that failed, in the terms of what to fix.
+    private static func tlsReason(_ error: any Error) -> String? {
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return "the server's TLS certificate is not for that host name or address"
+        }
+        guard let error = error as? NIOSSLError, case .handshakeFailed(let reason) = error else { return nil }
+        if "\(reason)".contains("CERTIFICATE_VERIFY_FAILED") {
+            return "the server's TLS certificate is not trusted (for a mail server with a private CA, give its certificate with --smtp-ca-file)"
+        }
+        return "the TLS handshake failed (\(reason))"
     }
 
     static func describe(errno code: CInt) -> String {

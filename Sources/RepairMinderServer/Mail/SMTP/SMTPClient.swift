@@ -68,12 +68,15 @@ public struct SMTPClient: Sendable {
         // The TLS context (it loads the trust roots) only for a server that uses TLS.
         let tls = server.security == .none ? nil : try tlsContext()
         let host = server.host, timeout = self.timeout, implicitTLS = server.security == .implicitTLS
+        // SNI names a host, never an address (NIOSSL refuses one); without it, NIOSSL checks the
+        // certificate against the address connected to, so an IP address is still verified.
+        let serverName = IPAddressRange(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) == nil ? host : nil
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(timeout)
             .connect(host: host, port: server.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if implicitTLS, let tls {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host))
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
                     }
                     try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: timeout))
                     try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
@@ -89,7 +92,7 @@ public struct SMTPClient: Sendable {
                     throw SMTPError(code: nil, description: "\(server) does not offer STARTTLS (use tls=none only for a relay on this machine)")
                 }
                 try await session.command("STARTTLS", expect: 220)
-                try await channel.channel.pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: host), position: .first)
+                try await channel.channel.pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName), position: .first)
                 capabilities = try await session.hello(helloName)
             }
             if let username = server.username {
