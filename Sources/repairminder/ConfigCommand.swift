@@ -25,6 +25,9 @@ struct ConfigCommand: ParsableCommand {
     @Flag(help: "Print the README's table of every setting instead.")
     var markdown = false
 
+    @Flag(help: .hidden) var demo = false
+    @Flag(help: .hidden) var verbose = false
+
     @OptionGroup var settingsArguments: SettingsArguments
 
     func run() throws {
@@ -33,9 +36,14 @@ struct ConfigCommand: ParsableCommand {
             return
         }
         let loaded = try settingsArguments.load(for: "config")
+        var origins = loaded.origins
+        // serve's --verbose, shown as serve applies it.
+        if verbose, !settingsArguments.namesOnTheCommandLine.contains("log-level") {
+            origins["log-level"] = .init(source: "--verbose", shown: "debug")
+        }
         let declarations = ServerSettings.declarations
         let rows = declarations.map { setting in
-            let origin = loaded.origins[setting.key]
+            let origin = origins[setting.key]
             return (setting.key, origin?.shown ?? setting.defaultDescription, origin?.source ?? "default")
         }
         let keyWidth = rows.map(\.0.count).max() ?? 0

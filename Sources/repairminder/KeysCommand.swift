@@ -55,6 +55,8 @@ struct KeySetOptions: ParsableArguments {
                 ("data-dir", dataDir), ("signing-keys", signingKeys), ("access-token-ttl", accessTokenTtl.map(String.init)),
                 ("customer-session-ttl-web", customerSessionTtlWeb.map(String.init)),
                 ("customer-session-ttl-mobile", customerSessionTtlMobile.map(String.init)),
+                // The HS256 secret being retired, as the servers read it (a variable, a file).
+                ("jwt-secret", nil),
             ]
             let declarations = ServerSettings.declarations.filter { setting in flags.contains { $0.0 == setting.key } }
             do {
@@ -72,11 +74,16 @@ struct KeySetOptions: ParsableArguments {
 
     /// How long a replaced key keeps verifying: the longest any token lives (a customer token
     /// has no refresh and lives as long as its session), as the servers compute it.
-    var lifetime: Double { get throws { try settings.longestTokenLifetime } }
-
-    func validate() throws {
-        guard try lifetime > 0 else { throw ValidationError("the token lifetimes must be greater than 0") }
+    var lifetime: Double {
+        get throws {
+            let lifetime = try settings.longestTokenLifetime
+            guard lifetime > 0 else { throw CommandFailure("the token lifetimes must be greater than 0") }
+            return lifetime
+        }
     }
+
+    /// The HS256 secret the servers sign with now, if any.
+    var currentSecret: String? { get throws { try settings.jwtSecret } }
 }
 
 struct KeysRotateCommand: ParsableCommand {
@@ -133,7 +140,7 @@ struct KeysRotateCommand: ParsableCommand {
         let (added, dropped) = try SigningKeyAdministration.rotate(
             path: path, algorithm: algorithm, activationDelay: Double(keyActivationDelay),
             tokenLifetime: try keySet.lifetime, now: now,
-            retiring: jwtSecret ?? ProcessInfo.processInfo.environment["REPAIRMINDER_JWT_SECRET"])
+            retiring: try jwtSecret ?? keySet.currentSecret)
         let when = added.activatesAt <= now ? "now" : "from \(Self.format(added.activatesAt))"
         print("Added \(added.algorithm) key \(added.kid) to \(path): published now, signs \(when).")
         if !dropped.isEmpty { print("Dropped keys that no longer verify anything: \(dropped.joined(separator: ", ")).") }

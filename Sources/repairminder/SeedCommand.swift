@@ -23,12 +23,18 @@ struct SeedCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The fixtures JSON file.")
-    var file: String
-
+    /// The fixtures file is taken among the settings (ArgumentParser would take a setting's
+    /// value for it: `seed --data-dir D file.json`).
     @OptionGroup var settingsArguments: SettingsArguments
 
+    func validate() throws {
+        guard settingsArguments.positionals.count == 1 else {
+            throw ValidationError(settingsArguments.positionals.isEmpty ? "give the fixtures file: repairminder seed <file>" : "give one fixtures file")
+        }
+    }
+
     func run() async throws {
+        let file = settingsArguments.positionals[0]
         let settings = try settingsArguments.settings(for: "seed")
         let data: Data
         do {

@@ -35,7 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var loaded = try settingsArguments.load(for: "serve").settings
         // --verbose wins over everything but --log-level itself on the command line.
-        if verbose, !settingsArguments.given.contains(where: { $0.hasPrefix("--log-level") }) { loaded.logLevel = .debug }
+        if verbose, !settingsArguments.namesOnTheCommandLine.contains("log-level") { loaded.logLevel = .debug }
         let settings = try SettingsArguments.validated(loaded)
         if demo, settings.environment == .production {
             throw ValidationError("--demo loads accounts whose passwords are published; --env production refuses it")

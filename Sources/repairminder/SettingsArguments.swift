@@ -34,12 +34,40 @@ struct SettingsArguments: ParsableArguments {
     func load(for command: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LoadedSettings {
         do {
             return try SettingsLoader.load(
-                ServerSettings.declarations(for: command), commandLine: given, configFile: config, environment: environment)
+                ServerSettings.declarations(for: command), commandLine: settingArguments, configFile: config, environment: environment)
         } catch let error as SettingsError {
-            if error.isUsageError { throw ValidationError(error.description) }
-            throw CommandFailure(error.description)
+            // A misspelt flag was found while parsing; this is a setting the command does not take.
+            let hint = error.isUsageError ? " (repairminder \(command) --help lists its settings)" : ""
+            throw CommandFailure(error.description + hint)
         }
     }
+
+    /// The settings named on the command line (`log-level`).
+    var namesOnTheCommandLine: Set<String> {
+        Set((try? SettingsCommandLine.parse(given, settings: ServerSettings.declarations).values.keys).map(Array.init) ?? [])
+    }
+
+    /// The arguments that are not settings (`seed`'s file), in order.
+    var positionals: [String] {
+        (try? SettingsCommandLine.parse(given, settings: ServerSettings.declarations).positionals) ?? []
+    }
+
+    /// `given` without the positionals.
+    private var settingArguments: [String] {
+        var remaining = given
+        for positional in positionals {
+            // A positional is never a flag's value (the parse took those), so the first bare
+            // occurrence that is not right after a flag needing a value is it.
+            if let index = remaining.indices.first(where: { index in
+                remaining[index] == positional && (index == 0 || !Self.takesValue(remaining[index - 1]))
+            }) {
+                remaining.remove(at: index)
+            }
+        }
+        return remaining
+    }
+
+    private static func takesValue(_ argument: String) -> Bool { argument.hasPrefix("--") && !argument.contains("=") }
 
     /// The settings `command` takes, validated.
     func settings(for command: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerSettings {

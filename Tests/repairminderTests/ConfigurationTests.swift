@@ -83,7 +83,14 @@ import Testing
     @Test(arguments: [
         ("settings.json", "{\"prot\": 8080}", "unknown setting \"prot\"; did you mean port?"),
         ("settings.json", "{\n  \"port\": 8080,\n}", "not valid JSON: line 3, column 1"),
-        ("settings.json", "{\"port\": \"eighty\"}", "port must be a whole number"),
+        ("settings.json", "{\"port\": \"eighty\"}", "must be a whole number, got \"eighty\""),
+        ("settings.json", "{\"port\": 18446744073709551617}", "must be a whole number"),
+        ("settings.json", "{\"port\": null}", "port must be text, a number"),
+        ("settings.yaml", "mail-from: \"a\"  \"b\"\n", "line 1: unexpected"),
+        ("settings.yaml", "smtp-ca-file: null\n", "line 1: null"),
+        ("settings.yaml", "mail-from: x: y\n", "line 1: \": \" inside a value"),
+        ("settings.yaml", "host:0.0.0.0\n", "line 1: expected a space"),
+        ("settings.yaml", "port: 8080\n- x\n", "line 2: a list item with no `key:` line"),
         ("settings.json", "[1, 2]", "expected an object of settings"),
         ("settings.yaml", "port: 8080\n  nested: 1\n", "line 2: only top-level `key: value` lines"),
         ("settings.yaml", "env: staging\n", "env in the config file"),
@@ -97,6 +104,45 @@ import Testing
         } throws: { error in
             error is CommandFailure && "\(error)".contains(expected) && "\(error)".contains(file)
         }
+    }
+
+    /// What review found read wrongly without a word (each shown to fail before its fix).
+    @Test func valuesAreReadAsWrittenWhateverTheSourceWritesThemLike() throws {
+        // Windows line endings: "\r\n" is one Character.
+        let crlf = try Self.write("data-dir: /tmp/rm-crlf\r\nport: 9001\r\n", named: "settings.yaml")
+        let fromCRLF = try Self.load(config: crlf).settings
+        #expect(fromCRLF.port == 9001 && fromCRLF.dataDirectory == "/tmp/rm-crlf")
+        let secret = String(repeating: "s", count: 31) + "B"
+        let secretFile = try Self.write(secret + "\r\n", named: "secret")
+        #expect(try Self.load(["--jwt-secret-file", secretFile]).settings.jwtSecret == secret)
+        // A quote inside a plain value, a comment after it, an escaped quote.
+        let yaml = try Self.write(
+            "mail-from: Bob's Shop <no-reply@rm.example>  # the sender\nsmtp-url: \"smtp://a:b@c:587\"\nhost: \"a\\\" #b\"\n", named: "s.yaml")
+        let fromYAML = try Self.load(config: yaml).settings
+        #expect(fromYAML.mailFrom == "Bob's Shop <no-reply@rm.example>")
+        #expect(fromYAML.smtpURL == "smtp://a:b@c:587")
+        #expect(fromYAML.host == "a\" #b")
+        // JSON's 0 and 1 (which Foundation on Linux also calls booleans).
+        let json = try Self.write("{\"code-resend-interval\": 0, \"max-code-attempts\": 1, \"reki\": false, \"access-log\": true}", named: "s.json")
+        let fromJSON = try Self.load(config: json).settings
+        #expect(fromJSON.codeResendInterval == 0 && fromJSON.maxCodeAttempts == 1)
+        #expect(fromJSON.rekiEnabled == false && fromJSON.accessLog == true)
+        // Lists and numbers from the environment as from a flag: trimmed, empty items dropped.
+        let fromEnvironment = try Self.load(environment: ["REPAIRMINDER_TRUSTED_PROXIES": "10.0.0.1,, ", "REPAIRMINDER_PORT": " 9000"]).settings
+        #expect(fromEnvironment.trustedProxies == ["10.0.0.1"] && fromEnvironment.port == 9000)
+        #expect(try Self.load(["--reki", "no"]).settings.rekiEnabled == false)
+    }
+
+    /// The server's whole config file serves the commands that read only part of it, and
+    /// `migrate` and `seed` do not need production's secrets.
+    @Test func commandsThatReadPartOfTheSettingsTakeTheServersFile() throws {
+        let file = try Self.write("env: production\nport: 9000\ndata-dir: /tmp/rm-partial\nsmtp-url-file: /nonexistent\n", named: "server.yaml")
+        let migrate = try SettingsArguments.parse(["--config", file]).settings(for: "migrate", environment: ["REPAIRMINDER_ENV": "production"])
+        #expect(migrate.dataDirectory == "/tmp/rm-partial")
+        let seed = try SeedCommand.parse(["--data-dir", "/tmp/rm-seed", "fixtures.json", "--bcrypt-cost", "5"])
+        #expect(seed.settingsArguments.positionals == ["fixtures.json"])
+        #expect(try seed.settingsArguments.settings(for: "seed", environment: [:]).bcryptCost == 5)
+        #expect(try seed.settingsArguments.settings(for: "seed", environment: [:]).dataDirectory == "/tmp/rm-seed")
     }
 
     @Test func aSecretCanBeAFileAndNeverShows() throws {

@@ -48,7 +48,7 @@ extension ServerSettings {
             help: "The URL clients reach the server at (links in mail, logo URLs); required with `--env production`."
         ) { $0.publicURL = $1 },
         .choice(
-            "env", default: "development", alsoFor: ["migrate", "seed"],
+            "env", default: "development",
             help: "`development` generates missing secrets and may write mail to a file; `production` refuses to."
         ) { (settings, value: ServerSettings.Environment) in settings.environment = value },
         .number("bcrypt-cost", default: 12, alsoFor: ["seed"], help: "Password hashing cost, 4 to 31.") { $0.bcryptCost = $1 },

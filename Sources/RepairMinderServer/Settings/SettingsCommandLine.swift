@@ -3,14 +3,19 @@
 public enum SettingsCommandLine {
     /// The text each `--key` of `arguments` gives, the last one winning (as ArgumentParser's
     /// options do); a secret's `--<key>-file` is taken too.
-    public static func parse(_ arguments: [String], settings: [Setting]) throws -> [String: String] {
+    /// Arguments that are not settings (`seed`'s file) come back apart, in order.
+    public static func parse(_ arguments: [String], settings: [Setting]) throws -> (values: [String: String], positionals: [String]) {
         let keys = Set(settings.flatMap { [$0.key] + ($0.fileKey.map { [$0] } ?? []) })
         var values: [String: String] = [:]
+        var positionals: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             guard argument.hasPrefix("--"), argument.count > 2 else {
-                throw SettingsError("unexpected argument \"\(argument)\"", isUsageError: true)
+                // A command's own argument, given among the settings (`seed --data-dir D file.json`).
+                positionals.append(argument)
+                index += 1
+                continue
             }
             let name = argument.dropFirst(2)
             let key = String(name.prefix(while: { $0 != "=" }))
@@ -26,7 +31,7 @@ public enum SettingsCommandLine {
                 index += 2
             }
         }
-        return values
+        return (values, positionals)
     }
 
     /// "; did you mean --port?" when a known name is a small edit away from `name`.

@@ -10,6 +10,11 @@ public struct LoadedSettings: Sendable {
         public let source: String
         /// The value as given; `<redacted>` for a secret.
         public let shown: String
+
+        public init(source: String, shown: String) {
+            self.source = source
+            self.shown = shown
+        }
     }
 
     public let settings: ServerSettings
@@ -30,18 +35,34 @@ public enum SettingsLoader {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> LoadedSettings {
         let given = try SettingsCommandLine.parse(commandLine, settings: settings)
+        guard given.positionals.isEmpty else {
+            throw SettingsError("unexpected argument \"\(given.positionals[0])\"", isUsageError: true)
+        }
         let configPath = configFile ?? environment["REPAIRMINDER_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
-        let fileValues = try configPath.map { try SettingsFile.read($0, settings: settings) } ?? [:]
+        // The file is the server's: checked against every setting, read for this command's.
+        let taken = Set(settings.flatMap { [$0.key] + ($0.fileKey.map { [$0] } ?? []) })
+        let fileValues = try configPath.map { try SettingsFile.read($0) } ?? [:]
         let secretVariables = Set(settings.filter(\.isSecret).map(\.environmentVariable))
 
+        // Every source holds text (a list, texts): each value is read as its setting's kind by
+        // `Setting.value`, so `--port`, `REPAIRMINDER_PORT` and `port:` take the same values.
+        func content(_ key: String, text: String?, list: [String]?) -> ConfigValue {
+            let isSecret = settings.contains { $0.isSecret && $0.key == key }
+            return ConfigValue(list.map { .stringArray($0) } ?? .string(text ?? ""), isSecret: isSecret)
+        }
+        let isList = { (key: String) in settings.contains { $0.key == key && $0.kind == .list } }
         var commandLineValues: [AbsoluteConfigKey: ConfigValue] = [:]
-        for (key, text) in given {
-            let setting = settings.first { $0.key == key || $0.fileKey == key }
-            let kind = setting?.key == key ? setting?.kind ?? .text : .text
-            guard let value = Setting.value(text, as: kind) else {
-                throw SettingsError("--\(key) must be \(kind.expectation), got \"\(text)\"")
+        for (key, text) in given.values {
+            commandLineValues[AbsoluteConfigKey([key])] = content(key, text: text, list: isList(key) ? Setting.listItems(text) : nil)
+        }
+        var configFileValues: [AbsoluteConfigKey: ConfigValue] = [:]
+        for (key, value) in fileValues where taken.contains(key) {
+            switch value {
+            case .text(let text): configFileValues[AbsoluteConfigKey([key])] = content(key, text: text, list: isList(key) ? Setting.listItems(text) : nil)
+            case .list(let items):
+                guard isList(key) else { throw SettingsError("\(key) in the config file \(configPath ?? "") must be one value, not a list") }
+                configFileValues[AbsoluteConfigKey([key])] = content(key, text: nil, list: items)
             }
-            commandLineValues[AbsoluteConfigKey([key])] = ConfigValue(value.content, isSecret: setting?.isSecret == true)
         }
         let sources: [(name: String, provider: any ConfigProvider)] = [
             ("command line", InMemoryProvider(name: "command line", values: commandLineValues)),
@@ -50,79 +71,64 @@ public enum SettingsLoader {
                 EnvironmentVariablesProvider(environmentVariables: environment, secretsSpecifier: .specific(secretVariables))
                     .prefixKeys(with: ConfigKey("repairminder"))
             ),
-            (
-                "config file \(configPath ?? "")",
-                InMemoryProvider(
-                    name: "config file",
-                    values: Dictionary(uniqueKeysWithValues: fileValues.map { (AbsoluteConfigKey([$0.key]), ConfigValue($0.value.content, isSecret: false)) })
-                )
-            ),
+            ("config file \(configPath ?? "")", InMemoryProvider(name: "config file", values: configFileValues)),
         ]
         let recorder = SourceRecorder()
-        let reader = ConfigReader(providers: sources.map(\.provider), accessReporter: recorder)
+        let lookup = Lookup(reader: ConfigReader(providers: sources.map(\.provider), accessReporter: recorder), recorder: recorder, names: sources.map(\.name))
 
         var result = ServerSettings()
         var origins: [String: LoadedSettings.Origin] = [:]
         for setting in settings {
-            guard var found = try read(setting.key, kind: setting.kind, secret: setting.isSecret, from: reader, recorder, sources.map(\.name), environment: environment) else {
-                continue
-            }
-            if let fileKey = setting.fileKey,
-                let file = try read(fileKey, kind: .text, secret: false, from: reader, recorder, sources.map(\.name), environment: environment)
-            {
+            var found = try lookup.find(setting.key, list: setting.kind == .list, secret: setting.isSecret)
+            if let fileKey = setting.fileKey, let file = try lookup.find(fileKey, list: false, secret: false) {
                 // The value named nearer the command line wins; both from one place is a mistake.
-                if file.rank == found.rank {
-                    throw SettingsError("\(found.source) and \(file.source) both give \(setting.key): give one")
+                if let value = found, file.rank == value.rank {
+                    throw SettingsError("\(value.source) and \(file.source) both give \(setting.key): give one")
                 }
-                if file.rank < found.rank { found = try secret(in: file, for: setting) }
+                if file.rank < found?.rank ?? .max { found = try secret(in: file) }
+            }
+            guard let found else { continue }
+            let got = setting.isSecret ? "" : ", got \"\(found.text)\""
+            guard let value = found.list.map(Setting.Value.list) ?? Setting.value(found.text, as: setting.kind) else {
+                throw SettingsError("\(found.source) must be \(setting.kind.expectation)\(got)")
             }
             do {
-                try setting.apply(&result, found.value)
+                try setting.apply(&result, value)
             } catch {
-                throw SettingsError("\(found.source) must be \(error.expectation), got \"\(found.shown)\"")
+                throw SettingsError("\(found.source) must be \(error.expectation)\(got)")
             }
-            origins[setting.key] = .init(source: found.source, shown: setting.isSecret ? "<redacted>" : found.shown)
-        }
-        // A secret given only as a file.
-        for setting in settings where origins[setting.key] == nil {
-            guard let fileKey = setting.fileKey,
-                let file = try read(fileKey, kind: .text, secret: false, from: reader, recorder, sources.map(\.name), environment: environment)
-            else { continue }
-            let found = try secret(in: file, for: setting)
-            try? setting.apply(&result, found.value)
-            origins[setting.key] = .init(source: found.source, shown: "<redacted>")
+            origins[setting.key] = .init(source: found.source, shown: setting.isSecret ? "<redacted>" : value.shown)
         }
         return LoadedSettings(settings: result, origins: origins)
     }
 
-    /// A value found for a key: what it is, where from, and that place's rank (0 = command line).
+    /// A value found for a key: its text (or list), where from, and that place's rank (0 = command line).
     private struct Found {
-        var value: Setting.Value
+        var text: String
+        var list: [String]?
         var source: String
-        var shown: String
         var rank: Int
     }
 
-    private static func read(
-        _ key: String, kind: Setting.Kind, secret: Bool, from reader: ConfigReader, _ recorder: SourceRecorder, _ names: [String],
-        environment: [String: String]
-    ) throws -> Found? {
-        let configKey = ConfigKey([key])
-        let value: Setting.Value? =
-            switch kind {
-            case .text, .oneOf: reader.string(forKey: configKey, isSecret: secret).map(Setting.Value.text)
-            case .wholeNumber: reader.int(forKey: configKey, isSecret: secret).map(Setting.Value.wholeNumber)
-            case .boolean: reader.bool(forKey: configKey, isSecret: secret).map(Setting.Value.boolean)
-            case .list: reader.stringArray(forKey: configKey, isSecret: secret).map(Setting.Value.list)
+    /// Looks keys up through swift-configuration, and names where each was found.
+    private struct Lookup {
+        let reader: ConfigReader
+        let recorder: SourceRecorder
+        let names: [String]
+
+        func find(_ key: String, list: Bool, secret: Bool) throws -> Found? {
+            let configKey = ConfigKey([key])
+            let items = list ? reader.stringArray(forKey: configKey, isSecret: secret) : nil
+            let text = list ? nil : reader.string(forKey: configKey, isSecret: secret)
+            guard let answer = recorder.source(of: key) else { return nil }
+            let source = describe(names[answer.index], encodedKey: answer.encodedKey, key: key)
+            guard !answer.failed, text != nil || items != nil else {
+                throw SettingsError("\(source) must be \(list ? "a comma-separated list" : "text")")
             }
-        let where_ = recorder.source(of: key)
-        let source = where_.map { describe(names[$0.index], encodedKey: $0.encodedKey, key: key) } ?? "the default"
-        if recorder.failed(key) || (value == nil && where_ != nil) {
-            let given = secret ? nil : environment[source]
-            throw SettingsError("\(source) must be \(kind.expectation)\(given.map { ", got \"\($0)\"" } ?? "")")
+            // Lists as every source writes them: items trimmed, empty ones dropped.
+            let cleaned = items?.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return Found(text: text ?? cleaned?.joined(separator: ",") ?? "", list: cleaned, source: source, rank: answer.index)
         }
-        guard let value, let where_ else { return nil }
-        return Found(value: value, source: source, shown: value.shown, rank: where_.index)
     }
 
     /// How an error or `repairminder config` names where a key was found.
@@ -135,18 +141,19 @@ public enum SettingsLoader {
     }
 
     /// The secret held in the file `file` names (one trailing line break dropped, as editors and
-    /// `echo` write one).
-    private static func secret(in file: Found, for setting: Setting) throws -> Found {
-        guard case .text(let path) = file.value else { throw SettingsError("\(file.source) must be a file path") }
+    /// `echo` write one; `\r\n` is one `Character`).
+    private static func secret(in file: Found) throws -> Found {
+        let path = file.text
+        guard !path.isEmpty else { throw SettingsError("\(file.source) is empty: it names the file that holds the secret") }
         var contents: String
         do {
             contents = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
         } catch {
             throw SettingsError("cannot read \(path) (\(file.source)): \(PlainReason.of(error))")
         }
-        if contents.hasSuffix("\r\n") { contents.removeLast(2) } else if contents.hasSuffix("\n") { contents.removeLast() }
+        if contents.hasSuffix("\n") || contents.hasSuffix("\r\n") { contents.removeLast() }
         guard !contents.isEmpty else { throw SettingsError("\(path) (\(file.source)) is empty") }
-        return Found(value: .text(contents), source: "file \(path) (\(file.source))", shown: "<redacted>", rank: file.rank)
+        return Found(text: contents, list: nil, source: "file \(path) (\(file.source))", rank: file.rank)
     }
 }
 
@@ -157,24 +164,19 @@ extension Setting {
         switch kind {
         case .text, .oneOf: return .text(text)
         case .wholeNumber: return Int(trimmed).map(Value.wholeNumber)
-        case .boolean: return Bool(trimmed.lowercased()).map(Value.boolean)
+        case .boolean:
+            switch trimmed.lowercased() {
+            case "true", "yes", "1": return .boolean(true)
+            case "false", "no", "0": return .boolean(false)
+            default: return nil
+            }
         case .list: return .list(listItems(text))
         }
     }
 }
 
 extension Setting.Value {
-    /// The same value as swift-configuration holds it.
-    var content: ConfigContent {
-        switch self {
-        case .text(let text): .string(text)
-        case .wholeNumber(let number): .int(number)
-        case .boolean(let flag): .bool(flag)
-        case .list(let items): .stringArray(items)
-        }
-    }
-
-    /// As `repairminder config` prints it.
+    /// As `repairminder config` prints it: the value read, however it was written (`yes`, `1`).
     var shown: String {
         switch self {
         case .text(let text): text
@@ -206,9 +208,7 @@ private final class SourceRecorder: AccessReporter, Sendable {
         answers.withLock { $0[key] = answer }
     }
 
-    func source(of key: String) -> (index: Int, encodedKey: String)? {
-        answers.withLock { $0[key].map { ($0.index, $0.encodedKey) } }
+    func source(of key: String) -> (index: Int, encodedKey: String, failed: Bool)? {
+        answers.withLock { $0[key].map { ($0.index, $0.encodedKey, $0.failed) } }
     }
-
-    func failed(_ key: String) -> Bool { answers.withLock { $0[key]?.failed ?? false } }
 }
