@@ -77,10 +77,16 @@ struct RestoreCommand: AsyncParsableCommand {
 extension DatabaseOptions {
     /// The SQLite file, or a refusal naming PostgreSQL's own tools.
     func sqlitePath(for command: String) throws -> String {
-        let settings = try databaseSettings()
-        if let url = settings.databaseURL, !url.isEmpty {
+        let location: DatabaseLocation
+        do {
+            location = try databaseSettings().databaseLocation()
+        } catch let error as SettingsError {
+            throw CommandFailure(error.description)
+        }
+        // A sqlite:/// URL or a file path is SQLite too.
+        guard case .sqlite(let path) = location else {
             throw SettingsError("\(command) is for the SQLite database; for PostgreSQL use pg_dump and pg_restore (docs/operating.md)")
         }
-        return URL(fileURLWithPath: settings.dataDirectory).appendingPathComponent("repairminder.sqlite").path
+        return path
     }
 }

@@ -51,6 +51,9 @@ import Testing
         let again = try CommandLineTests.run(["backup", "--data-dir", dataDir, "--to", backup])
         #expect(again.status == 1)
         #expect(again.error == "error: \(backup) already exists: choose a new file (a backup never overwrites one)\n")
+        // The same database named by a sqlite:/// URL is SQLite too.
+        let byURL = try CommandLineTests.run(["backup", "--database-url", "sqlite://\(dataDir)/repairminder.sqlite", "--to", backup + ".url"])
+        #expect(byURL.status == 0, "\(byURL.error)")
 
         // The database changes after the backup; the server stops; the backup comes back.
         let suspended = try CommandLineTests.run(["company", "suspend", "Acme Repairs", "--data-dir", dataDir])
