@@ -79,11 +79,14 @@ import Testing
             // clearing a handler while its dispatch source still fires, then reading the same
             // handle, crashed libdispatch's event loop in CI (twice in one day).
             let readers = [(out, collected), (err, errors)].map { pipe, buffer in OutputBuffer.readToEnd(pipe, into: buffer) }
+            // A client that exits before reading all its input fails its test, not the whole run:
+            // the write gets EPIPE (ignored from then on) instead of SIGPIPE killing the runner.
+            signal(SIGPIPE, SIG_IGN)
             for line in input {
                 Thread.sleep(forTimeInterval: 0.5)
-                stdin.fileHandleForWriting.write(Data((try line { collected.text } + "\n").utf8))
+                try? stdin.fileHandleForWriting.write(contentsOf: Data((try line { collected.text } + "\n").utf8))
             }
-            try stdin.fileHandleForWriting.close()
+            try? stdin.fileHandleForWriting.close()
             process.waitUntilExit()
             for reader in readers { reader.wait() }
             return (process.terminationStatus, collected.text, errors.text)

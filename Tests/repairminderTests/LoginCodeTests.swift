@@ -62,6 +62,20 @@ import Testing
         #expect(login.error.contains("Signed in as Jane Customer"), "\(login.error)")
     }
 
+    /// `password reset` run again soon after a first one waits out the spacing too.
+    @Test func passwordResetWaitsOutTheSpacingBetweenTwoCodes() throws {
+        let server = try Server(extra: ["--code-resend-interval", "4"])
+        let email = "admin@acme.test"
+        for (round, password) in ["quiet harbour 1999 fern", "amber lantern 2024 moss"].enumerated() {
+            let started = Date()
+            let reset = try server.client(
+                ["password", "reset", "--email", email, "--server", server.url], input: [{ _ in password }, { _ in try server.latestCode(to: email) }])
+            #expect(reset.status == 0, "\(reset.error)")
+            #expect(reset.error.contains("Waiting") == (round == 1), "\(reset.error)")
+            if round == 1 { #expect(Date().timeIntervalSince(started) > 1) }
+        }
+    }
+
     /// The hourly number of codes used up: nobody waits an hour; login says when, and exits 1.
     @Test func loginExitsWhenTheHourlyCodesAreUsedUp() throws {
         let server = try Server(extra: ["--code-emails-per-hour", "1"])

@@ -128,7 +128,8 @@ struct PasswordCommand: AsyncParsableCommand {
         private func perform(_ context: ClientContext) async throws {
             let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
             let auth = StaffAuth(api: context.api)
-            try await auth.requestPasswordReset(email: email)
+            // Run again soon after a first try, it waits out the spacing between two codes.
+            try await CodeRequest.send(to: email) { try await auth.requestPasswordReset(email: email) }
             Terminal.note("If \(email) has an account, a reset code was emailed to it.")
             let password = try AccountInput.newPassword()
             try await auth.resetPassword(email: email, code: try AccountInput.code(code, prompt: "Code from the email: "), newPassword: password)
