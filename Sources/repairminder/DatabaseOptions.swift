@@ -17,13 +17,7 @@ struct DatabaseOptions: ParsableArguments {
 
     /// The database settings as `serve` reads them: these flags, the environment, the config file.
     func databaseSettings() throws -> ServerSettings {
-        let given = [("--data-dir", dataDir), ("--database-url", databaseUrl)].flatMap { flag, value in value.map { [flag, $0] } ?? [] }
-        let settings = ServerSettings.declarations.filter { ["data-dir", "database-url"].contains($0.key) }
-        do {
-            return try SettingsLoader.load(settings, commandLine: given, configFile: config).settings
-        } catch let error as SettingsError {
-            throw CommandFailure(error.description)
-        }
+        try SettingsArguments.load([("data-dir", dataDir), ("database-url", databaseUrl)], configFile: config)
     }
 
     /// The data directory: the flag, its environment twin, the config file, or the default.

@@ -48,42 +48,25 @@ struct KeySetOptions: ParsableArguments {
     @Option(help: "The servers' JSON or YAML settings file. [env: REPAIRMINDER_CONFIG]")
     var config: String?
 
-    /// The servers' settings these flags, the environment and a config file name, read as `serve` reads them.
-    private var settings: ServerSettings {
-        get throws {
-            let flags: [(String, String?)] = [
+    /// The servers' settings these flags, the environment and a config file name, read as
+    /// `serve` reads them; each subcommand reads them once.
+    func settings() throws -> ServerSettings {
+        try SettingsArguments.load(
+            [
                 ("data-dir", dataDir), ("signing-keys", signingKeys), ("access-token-ttl", accessTokenTtl.map(String.init)),
                 ("customer-session-ttl-web", customerSessionTtlWeb.map(String.init)),
                 ("customer-session-ttl-mobile", customerSessionTtlMobile.map(String.init)),
                 // The HS256 secret being retired, as the servers read it (a variable, a file).
                 ("jwt-secret", nil),
-            ]
-            let declarations = ServerSettings.declarations.filter { setting in flags.contains { $0.0 == setting.key } }
-            do {
-                return try SettingsLoader.load(
-                    declarations, commandLine: flags.flatMap { key, value in value.map { ["--" + key, $0] } ?? [] }, configFile: config
-                ).settings
-            } catch let error as SettingsError {
-                throw CommandFailure(error.description)
-            }
-        }
+            ], configFile: config)
     }
-
-    /// The key set file.
-    var path: String { get throws { try settings.signingKeysPath } }
 
     /// How long a replaced key keeps verifying: the longest any token lives (a customer token
     /// has no refresh and lives as long as its session), as the servers compute it.
-    var lifetime: Double {
-        get throws {
-            let lifetime = try settings.longestTokenLifetime
-            guard lifetime > 0 else { throw CommandFailure("the token lifetimes must be greater than 0") }
-            return lifetime
-        }
+    static func lifetime(of settings: ServerSettings) throws -> Double {
+        guard settings.longestTokenLifetime > 0 else { throw CommandFailure("the token lifetimes must be greater than 0") }
+        return settings.longestTokenLifetime
     }
-
-    /// The HS256 secret the servers sign with now, if any.
-    var currentSecret: String? { get throws { try settings.jwtSecret } }
 }
 
 struct KeysRotateCommand: ParsableCommand {
@@ -135,12 +118,13 @@ struct KeysRotateCommand: ParsableCommand {
 
     func run() throws {
         let now = Date().timeIntervalSince1970
-        let path = try keySet.path
+        let settings = try keySet.settings()
+        let path = settings.signingKeysPath
         let algorithm = SigningKeyAlgorithm(rawValue: jwtAlgorithm) ?? .es256
         let (added, dropped) = try SigningKeyAdministration.rotate(
             path: path, algorithm: algorithm, activationDelay: Double(keyActivationDelay),
-            tokenLifetime: try keySet.lifetime, now: now,
-            retiring: try jwtSecret ?? keySet.currentSecret)
+            tokenLifetime: try KeySetOptions.lifetime(of: settings), now: now,
+            retiring: jwtSecret ?? settings.jwtSecret)
         let when = added.activatesAt <= now ? "now" : "from \(Self.format(added.activatesAt))"
         print("Added \(added.algorithm) key \(added.kid) to \(path): published now, signs \(when).")
         if !dropped.isEmpty { print("Dropped keys that no longer verify anything: \(dropped.joined(separator: ", ")).") }
@@ -171,11 +155,12 @@ struct KeysListCommand: ParsableCommand {
     @OptionGroup var keySet: KeySetOptions
 
     func run() throws {
-        let path = try keySet.path
+        let settings = try keySet.settings()
+        let path = settings.signingKeysPath
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure("no key set at \(path); create one with: repairminder keys rotate --signing-keys \(path)")
         }
-        let keys = try SigningKeyAdministration.list(path: path, tokenLifetime: try keySet.lifetime, now: Date().timeIntervalSince1970)
+        let keys = try SigningKeyAdministration.list(path: path, tokenLifetime: try KeySetOptions.lifetime(of: settings), now: Date().timeIntervalSince1970)
         for key in keys {
             let state =
                 switch key.state {

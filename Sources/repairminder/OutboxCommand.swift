@@ -42,11 +42,12 @@ struct OutboxCommand: AsyncParsableCommand {
             try await printStatus()
         } else {
             // No data directory at all: the wrong directory, not a server that sent nothing.
-            guard FileManager.default.fileExists(atPath: try database.dataDirectory) else {
+            let dataDirectory = try database.dataDirectory
+            guard FileManager.default.fileExists(atPath: dataDirectory) else {
                 throw CommandFailure(
-                    "no data directory at \(try database.dataDirectory): run the command where the server runs, or name its directory with --data-dir")
+                    "no data directory at \(dataDirectory): run the command where the server runs, or name its directory with --data-dir")
             }
-            try printOutbox(path: OutboxTransport.path(dataDirectory: try database.dataDirectory))
+            try printOutbox(path: OutboxTransport.path(dataDirectory: dataDirectory))
         }
     }
 

@@ -35,7 +35,7 @@ struct SeedCommand: AsyncParsableCommand {
 
     func run() async throws {
         let file = settingsArguments.positionals[0]
-        let settings = try settingsArguments.settings(for: "seed")
+        let settings = try settingsArguments.settings(for: "seed", positionals: 1)
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))

@@ -31,10 +31,13 @@ struct SettingsArguments: ParsableArguments {
 
     /// The settings `command` takes, read from its flags, the environment and the config file,
     /// and where each came from; not validated.
-    func load(for command: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LoadedSettings {
+    func load(
+        for command: String, positionals: Int = 0, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> LoadedSettings {
+        guard self.positionals.count <= positionals else { throw ValidationError("unexpected argument \"\(self.positionals[positionals])\"") }
         do {
             return try SettingsLoader.load(
-                ServerSettings.declarations(for: command), commandLine: settingArguments, configFile: config, environment: environment)
+                ServerSettings.declarations(for: command), commandLine: given, configFile: config, environment: environment)
         } catch let error as SettingsError {
             // A misspelt flag was found while parsing; this is a setting the command does not take.
             let hint = error.isUsageError ? " (repairminder \(command) --help lists its settings)" : ""
@@ -42,36 +45,35 @@ struct SettingsArguments: ParsableArguments {
         }
     }
 
-    /// The settings named on the command line (`log-level`).
-    var namesOnTheCommandLine: Set<String> {
-        Set((try? SettingsCommandLine.parse(given, settings: ServerSettings.declarations).values.keys).map(Array.init) ?? [])
+    /// `given` read against every setting (`validate` has refused what it cannot read).
+    private var parsed: (values: [String: String], positionals: [String]) {
+        (try? SettingsCommandLine.parse(given, settings: ServerSettings.declarations)) ?? ([:], [])
     }
 
     /// The arguments that are not settings (`seed`'s file), in order.
-    var positionals: [String] {
-        (try? SettingsCommandLine.parse(given, settings: ServerSettings.declarations).positionals) ?? []
-    }
+    var positionals: [String] { parsed.positionals }
 
-    /// `given` without the positionals.
-    private var settingArguments: [String] {
-        var remaining = given
-        for positional in positionals {
-            // A positional is never a flag's value (the parse took those), so the first bare
-            // occurrence that is not right after a flag needing a value is it.
-            if let index = remaining.indices.first(where: { index in
-                remaining[index] == positional && (index == 0 || !Self.takesValue(remaining[index - 1]))
-            }) {
-                remaining.remove(at: index)
-            }
-        }
-        return remaining
-    }
-
-    private static func takesValue(_ argument: String) -> Bool { argument.hasPrefix("--") && !argument.contains("=") }
+    /// The settings named on the command line (`log-level`).
+    var namesOnTheCommandLine: Set<String> { Set(parsed.values.keys) }
 
     /// The settings `command` takes, validated.
-    func settings(for command: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerSettings {
-        try Self.validated(load(for: command, environment: environment).settings)
+    func settings(
+        for command: String, positionals: Int = 0, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> ServerSettings {
+        try Self.validated(load(for: command, positionals: positionals, environment: environment).settings)
+    }
+
+    /// The settings `flags` name (a setting's key and the value of its own `@Option`, nil when
+    /// not given), read with the environment and the config file as `serve` reads them: for the
+    /// commands that take a few settings as ordinary options.
+    static func load(_ flags: [(key: String, value: String?)], configFile: String?) throws -> ServerSettings {
+        let declarations = ServerSettings.declarations.filter { setting in flags.contains { $0.key == setting.key } }
+        let commandLine = flags.flatMap { flag in flag.value.map { ["--" + flag.key, $0] } ?? [] }
+        do {
+            return try SettingsLoader.load(declarations, commandLine: commandLine, configFile: configFile).settings
+        } catch let error as SettingsError {
+            throw CommandFailure(error.description)
+        }
     }
 
     /// `settings`, if they can run.

@@ -16,10 +16,13 @@ import Testing
         return directory.appendingPathComponent("repairminder")
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
+    static func run(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

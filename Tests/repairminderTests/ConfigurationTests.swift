@@ -141,8 +141,8 @@ import Testing
         #expect(migrate.dataDirectory == "/tmp/rm-partial")
         let seed = try SeedCommand.parse(["--data-dir", "/tmp/rm-seed", "fixtures.json", "--bcrypt-cost", "5"])
         #expect(seed.settingsArguments.positionals == ["fixtures.json"])
-        #expect(try seed.settingsArguments.settings(for: "seed", environment: [:]).bcryptCost == 5)
-        #expect(try seed.settingsArguments.settings(for: "seed", environment: [:]).dataDirectory == "/tmp/rm-seed")
+        #expect(try seed.settingsArguments.settings(for: "seed", positionals: 1, environment: [:]).bcryptCost == 5)
+        #expect(try seed.settingsArguments.settings(for: "seed", positionals: 1, environment: [:]).dataDirectory == "/tmp/rm-seed")
     }
 
     @Test func aSecretCanBeAFileAndNeverShows() throws {
@@ -192,20 +192,14 @@ import Testing
         let secretFile = try Self.write(secret, named: "smtp-url")
         let config = try Self.write("{\"port\": 9100, \"mail-from\": \"no-reply@rm.example\"}", named: "settings.json")
         let encryptionKey = String(repeating: "e", count: 40)
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = ["config", "--config", config, "--host", "0.0.0.0"]
-        process.environment = [
-            "REPAIRMINDER_SMTP_URL_FILE": secretFile, "REPAIRMINDER_ENCRYPTION_KEY": encryptionKey,
-            "REPAIRMINDER_DATA_DIR": CommandLineTests.temporaryDirectory(),
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(output)")
+        let run = try CommandLineTests.run(
+            ["config", "--config", config, "--host", "0.0.0.0"],
+            environment: [
+                "REPAIRMINDER_SMTP_URL_FILE": secretFile, "REPAIRMINDER_ENCRYPTION_KEY": encryptionKey,
+                "REPAIRMINDER_DATA_DIR": CommandLineTests.temporaryDirectory(),
+            ])
+        let output = run.output + run.error
+        #expect(run.status == 0, "\(output)")
         let rows = Dictionary(
             output.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }.filter { $0.count >= 3 }
                 .map { (String($0[0]), $0.dropFirst().joined(separator: " ")) }

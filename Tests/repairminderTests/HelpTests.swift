@@ -111,17 +111,6 @@ import Testing
 
     /// `repairminder <path> --help` in an 80-column terminal.
     static func help(_ path: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = path + ["--help"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["COLUMNS": String(width)]) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        try CommandLineTests.run(path + ["--help"], environment: ProcessInfo.processInfo.environment.merging(["COLUMNS": String(width)]) { $1 })
     }
 }

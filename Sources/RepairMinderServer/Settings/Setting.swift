@@ -64,6 +64,8 @@ public struct Setting: Sendable {
     public var environmentVariable: String { Self.environmentVariable(for: key) }
     /// The companion key of a secret that names a file holding it: `jwt-secret-file`.
     public var fileKey: String? { isSecret ? key + "-file" : nil }
+    /// Every key that gives this setting: its own, and a secret's file key.
+    var keys: [String] { [key] + (fileKey.map { [$0] } ?? []) }
 
     static func environmentVariable(for key: String) -> String {
         "REPAIRMINDER_" + key.uppercased().replacingOccurrences(of: "-", with: "_")

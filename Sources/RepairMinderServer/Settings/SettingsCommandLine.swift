@@ -5,7 +5,7 @@ public enum SettingsCommandLine {
     /// options do); a secret's `--<key>-file` is taken too.
     /// Arguments that are not settings (`seed`'s file) come back apart, in order.
     public static func parse(_ arguments: [String], settings: [Setting]) throws -> (values: [String: String], positionals: [String]) {
-        let keys = Set(settings.flatMap { [$0.key] + ($0.fileKey.map { [$0] } ?? []) })
+        let keys = Set(settings.flatMap(\.keys))
         var values: [String: String] = [:]
         var positionals: [String] = []
         var index = 0

@@ -32,7 +32,7 @@ enum SettingsFile {
         default:
             throw SettingsError("the config file \(path) must end in .json, .yaml or .yml")
         }
-        let known = ServerSettings.declarations.flatMap { [$0.key] + ($0.fileKey.map { [$0] } ?? []) }
+        let known = ServerSettings.declarations.flatMap(\.keys)
         for key in values.keys.sorted() where !known.contains(key) {
             throw SettingsError("\(path): unknown setting \"\(key)\"\(SettingsCommandLine.suggestion(for: key, among: known))")
         }

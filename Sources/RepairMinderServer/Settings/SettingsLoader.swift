@@ -34,13 +34,11 @@ public enum SettingsLoader {
         _ settings: [Setting], commandLine: [String], configFile: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> LoadedSettings {
+        // Arguments that are not settings are the command's to judge (`seed`'s file).
         let given = try SettingsCommandLine.parse(commandLine, settings: settings)
-        guard given.positionals.isEmpty else {
-            throw SettingsError("unexpected argument \"\(given.positionals[0])\"", isUsageError: true)
-        }
         let configPath = configFile ?? environment["REPAIRMINDER_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
         // The file is the server's: checked against every setting, read for this command's.
-        let taken = Set(settings.flatMap { [$0.key] + ($0.fileKey.map { [$0] } ?? []) })
+        let taken = Set(settings.flatMap(\.keys))
         let fileValues = try configPath.map { try SettingsFile.read($0) } ?? [:]
         let secretVariables = Set(settings.filter(\.isSecret).map(\.environmentVariable))
 
