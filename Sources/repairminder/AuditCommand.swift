@@ -60,20 +60,20 @@ struct AuditCommand: AsyncParsableCommand {
         let email = self.email?.lowercased()
         let entries = try await database.withDatabase { try await $0.activity(email: email, since: start) }
         if entries.isEmpty && !json {
-            print("No events.")
+            say("No events.")
             return
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for entry in entries {
             if json {
-                print(String(decoding: try encoder.encode(entry), as: UTF8.self))
+                sayJSON(String(decoding: try encoder.encode(entry), as: UTF8.self))
             } else {
                 let event = entry.event
                 // A staff member's event shows where it came from; an operator's, who ran it.
-                let place = [event.ipAddress, event.userAgent, entry.actor.map { "by \($0)" }].compactMap { $0 }.joined(separator: "  ")
-                let subject = entry.email ?? entry.company.map { "shop \"\($0)\"" } ?? "?"
-                print("\(event.at)  \(subject)  \(event.type.rawValue)\(place.isEmpty ? "" : "  \(place)")")
+                let place = [event.ipAddress, event.userAgent, entry.actor.map { "by \($0)" }].compactMap { $0.map(shown) }.joined(separator: "  ")
+                let subject = entry.email.map(shown) ?? entry.company.map { "shop \"\(shown($0))\"" } ?? "?"
+                say("\(event.at)  \(subject)  \(event.type.rawValue)\(place.isEmpty ? "" : "  \(place)")")
             }
         }
     }

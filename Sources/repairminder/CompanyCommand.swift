@@ -40,12 +40,12 @@ struct CompanyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let companies = try await database.withDatabase { try await $0.companies() }
-            if companies.isEmpty && !json { print("No shops yet.") }
+            if companies.isEmpty && !json { say("No shops yet.") }
             for company in companies {
                 if json {
-                    print(String(decoding: try JSONEncoder().encode(company), as: UTF8.self))
+                    sayJSON(String(decoding: try JSONEncoder().encode(company), as: UTF8.self))
                 } else {
-                    print("\(company.id)  \(company.status.padding(toLength: 16, withPad: " ", startingAt: 0))  \(company.name) (\(company.staff) staff, since \(company.createdAt))")
+                    say("\(company.id)  \(shown(company.status).padding(toLength: 16, withPad: " ", startingAt: 0))  \(shown(company.name)) (\(company.staff) staff, since \(company.createdAt))")
                 }
             }
         }
@@ -107,6 +107,6 @@ struct CompanyCommand: AsyncParsableCommand {
     static func set(_ company: String, to status: CompanyStatus, in database: DatabaseOptions) async throws {
         let actor = OperatorIdentity.current
         let (before, after) = try await database.withDatabase { try await $0.setCompanyStatus(company, to: status, actor: actor) }
-        print(before == after.status ? "\(after.name) is already \(after.status)." : "\(after.name): \(before) → \(after.status)")
+        say(before == after.status ? "\(shown(after.name)) is already \(after.status)." : "\(shown(after.name)): \(shown(before)) → \(after.status)")
     }
 }

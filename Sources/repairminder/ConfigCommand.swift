@@ -32,7 +32,7 @@ struct ConfigCommand: ParsableCommand {
 
     func run() throws {
         if markdown {
-            print(SettingsHelp.markdownTable())
+            say(SettingsHelp.markdownTable())
             return
         }
         let loaded = try settingsArguments.load(for: "config")
@@ -48,13 +48,13 @@ struct ConfigCommand: ParsableCommand {
         }
         let keyWidth = rows.map(\.0.count).max() ?? 0
         let valueWidth = min(rows.map(\.1.count).max() ?? 0, 40)
-        print("setting".padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  "
+        say("setting".padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  "
             + "value".padding(toLength: valueWidth, withPad: " ", startingAt: 0) + "  from")
         for (key, value, source) in rows {
             let shownValue = value.count > valueWidth ? value : value.padding(toLength: valueWidth, withPad: " ", startingAt: 0)
-            print(key.padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  " + shownValue + "  " + source)
+            say(key.padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  " + shownValue + "  " + source)
         }
         _ = try SettingsArguments.validated(loaded.settings)
-        print("\nserve would start with these settings.")
+        say("\nserve would start with these settings.")
     }
 }

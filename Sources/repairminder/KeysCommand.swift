@@ -126,9 +126,9 @@ struct KeysRotateCommand: ParsableCommand {
             tokenLifetime: try KeySetOptions.lifetime(of: settings), now: now,
             retiring: jwtSecret ?? settings.jwtSecret)
         let when = added.activatesAt <= now ? "now" : "from \(Self.format(added.activatesAt))"
-        print("Added \(added.algorithm) key \(added.kid) to \(path): published now, signs \(when).")
-        if !dropped.isEmpty { print("Dropped keys that no longer verify anything: \(dropped.joined(separator: ", ")).") }
-        print("Running servers pick it up within 5 seconds; no restart needed.")
+        say("Added \(added.algorithm) key \(added.kid) to \(path): published now, signs \(when).")
+        if !dropped.isEmpty { say("Dropped keys that no longer verify anything: \(dropped.joined(separator: ", ")).") }
+        say("Running servers pick it up within 5 seconds; no restart needed.")
     }
 
     static func format(_ time: Double) -> String {
@@ -168,7 +168,7 @@ struct KeysListCommand: ParsableCommand {
                 case .published: "published, signs from \(KeysRotateCommand.format(key.activatesAt))"
                 case .retired(let until): "retired, verifies until \(KeysRotateCommand.format(until))"
                 }
-            print("\(key.kid)  \(key.algorithm)  \(state)")
+            say("\(key.kid)  \(key.algorithm)  \(state)")
         }
     }
 }

@@ -89,10 +89,10 @@ struct MailTestCommand: AsyncParsableCommand {
             try await client.deliver(message, from: sender, transcript: { reply in say(reply.lines.map { "  \(reply.code) \($0)" }.joined(separator: "\n")) })
             say("Sent.")
         } catch let error as SMTPError where error.code != nil {
-            FileHandle.standardError.write(Data("error: the server refused: \(error)\n".utf8))
+            sayError("error: the server refused: \(error)\(error.replyText.map { "\n\($0)" } ?? "")")
             throw ExitCode(1)
         } catch {
-            FileHandle.standardError.write(Data("error: \(PlainReason.of(error))\n".utf8))
+            sayError("error: \(PlainReason.of(error))")
             throw ExitCode(3)
         }
     }

@@ -23,6 +23,6 @@ struct MigrateCommand: AsyncParsableCommand {
         let settings = try settingsArguments.settings(for: "migrate")
         let database = try await Database.openMigrated(settings: settings, logger: Logger(label: "repairminder"))
         await database.close()
-        print("Database is up to date: \(database.engine.rawValue) \(database.location)")
+        say("Database is up to date: \(database.engine.rawValue) \(database.location)")
     }
 }

@@ -56,14 +56,14 @@ struct OutboxCommand: AsyncParsableCommand {
         if let to { messages = messages.filter { $0.to.caseInsensitiveCompare(to) == .orderedSame } }
         if let last { messages = Array(messages.suffix(max(0, last))) }
         if messages.isEmpty {
-            print(FileManager.default.fileExists(atPath: path) ? "No matching mail in \(path)." : "No mail yet (\(path) does not exist).")
+            say(FileManager.default.fileExists(atPath: path) ? "No matching mail in \(path)." : "No mail yet (\(path) does not exist).")
             return
         }
         for message in messages {
             if json {
-                print(try Self.jsonLine(message))
+                sayJSON(try Self.jsonLine(message))
             } else {
-                print("--- \(message.sentAt)  To: \(message.to)\nSubject: \(message.subject)\n\n\(message.text)\n")
+                say("--- \(message.sentAt)  To: \(shown(message.to))\nSubject: \(shown(message.subject))\n\n\(message.text)\n")
             }
         }
     }
@@ -80,22 +80,22 @@ struct OutboxCommand: AsyncParsableCommand {
         }
         let lines = entries.map { StatusLine($0, now: now) }
         if json {
-            for line in lines { print(try Self.jsonLine(line)) }
+            for line in lines { sayJSON(try Self.jsonLine(line)) }
             return
         }
         guard !lines.isEmpty else {
-            print("The mail queue of \(queue) is empty\(to.map { " for \($0)" } ?? "").")
+            say("The mail queue of \(queue) is empty\(to.map { " for \($0)" } ?? "").")
             return
         }
         for line in lines {
-            var text = "\(line.queuedAt)  \(line.state.padding(toLength: 8, withPad: " ", startingAt: 0))  attempts \(line.attempts)  \(line.to)  \(line.subject)"
+            var text = "\(line.queuedAt)  \(line.state.padding(toLength: 8, withPad: " ", startingAt: 0))  attempts \(line.attempts)  \(shown(line.to))  \(shown(line.subject))"
             if let next = line.nextAttemptAt { text += "\n    next attempt \(next)" }
-            if let error = line.lastError { text += "\n    last error: \(error)" }
-            print(text)
+            if let error = line.lastError { text += "\n    last error: \(shown(error))" }
+            say(text)
         }
         // The totals are the whole queue's (of that address, with --to), not of the lines shown.
-        let shown = lines.count < totals.all ? " (the last \(lines.count) shown)" : ""
-        print("\n\(totals.all) in the queue\(to.map { " for \($0)" } ?? "")\(shown): \(totals.queued) queued, \(totals.sending) sending, \(totals.sent) sent, \(totals.failed) failed")
+        let partly = lines.count < totals.all ? " (the last \(lines.count) shown)" : ""
+        say("\n\(totals.all) in the queue\(to.map { " for \($0)" } ?? "")\(partly): \(totals.queued) queued, \(totals.sending) sending, \(totals.sent) sent, \(totals.failed) failed")
     }
 
     private static func jsonLine(_ value: some Encodable) throws -> String {

@@ -47,13 +47,13 @@ struct RepairMinderCommand: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                sayError(fullMessage(for: error))
                 Foundation.exit(2)
             }
             // ArgumentParser's own errors (--help, an ExitCode) keep its handling; anything else
             // a command threw is a runtime failure.
             if code == .failure, !(error is ExitCode) {
-                FileHandle.standardError.write(Data("error: \(FailureMessage.text(for: error))\n".utf8))
+                sayError("error: \(FailureMessage.text(for: error))")
                 Foundation.exit(1)
             }
             exit(withError: error)

@@ -67,7 +67,7 @@ struct SeedCommand: AsyncParsableCommand {
             await database.close()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(ids), as: UTF8.self))
+            sayJSON(String(decoding: try encoder.encode(ids), as: UTF8.self))
         } catch {
             await database.close()
             throw error

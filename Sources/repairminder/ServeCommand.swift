@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
         try await ListenCheck.ensureAvailable(for: settings)
         let logger = makeLogger(settings)
         if demo {
-            say("Loading demo accounts (hashing passwords at bcrypt cost \(settings.bcryptCost))...")
+            announce("Loading demo accounts (hashing passwords at bcrypt cost \(settings.bcryptCost))...", settings: settings, logger: logger)
             let database = try await Database.openMigrated(settings: settings, logger: logger)
             _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost)
                 .load(DemoFixtures.withLogo(in: settings.dataDirectory), actor: OperatorIdentity.current)
@@ -54,7 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Held while serving, so `repairminder restore` refuses to replace the database under it.
         let dataDirectoryLock = try DataDirectoryLock.holdShared(in: settings.dataDirectory)
         defer { close(dataDirectoryLock) }
-        if demo { printDemoHelp(settings: settings) }
+        if demo { announce(demoHelp(settings: settings), settings: settings, logger: logger) }
         logger.info("\(settings.startupSummary())")
         try await app.runService()
         logger.info("Repair Minder stopped")
@@ -65,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     private func makeLogger(_ settings: ServerSettings) -> Logger {
         switch settings.logFormat {
         case .json: LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
-        case .text: LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        case .text: LoggingSystem.bootstrap { label in TextLogHandler(label: label) }
         }
         var logger = Logger(label: "repairminder")
         logger.logLevel = settings.logLevel
@@ -80,9 +80,18 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private func printDemoHelp(settings: ServerSettings) {
+    /// Says `text` to the person at the terminal; with `--log-format json` as a log line, so
+    /// that every line the process writes is JSON.
+    private func announce(_ text: String, settings: ServerSettings, logger: Logger) {
+        switch settings.logFormat {
+        case .json: logger.notice("\(text.trimmingCharacters(in: .whitespacesAndNewlines))")
+        case .text: say(text)
+        }
+    }
+
+    private func demoHelp(settings: ServerSettings) -> String {
         let base = "http://\(settings.host):\(settings.port)"
-        say("""
+        return """
 
             Demo accounts loaded. Sign in as the admin:
               curl -s \(base)\(Routes.StaffAuth.login.path) -H 'Content-Type: application/json' \\
@@ -95,6 +104,6 @@ struct ServeCommand: AsyncParsableCommand {
               curl -s \(base)\(Routes.CustomerAuth.requestMagicLink.path) -H 'Content-Type: application/json' -d '{"email":"jane@example.test"}'
             The README walks through every flow.
 
-            """)
+            """
     }
 }

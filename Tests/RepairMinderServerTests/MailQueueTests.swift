@@ -135,7 +135,9 @@ import Testing
         await database.close()
         let started = Date()
         try await worker.run()
-        #expect(Date().timeIntervalSince(started) < 2)
+        // Only a hang fails this (a busy CI machine took 2.5 s once): the one warning below is
+        // what shows that the worker did not loop.
+        #expect(Date().timeIntervalSince(started) < 30)
         #expect(logs.lines.value.filter { $0.hasPrefix("warning") || $0.hasPrefix("error") } == ["warning Mail queue: the database closed; delivery stops "])
 
         // An open database and a cancelled task: the worker returns as well.

@@ -48,6 +48,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     // Passkeys (§11).
     public static let passkeyInvalid = ErrorCode(rawValue: "PASSKEY_INVALID")
+    public static let passkeyLimit = ErrorCode(rawValue: "PASSKEY_LIMIT")
 
     // Quarantine (§4).
     public static let accountPendingApproval = ErrorCode(rawValue: "ACCOUNT_PENDING_APPROVAL")
@@ -64,7 +65,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
         .unauthorized, .tokenExpired, .forbidden, .invalidCredentials, .accountDeactivated, .accountArchived,
         .noPasswordSet, .loginChallengeExpired, .invalidCode, .codeExpired, .tooManyAttempts, .invalidRefreshToken,
         .refreshTokenExpired, .userInactive, .tokenReuseDetected, .totpAlreadyEnabled, .totpSetupRequired,
-        .totpNotEnabled, .passkeyInvalid, .accountPendingApproval, .accountSuspended, .weakPassword, .emailTaken,
+        .totpNotEnabled, .passkeyInvalid, .passkeyLimit, .accountPendingApproval, .accountSuspended, .weakPassword, .emailTaken,
         .companyNameTaken,
     ]
 

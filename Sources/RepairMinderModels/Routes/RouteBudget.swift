@@ -24,6 +24,9 @@ public struct RouteBudget: Sendable, Hashable {
         /// Wrong second factors per staff user (`--second-factor-failure-limit` an hour, across
         /// their login challenges): as `wrongCodes`.
         case secondFactors
+        /// Passkey enrolments started per staff user (`register/options`, each storing a
+        /// challenge): 10 a minute; never taken back.
+        case passkeyEnrolments
     }
 
     /// Whose budget a call spends.
@@ -78,4 +81,6 @@ public struct RouteBudget: Sendable, Hashable {
         RouteBudget(.wrongCodes, by: key, namespace: namespace)
     }
     public static func secondFactors(by key: Key) -> RouteBudget { RouteBudget(.secondFactors, by: key) }
+    /// Passkey enrolments started by the signed-in staff member.
+    public static let passkeyEnrolments = RouteBudget(.passkeyEnrolments, by: .callerId)
 }

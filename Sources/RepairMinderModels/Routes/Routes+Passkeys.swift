@@ -3,10 +3,11 @@ extension Routes {
     public enum Passkeys {
         public static let registrationOptions = Route<EmptyPayload, PasskeyRegistrationOptions>(
             .post, "/api/auth/passkeys/register/options", .staff,
-            "Start enrolling a passkey: creation options with a challenge that lives 5 minutes, once", quarantine: .allowed)
+            "Start enrolling a passkey: creation options with a challenge that lives 5 minutes, once", quarantine: .allowed,
+            budgets: [.passkeyEnrolments], failures: [.init(409, .passkeyLimit)])
         public static let register = Route<PasskeyRegistrationRequest, Passkey>(
             .post, "/api/auth/passkeys/register/verify", .staff, "Finish enrolling: check the authenticator's answer and keep the passkey",
-            quarantine: .allowed, successStatus: 201, failures: [.init(400, .passkeyInvalid)])
+            quarantine: .allowed, successStatus: 201, failures: [.init(400, .passkeyInvalid), .init(409, .passkeyLimit)])
         public static let list = Route<EmptyPayload, [Passkey]>(
             .get, "/api/auth/passkeys", .staff, "The caller's passkeys, oldest first", quarantine: .allowed)
         public static let remove = Route<EmptyPayload, EmptyPayload>(

@@ -3,14 +3,40 @@ import Foundation
 /// The field rules of docs/API.md §1, each a `StringRule` from which both the OpenAPI document
 /// and the server's check are derived; the SDK's forms use the same ones.
 public enum FieldRules {
-    /// Trimmed text, non-blank, at most `maxLength` code points as sent.
-    public static func text(maxLength: Int = 1024, description: String? = nil) -> StringRule {
-        StringRule(minLength: 1, maxLength: maxLength, content: .nonBlank, normalisation: .trimmed, description: description)
+    /// Free text a person reads (a name, a shop's name, a note): at most `maxLength` code points
+    /// as sent, non-blank, and none of `TextCharacters.forbidden` (controls, bidi controls, the
+    /// BOM) inside; a `multiline` field also takes line feeds. Whitespace around it is dropped
+    /// and it is handed on in Unicode's canonical composition (NFC), so a composed and a
+    /// decomposed "é" are stored alike.
+    public static func text(maxLength: Int = 1024, multiline: Bool = false, description: String? = nil) -> StringRule {
+        let forbidden = characterClass(multiline ? TextCharacters.forbiddenInMultiline : TextCharacters.forbidden)
+        // Whitespace around (trimmed; tab and line breaks too), then a visible character, then
+        // anything allowed ending in a visible character.
+        let pattern = "^[\(whitespaceClass)]*[^\(whitespaceClass)\(forbidden)]([^\(forbidden)]*[^\(whitespaceClass)\(forbidden)])?[\(whitespaceClass)]*$"
+        return StringRule(
+            minLength: 1, maxLength: maxLength,
+            content: .pattern(
+                pattern,
+                mismatch: multiline
+                    ? "must not contain control characters other than line feeds, or bidirectional formatting characters"
+                    : "must not contain control characters or bidirectional formatting characters"),
+            normalisation: .trimmedComposed, description: description)
     }
 
-    /// An identifier: anything non-blank up to 128 characters, so that a wrong id is a "not
-    /// found" answer rather than a validation error.
-    public static let identifier = text(maxLength: 128)
+    /// A token or identifier a client sends back (an id, a challenge, a refresh or device
+    /// token): 1 to `maxLength` visible ASCII characters (`!` to `~`), whitespace around
+    /// dropped. A wrong one is then a "not found" or "invalid" answer, not a validation error.
+    public static func visibleASCII(maxLength: Int, description: String? = nil) -> StringRule {
+        StringRule(
+            minLength: 1, maxLength: maxLength,
+            content: .pattern(
+                "^[\(whitespaceClass)]*[\\u0021-\\u007E]+[\(whitespaceClass)]*$", mismatch: "must be printable ASCII characters without spaces"),
+            normalisation: .trimmed, description: description)
+    }
+
+    /// An identifier: up to 128 visible ASCII characters, so that a wrong id is a "not found"
+    /// answer rather than a validation error.
+    public static let identifier = visibleASCII(maxLength: 128)
 
     /// Kept exactly as sent (passwords: spaces are part of them), non-empty.
     public static let secret = StringRule(minLength: 1, maxLength: 1024)
@@ -44,19 +70,19 @@ public enum FieldRules {
     // MARK: Fields of several requests
 
     /// Login step 1's `challengeToken`, sent back with steps 2 and 3 (docs/API.md §2.3).
-    public static let challengeToken = text(maxLength: 128, description: "Step 1's challengeToken (opaque, 256 bits)")
+    public static let challengeToken = visibleASCII(maxLength: 128, description: "Step 1's challengeToken (opaque, 256 bits)")
 
     /// A refresh token: any up to 512 characters is looked up (a wrong one is refused by the
     /// route, 401), a longer one is bad input.
-    public static let refreshToken = text(maxLength: 512)
+    public static let refreshToken = visibleASCII(maxLength: 512)
 
     /// The token of a REKI reset link (docs/API.md §10), in `POST /auth/reset-password` and on
     /// the link's page: any up to 1 KiB is looked up (a wrong one is "Invalid or expired reset
     /// token", not bad input).
-    public static let resetToken = text(description: "The token of the emailed link (64 hex characters)")
+    public static let resetToken = visibleASCII(maxLength: 1024, description: "The token of the emailed link (64 hex characters)")
 
     /// A push device token (APNs or FCM).
-    public static let deviceToken = text(maxLength: 512)
+    public static let deviceToken = visibleASCII(maxLength: 512)
 
     /// Binary WebAuthn values as base64url without padding (docs/API.md §11), at most
     /// `maxLength` characters: a credential id is at most 1023 bytes, a signature (RSA-4096)
@@ -99,14 +125,14 @@ public enum FieldRules {
     ]
 
     /// `whitespace` as the inside of a regular-expression character class.
-    static let whitespaceClass = characterClass(whitespace)
+    public static let whitespaceClass = characterClass(whitespace)
     /// What an address may not contain, as the inside of a character class: `@` aside, which
     /// the pattern places itself.
     private static let addressForbidden = characterClass(whitespace + invisible) + "@<>\"(),;:"
 
     /// The inside of a character class: `\uXXXX` escapes, which ECMA-262 (with or without the
     /// `u` flag), Python and ICU read alike. Only the Basic Multilingual Plane can be named so.
-    private static func characterClass(_ ranges: [ClosedRange<UInt32>]) -> String {
+    static func characterClass(_ ranges: [ClosedRange<UInt32>]) -> String {
         func one(_ scalar: UInt32) -> String {
             precondition(scalar <= 0xFFFF, "a character class of the document names the Basic Multilingual Plane only")
             return "\\u" + String(format: "%04X", scalar)

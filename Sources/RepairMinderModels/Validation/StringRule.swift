@@ -14,6 +14,8 @@ public struct StringRule: Sendable {
         case trimmed
         /// Trimmed and lowercased (email addresses compare case-insensitively).
         case trimmedLowercased
+        /// Trimmed and in Unicode's canonical composition, NFC (text a person reads).
+        case trimmedComposed
     }
 
     /// What the text must contain besides its length.
@@ -80,6 +82,7 @@ public struct StringRule: Sendable {
         case .none: return value
         case .trimmed: return trimmed
         case .trimmedLowercased: return trimmed.lowercased()
+        case .trimmedComposed: return trimmed.precomposedStringWithCanonicalMapping
         }
     }
 }

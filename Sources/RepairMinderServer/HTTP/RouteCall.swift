@@ -46,9 +46,12 @@ struct RouteCall<Body: Sendable>: Sendable {
     /// Whether the caller is a mobile app (docs/API.md §1), by its User-Agent.
     var isMobile: Bool { ClientKind.isMobile(request) }
 
-    /// The calling device as a new session records it.
+    /// The calling device as a new session records it. Its User-Agent is kept for display (the
+    /// sessions list, the audit trail) with any control or bidi character escaped: a header
+    /// cannot be refused like a field, and it must not show as something it is not.
     var device: ClientDevice {
-        ClientDevice(isMobile: isMobile, userAgent: request.headers[.userAgent], ipAddress: context.clientIP)
+        ClientDevice(
+            isMobile: isMobile, userAgent: request.headers[.userAgent].map { TextCharacters.escaped($0) }, ipAddress: context.clientIP)
     }
 
     /// The whole-number query `parameter`; nil when absent, 400 `VALIDATION_ERROR` naming it

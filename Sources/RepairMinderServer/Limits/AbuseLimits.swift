@@ -16,6 +16,8 @@ struct AbuseLimits: Sendable {
 
     /// Code emails a login challenge may send while it lives.
     static let emailsPerChallenge = 5
+    /// Passkey enrolments a staff member may start in a minute.
+    static let passkeyEnrolmentsPerMinute = 10
 
     /// One counted try: the counter it went to, its kind, and whether that counter is the
     /// key-wide ceiling over every network's count.
@@ -47,6 +49,8 @@ struct AbuseLimits: Sendable {
             settings.wrongCodeLimit > 0 ? .init(limit: settings.wrongCodeLimit, window: Self.guessWindow) : nil
         case .secondFactors:
             settings.secondFactorFailureLimit > 0 ? .init(limit: settings.secondFactorFailureLimit, window: Self.guessWindow) : nil
+        case .passkeyEnrolments:
+            .init(limit: Self.passkeyEnrolmentsPerMinute, window: 60)
         }
     }
 
@@ -101,7 +105,7 @@ struct AbuseLimits: Sendable {
     static func settlement(of kind: RouteBudget.Kind, after error: (any Error)?) -> Settlement {
         let refusal = (error as? APIError).flatMap { $0.status.code < 500 ? $0.code : nil }
         switch kind {
-        case .clientIP, .codeEmails, .challengeEmails:
+        case .clientIP, .codeEmails, .challengeEmails, .passkeyEnrolments:
             return .keep
         case .failedSecrets:
             if error == nil { return .startAfresh }
@@ -128,6 +132,7 @@ struct AbuseLimits: Sendable {
         case .challengeEmails: "challenge-emails:"
         case .wrongCodes: "wrong-codes:"
         case .secondFactors: "second-factor:"
+        case .passkeyEnrolments: "passkey-enrolments:"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RepairMinderModels
 
 /// `--log-format json`: one JSON object per line on standard error, for a log collector:
 /// `timestamp` (ISO 8601, UTC, milliseconds), `level`, `message`, `label`, `source`, then each
@@ -34,7 +35,9 @@ public struct JSONLogHandler: LogHandler {
             fields[fields[key] == nil ? key : "meta_\(key)"] = Self.plain(value)
         }
         guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        write(String(decoding: data, as: UTF8.self) + "\n")
+        // Control and bidi characters from a request (a path, a name) reach the collector
+        // escaped, never raw to whoever tails the file.
+        write(TextCharacters.escapedJSON(String(decoding: data, as: UTF8.self)) + "\n")
     }
 
     private static func plain(_ value: Logger.MetadataValue) -> Any {

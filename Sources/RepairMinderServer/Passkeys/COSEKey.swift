@@ -24,6 +24,7 @@ enum COSEKey: Sendable {
                 guard cbor[-1]?.integer == 1, let x = cbor[-2]?.bytes, let y = cbor[-3]?.bytes, x.count == 32, y.count == 32 else {
                     throw PasskeyProblem("the ES256 key is not a P-256 point")
                 }
+                // swift-crypto (BoringSSL) refuses coordinates that are not a point on P-256.
                 self = .es256(try P256.Signing.PublicKey(rawRepresentation: x + y))
             case (1, -8):
                 // OKP on Ed25519 (crv 6).
@@ -37,7 +38,14 @@ enum COSEKey: Sendable {
                 }
                 // Its signatures must fit the sign-in's 1024-character field: RSA-4096 at most.
                 guard n.drop(while: { $0 == 0 }).count <= 512 else { throw PasskeyProblem("the RS256 key is larger than 4096 bits") }
+                // A small exponent (3) has let forged PKCS #1 v1.5 signatures through careless
+                // verifiers; authenticators use 65537. Even exponents are no RSA key at all.
+                let exponent = e.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                guard exponent >= 65537, exponent % 2 == 1 else {
+                    throw PasskeyProblem("the RS256 key's exponent \(exponent) is not an odd number of at least 65537")
+                }
                 // _CryptoExtras refuses moduli under 2048 bits.
+                guard n.drop(while: { $0 == 0 }).count >= 256 else { throw PasskeyProblem("the RS256 key is smaller than 2048 bits") }
                 self = .rs256(try _RSA.Signing.PublicKey(n: n, e: e))
             default:
                 throw PasskeyProblem("the public key's algorithm \(alg) is not one of ES256, EdDSA, RS256")

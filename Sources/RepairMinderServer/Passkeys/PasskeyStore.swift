@@ -34,6 +34,12 @@ enum PasskeyCeremony: String, Sendable {
 struct PasskeyStore: Sendable {
     let database: Database
 
+    /// Passkeys one user may have (docs/API.md §7): every sign-in loads them all, and login step
+    /// 1 and the enrolment options list them.
+    static let maximumPerUser = 20
+    /// Enrolments one user may have open at once; opening another drops the oldest.
+    static let openEnrolmentsPerUser = 5
+
     // MARK: User handles
 
     /// The user's opaque handle (32 random bytes, base64url), made on first use: what the
@@ -79,6 +85,9 @@ struct PasskeyStore: Sendable {
 
     /// Keeps a new passkey and logs its enrolment, in one transaction; nil when its credential
     /// id is already registered (to anyone): the unique index decides between concurrent tries.
+    /// 409 `PASSKEY_LIMIT` when the user has `maximumPerUser` already: the user's handle row,
+    /// written first, queues concurrent enrolments of one user, so the count each checks is the
+    /// committed one (on PostgreSQL as on SQLite) and a limit of 20 is never 21.
     func insert(
         _ credential: WebAuthnRelyingParty.NewCredential, userId: String, name: String, device: ClientDevice, now: Double
     ) async throws -> PasskeyRecord? {
@@ -87,6 +96,12 @@ struct PasskeyStore: Sendable {
             publicKey: Data(credential.publicKey).base64URLEncoded(), signCount: Int64(credential.signCount),
             backedUp: credential.backedUp ? 1 : 0, name: name, createdAt: now, lastUsedAt: nil)
         return try await database.transaction { db in
+            // A write to the user's handle row locks it until the commit: the next enrolment of
+            // this user waits here, then counts what this one added.
+            try await db.raw("UPDATE passkey_user_handles SET handle = handle WHERE user_id = \(bind: userId)").run()
+            let count = try await db.raw("SELECT COUNT(*) AS n FROM passkeys WHERE user_id = \(bind: userId)")
+                .first(decodingColumn: "n", as: Int.self) ?? 0
+            guard count < Self.maximumPerUser else { throw APIError.passkeyLimit }
             let inserted = try await db.raw(
                 """
                 INSERT INTO passkeys (id, user_id, credential_id, public_key, sign_count, backed_up, name, created_at)
@@ -135,10 +150,23 @@ struct PasskeyStore: Sendable {
 
     // MARK: Ceremonies
 
-    /// Opens a ceremony whose challenge hashes to `challengeHash`; its id.
+    /// Opens a ceremony whose challenge hashes to `challengeHash`; its id. A user's enrolment
+    /// drops their oldest beyond `openEnrolmentsPerUser`: a user's pending challenges are bounded.
     func openCeremony(_ purpose: PasskeyCeremony, userId: String?, challengeHash: String, now: Double) async throws -> String {
         let id = UUID().uuidString.lowercased()
-        try await database.withConnection { db in
+        try await database.transaction { db in
+            if let userId {
+                try await db.raw(
+                    """
+                    DELETE FROM passkey_challenges
+                    WHERE purpose = \(bind: purpose.rawValue) AND user_id = \(bind: userId)
+                      AND id NOT IN (
+                        SELECT id FROM passkey_challenges
+                        WHERE purpose = \(bind: purpose.rawValue) AND user_id = \(bind: userId) AND used_at IS NULL
+                        ORDER BY expires_at DESC, id DESC LIMIT \(literal: Self.openEnrolmentsPerUser - 1))
+                    """
+                ).run()
+            }
             try await db.raw(
                 """
                 INSERT INTO passkey_challenges (id, purpose, user_id, challenge_hash, expires_at)

@@ -210,10 +210,10 @@ struct SessionsCommand: AsyncParsableCommand {
             Terminal.note(count == 1 ? "Signed out 1 other device." : "Signed out \(count) other devices.")
         } else {
             for session in try await auth.sessions() {
-                let device = session.userAgent ?? (session.isMobile ? "a phone" : "a browser")
+                let device = session.userAgent.map(shown) ?? (session.isMobile ? "a phone" : "a browser")
                 let place = session.ipAddress.map { " from \($0)" } ?? ""
                 let used = session.lastUsedAt.map { ", last used \($0)" } ?? ""
-                print("\(session.current ? "*" : " ") \(session.id)  \(device)\(place), signed in \(session.createdAt)\(used)")
+                say("\(session.current ? "*" : " ") \(session.id)  \(device)\(place), signed in \(session.createdAt)\(used)")
             }
         }
     }

@@ -217,10 +217,10 @@ struct LoginCommand: AsyncParsableCommand {
 enum Describe {
     static func staff(_ me: StaffMeResponse) -> String {
         let name = [me.user.firstName, me.user.lastName].compactMap { $0 }.joined(separator: " ")
-        return "\(name.isEmpty ? me.user.email : name) <\(me.user.email)>, \(me.user.role.rawValue) at \(me.company.name) (\(me.company.status.rawValue))"
+        return "\(shown(name.isEmpty ? me.user.email : name)) <\(shown(me.user.email))>, \(shown(me.user.role.rawValue)) at \(shown(me.company.name)) (\(shown(me.company.status.rawValue)))"
     }
 
     static func customer(_ me: CustomerMeResponse) -> String {
-        "\(me.client.name) <\(me.client.email)>, customer of \(me.company.name)"
+        "\(shown(me.client.name)) <\(shown(me.client.email))>, customer of \(shown(me.company.name))"
     }
 }

@@ -34,7 +34,7 @@ struct PasskeysCommand: AsyncParsableCommand {
             }
             for passkey in passkeys {
                 let used = passkey.lastUsedAt.map { "last used \($0)" } ?? "never used"
-                say("\(passkey.id)  \(passkey.name)  added \(passkey.createdAt), \(used)\(passkey.backedUp ? ", synced" : "")")
+                say("\(shown(passkey.id))  \(shown(passkey.name))  added \(passkey.createdAt), \(used)\(passkey.backedUp ? ", synced" : "")")
             }
         }
     }

@@ -35,6 +35,6 @@ enum Terminal {
 
     /// A message for the person, on standard error so standard output stays for results.
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        sayError(text)
     }
 }

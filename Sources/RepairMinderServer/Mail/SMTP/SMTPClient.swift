@@ -3,14 +3,33 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 
-/// A refusal or failure of the mail server, with its reply: 5xx replies are permanent (the
-/// message will never go), anything else may succeed later.
+/// A refusal or failure of the mail server: 5xx replies are permanent (the message will never
+/// go), anything else may succeed later.
+///
+/// Its `description` is what logs and the queue's `last_error` hold: the stage (`RCPT`), the
+/// reply code and its enhanced status (`550 5.1.1`), never the reply's text or an address: a
+/// mail server's words often repeat the recipient, and whatever a peer says is not ours to copy
+/// into a log. `replyText` keeps the text for a person at a terminal (`repairminder mail test`).
 public struct SMTPError: Error, CustomStringConvertible {
     public let code: Int?
     public let description: String
+    /// The mail server's reply lines, for `mail test` only; never logged or stored.
+    public var replyText: String? = nil
 
     /// A 5xx reply: retrying will not help.
     public var isPermanent: Bool { (code ?? 0) >= 500 && (code ?? 0) < 600 }
+
+    init(code: Int?, description: String, replyText: String? = nil) {
+        self.code = code
+        self.description = description
+        self.replyText = replyText
+    }
+
+    /// A reply with another code than `expected` at `stage`: `RCPT → 550 5.1.1`.
+    init(stage: String, reply: SMTPReply) {
+        let status = reply.enhancedStatus.map { " \($0)" } ?? ""
+        self.init(code: reply.code, description: "\(stage) → \(reply.code)\(status)", replyText: reply.description)
+    }
 }
 
 /// One reply of the mail server: its code and text lines.
@@ -18,6 +37,16 @@ public struct SMTPReply: Sendable, CustomStringConvertible {
     public let code: Int
     public let lines: [String]
     public var description: String { lines.map { "\(code) \($0)" }.joined(separator: "\n") }
+
+    /// The enhanced status code (RFC 3463) the first line starts with, like `5.1.1`; nil without one.
+    public var enhancedStatus: String? {
+        guard let first = lines.first?.split(separator: " ", maxSplits: 1).first else { return nil }
+        let parts = first.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, ["2", "4", "5"].contains(parts[0]),
+            parts[1...].allSatisfy({ (1...3).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) })
+        else { return nil }
+        return String(first)
+    }
 }
 
 /// Delivers messages over SMTP (RFC 5321): EHLO, STARTTLS or implicit TLS, AUTH PLAIN or LOGIN,
@@ -168,11 +197,16 @@ public struct SMTPClient: Sendable {
         mutating func expect(_ code: Int, after command: String?) async throws -> SMTPReply {
             let reply = try await readReply()
             transcript?(reply)
-            guard reply.code == code else {
-                let what = command.map { "\($0) → " } ?? "greeting → "
-                throw SMTPError(code: reply.code, description: "\(what)\(reply.code) \(reply.lines.joined(separator: " "))")
-            }
+            guard reply.code == code else { throw SMTPError(stage: Self.stage(of: command), reply: reply) }
             return reply
+        }
+
+        /// What a failed command is called in logs: its verb (`RCPT`, `MAIL`, `AUTH`), never its
+        /// argument (an address); `greeting` before any.
+        static func stage(of command: String?) -> String {
+            guard let command else { return "greeting" }
+            if command.hasPrefix("(") { return command }  // "(end of message)", "(password)"
+            return String(command.prefix { $0 != " " && $0 != ":" })
         }
 
         mutating func readReply() async throws -> SMTPReply {
@@ -181,7 +215,7 @@ public struct SMTPClient: Sendable {
                 let line = try await readLine()
                 let bytes = Array(line.utf8)
                 guard bytes.count >= 3, let code = Int(String(line.prefix(3))) else {
-                    throw SMTPError(code: nil, description: "not an SMTP reply: \(line.prefix(80).debugDescription)")
+                    throw SMTPError(code: nil, description: "not an SMTP reply", replyText: String(line.prefix(80)))
                 }
                 lines.append(bytes.count > 4 ? String(line.dropFirst(4)) : "")
                 if bytes.count == 3 || bytes[3] != UInt8(ascii: "-") { return SMTPReply(code: code, lines: lines) }

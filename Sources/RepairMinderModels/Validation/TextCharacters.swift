@@ -1,0 +1,68 @@
+/// The characters that make text lie (docs/API.md §1, "Text is text"): C0 and C1 controls and
+/// DEL (a terminal obeys ESC and CSI sequences: clears the screen, sets its title and
+/// clipboard, fakes rows), the bidirectional controls (U+202A–U+202E, U+2066–U+2069: text shown
+/// in another order than it is stored) and the byte-order mark U+FEFF; and NUL, which C strings
+/// (SQLite's text among them) take for the end.
+///
+/// No text field takes them (`FieldRules.text`), and whatever holds them already (a name from
+/// before, a fixtures file, a mail server's reply) is shown by the CLI and the logs escaped
+/// (`escaped`), never raw.
+public enum TextCharacters {
+    /// What no text field takes.
+    public static let forbidden: [ClosedRange<UInt32>] = [
+        0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF...0xFEFF,
+    ]
+
+    /// What a multi-line field (a note) does not take: `forbidden` but the line feed.
+    public static let forbiddenInMultiline: [ClosedRange<UInt32>] = [
+        0x00...0x09, 0x0B...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF...0xFEFF,
+    ]
+
+    /// Whether `scalar` is one of `forbidden`.
+    @inlinable
+    public static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
+            || (0x2066...0x2069).contains(value) || value == 0xFEFF
+    }
+
+    /// Whether `text` holds none of `forbidden`.
+    public static func isClean(_ text: String) -> Bool {
+        !text.unicodeScalars.contains(where: isForbidden)
+    }
+
+    /// `text` safe to write to a terminal or a log line: each forbidden character as Swift
+    /// writes it, `\u{1b}`. `keepingLineFeeds` leaves line feeds (of a message the program
+    /// formatted itself).
+    public static func escaped(_ text: String, keepingLineFeeds: Bool = false) -> String {
+        guard text.unicodeScalars.contains(where: { isForbidden($0) && !(keepingLineFeeds && $0 == "\n") }) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isForbidden(scalar), !(keepingLineFeeds && scalar == "\n") {
+                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// A JSON text with each forbidden character a JSON encoder leaves raw (DEL, C1, the bidi
+    /// controls, the BOM) written as a `\uXXXX` escape: the same JSON value, safe on a terminal.
+    /// C0 controls are escaped by every JSON encoder already: a raw tab, line feed or carriage
+    /// return is the JSON's own whitespace (pretty-printed), and stays.
+    public static func escapedJSON(_ json: String) -> String {
+        let unsafe = { (scalar: Unicode.Scalar) in isForbidden(scalar) && !["\t", "\n", "\r"].contains(scalar) }
+        guard json.unicodeScalars.contains(where: unsafe) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if unsafe(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+}
