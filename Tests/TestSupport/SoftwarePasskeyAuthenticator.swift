@@ -9,7 +9,13 @@ import _CryptoExtras
 /// (WebAuthn Level 3), discoverable credentials with user verification, attestation "none".
 /// Every part of an answer can be bent (`Tampering`) so tests can send what an attacker would.
 public final class SoftwarePasskeyAuthenticator: PasskeyAuthenticator, @unchecked Sendable {
-    public enum Algorithm: Sendable { case es256, edDSA, rs256 }
+    public enum Algorithm: Sendable {
+        case es256, edDSA, rs256
+        /// An attacker's Ed25519 "key": the point `publicKey` (a small-order point such as the
+        /// identity), with no private key; it signs with R = the identity, S = 0, which a
+        /// verifier that takes such a key accepts for any message.
+        case forgedEdDSA(publicKey: [UInt8])
+    }
 
     /// What a ceremony should get wrong on purpose.
     public struct Tampering: Sendable {
@@ -26,6 +32,8 @@ public final class SoftwarePasskeyAuthenticator: PasskeyAuthenticator, @unchecke
         public var signCount: UInt32?
         /// Flips a bit of the signature.
         public var breakSignature = false
+        /// The COSE key to attest instead of the credential's own (an off-curve point, a weak RSA key).
+        public var coseKey: [UInt8]?
         public var userHandle: String?
         public init() {}
     }
@@ -36,12 +44,15 @@ public final class SoftwarePasskeyAuthenticator: PasskeyAuthenticator, @unchecke
         public let userHandle: String
         let key: PrivateKey
         public var signCount: UInt32
+        /// The public key as the authenticator attests it (COSE).
+        public var coseKey: [UInt8] { (try? SoftwarePasskeyAuthenticator.coseKey(of: key)) ?? [] }
     }
 
     enum PrivateKey: @unchecked Sendable {
         case es256(P256.Signing.PrivateKey)
         case edDSA(Curve25519.Signing.PrivateKey)
         case rs256(_RSA.Signing.PrivateKey)
+        case forgedEdDSA([UInt8])
     }
 
     public let origin: String
@@ -73,7 +84,7 @@ public final class SoftwarePasskeyAuthenticator: PasskeyAuthenticator, @unchecke
 
     public func createPasskey(_ options: PublicKeyCredentialCreationOptionsJSON) async throws -> RegistrationResponseJSON {
         let tampering = takeTampering()
-        let algorithmNumber = switch algorithm { case .es256: -7; case .edDSA: -8; case .rs256: -257 }
+        let algorithmNumber = switch algorithm { case .es256: -7; case .edDSA, .forgedEdDSA: -8; case .rs256: -257 }
         guard options.pubKeyCredParams.contains(where: { $0.alg == algorithmNumber }) else {
             throw PasskeyError.failed("the server does not take this algorithm")
         }
@@ -86,6 +97,7 @@ public final class SoftwarePasskeyAuthenticator: PasskeyAuthenticator, @unchecke
             case .es256: .es256(P256.Signing.PrivateKey())
             case .edDSA: .edDSA(Curve25519.Signing.PrivateKey())
             case .rs256: .rs256(try _RSA.Signing.PrivateKey(keySize: .bits2048))
+            case .forgedEdDSA(let point): .forgedEdDSA(point)
             }
         let id = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
         let credential = Credential(id: id, rpId: options.rp.id, userHandle: options.user.id, key: key, signCount: 0)
@@ -99,7 +111,7 @@ public final class SoftwarePasskeyAuthenticator: PasskeyAuthenticator, @unchecke
         if tampering.backedUpWithoutEligibility { authData[32] &= ~0x08 }
         authData += [UInt8](repeating: 0, count: 16)  // AAGUID: none, as with attestation "none"
         authData += [UInt8(id.count >> 8), UInt8(id.count & 0xff)] + id
-        authData += try Self.coseKey(of: key)
+        authData += try tampering.coseKey ?? Self.coseKey(of: key)
         let attestation = CBORWriter.map([
             (CBORWriter.text("fmt"), CBORWriter.text("none")), (CBORWriter.text("attStmt"), CBORWriter.map([])),
             (CBORWriter.text("authData"), CBORWriter.bytes(authData)),
@@ -177,10 +189,9 @@ public final class SoftwarePasskeyAuthenticator: PasskeyAuthenticator, @unchecke
                 (CBORWriter.int(-3), CBORWriter.bytes(Array(raw[32..<64]))),
             ])
         case .edDSA(let key):
-            return CBORWriter.map([
-                (CBORWriter.int(1), CBORWriter.int(1)), (CBORWriter.int(3), CBORWriter.int(-8)),
-                (CBORWriter.int(-1), CBORWriter.int(6)), (CBORWriter.int(-2), CBORWriter.bytes(Array(key.publicKey.rawRepresentation))),
-            ])
+            return okpKey(Array(key.publicKey.rawRepresentation))
+        case .forgedEdDSA(let point):
+            return okpKey(point)
         case .rs256(let key):
             let primitives = try key.publicKey.getKeyPrimitives()
             return CBORWriter.map([
@@ -191,8 +202,17 @@ public final class SoftwarePasskeyAuthenticator: PasskeyAuthenticator, @unchecke
         }
     }
 
+    /// An Ed25519 public key `x` as a COSE OKP key.
+    public static func okpKey(_ x: [UInt8]) -> [UInt8] {
+        CBORWriter.map([
+            (CBORWriter.int(1), CBORWriter.int(1)), (CBORWriter.int(3), CBORWriter.int(-8)),
+            (CBORWriter.int(-1), CBORWriter.int(6)), (CBORWriter.int(-2), CBORWriter.bytes(x)),
+        ])
+    }
+
     static func sign(_ message: [UInt8], with key: PrivateKey) throws -> [UInt8] {
         switch key {
+        case .forgedEdDSA: [1] + [UInt8](repeating: 0, count: 63)  // R = identity, S = 0
         case .es256(let key): Array(try key.signature(for: message).derRepresentation)
         case .edDSA(let key): Array(try key.signature(for: message))
         case .rs256(let key): Array(try key.signature(for: message, padding: .insecurePKCS1v1_5).rawRepresentation)

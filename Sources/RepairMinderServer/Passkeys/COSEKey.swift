@@ -31,6 +31,11 @@ enum COSEKey: Sendable {
                 guard cbor[-1]?.integer == 6, let x = cbor[-2]?.bytes, x.count == 32 else {
                     throw PasskeyProblem("the EdDSA key is not an Ed25519 key")
                 }
+                // A small-order key (the identity among them) verifies a signature made without
+                // any private key: refused at enrolment, and at sign-in for a key stored before.
+                if let problem = Ed25519PointCheck.problem(x) {
+                    throw PasskeyProblem("the EdDSA key is not a point of the prime-order group (\(problem))")
+                }
                 self = .edDSA(try Curve25519.Signing.PublicKey(rawRepresentation: x))
             case (3, -257):
                 guard let n = cbor[-1]?.bytes, let e = cbor[-2]?.bytes, !n.isEmpty, !e.isEmpty, e.count <= 8 else {
