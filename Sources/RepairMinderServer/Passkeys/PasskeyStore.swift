@@ -153,7 +153,8 @@ struct PasskeyStore: Sendable {
     /// Opens a ceremony whose challenge hashes to `challengeHash`; its id. A user's enrolment
     /// drops their oldest beyond `openEnrolmentsPerUser`: a user's pending challenges are bounded.
     func openCeremony(_ purpose: PasskeyCeremony, userId: String?, challengeHash: String, now: Double) async throws -> String {
-        let id = UUID().uuidString.lowercased()
+        // Ordered ids: "the oldest" is the first made, even within one clock tick.
+        let id = OrderedID.next()
         try await database.transaction { db in
             if let userId {
                 try await db.raw(
@@ -163,7 +164,7 @@ struct PasskeyStore: Sendable {
                       AND id NOT IN (
                         SELECT id FROM passkey_challenges
                         WHERE purpose = \(bind: purpose.rawValue) AND user_id = \(bind: userId) AND used_at IS NULL
-                        ORDER BY expires_at DESC, id DESC LIMIT \(literal: Self.openEnrolmentsPerUser - 1))
+                        ORDER BY id DESC LIMIT \(literal: Self.openEnrolmentsPerUser - 1))
                     """
                 ).run()
             }
