@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """A local SMTP server for the tests (aiosmtpd): records every message it accepts.
 
-  python3 .ci/smtp-catcher.py --record FILE [--port N] [--starttls DIR] [--user U --password P] [--reject PREFIX]
+  python3 .ci/smtp-catcher.py --record FILE [--port N] [--starttls DIR] [--user U --password P] [--reject PREFIX [--reject-reply TEXT]]
                               [--fail-first N] [--drop-first N] [--drop-after-data N]
 
 Listens on 127.0.0.1 on a free port and prints `READY <port>` (and, with --starttls, the
 certificate it made in DIR, `CERT <path>`). Each accepted message is one JSON line in FILE:
 {"from", "to", "data" (the exact bytes after DATA, base64), "auth" (the user name or null),
-"tls" (whether STARTTLS was used)}. Recipients starting with --reject get 550. To test retries:
+"tls" (whether STARTTLS was used)}. Recipients starting with --reject get 550 (or the reply
+--reject-reply gives, where {address} is the recipient: a server that repeats it). To test retries:
 --fail-first N answers the first N messages' DATA with 421 (not recorded), --drop-first N
 drops the first N connections at RCPT (nothing recorded), --drop-after-data N records the first
 N messages and then drops the connection instead of answering (the client cannot know they
@@ -31,7 +32,7 @@ def free_port():
 
 class Recorder:
     def __init__(self, args):
-        self.path, self.reject = args.record, args.reject
+        self.path, self.reject, self.reject_reply = args.record, args.reject, args.reject_reply
         self.fail, self.drop, self.drop_after_data = args.fail_first, args.drop_first, args.drop_after_data
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -40,7 +41,7 @@ class Recorder:
             server.transport.abort()
             return "421 4.3.0 dropped"
         if self.reject and address.startswith(self.reject):
-            return "550 5.1.1 No such user here"
+            return self.reject_reply.replace("{address}", address)
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -88,6 +89,7 @@ def main():
     parser.add_argument("--user")
     parser.add_argument("--password")
     parser.add_argument("--reject")
+    parser.add_argument("--reject-reply", default="550 5.1.1 No such user here")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--fail-first", type=int, default=0)
     parser.add_argument("--drop-first", type=int, default=0)

@@ -140,6 +140,31 @@ struct MailDeliveryTests {
         }
     }
 
+    /// Issue 36, item 4: a mail server's refusal that repeats the address (and anything else)
+    /// is logged and stored by stage, code and enhanced status only: no line at any level holds
+    /// the address or the server's words. Before the fix, `RCPT TO:<jane@…> → 550 … <jane@…> …`
+    /// was logged at error level (and at warning level on each retry of a 4xx).
+    @Test(arguments: [("550", "5.1.1", "failed"), ("450", "4.2.1", "queued")])
+    func aRefusalIsLoggedByStageAndCodeNeverByItsWords(code: String, enhanced: String, state: String) async throws {
+        let marker = "MARKER-\(UUID().uuidString)"
+        let catcher = try SMTPCatcher(["--reject", "jane", "--reject-reply", "\(code) \(enhanced) <{address}> user unknown; password=\(marker)"])
+        defer { catcher.stop() }
+        let server = try await Self.server(smtpPort: catcher.port)
+        let logs = CapturedLogs()
+        try await server.run(logger: logs.logger) { client in
+            #expect(try await client.post("/api/customer/auth/request-magic-link", ["email": "jane@example.test"]).status == .ok)
+            try await Self.eventually("the refusal recorded") { try await Self.entries(client).first?.lastError != nil }
+            let entry = try #require(try await Self.entries(client).first)
+            #expect(entry.status == state)
+            #expect(entry.lastError == "RCPT → \(code) \(enhanced)")
+        }
+        let lines = logs.lines.value
+        #expect(lines.contains { $0.contains("RCPT → \(code) \(enhanced)") }, "the refusal was logged: \(lines)")
+        for secret in ["jane@example.test", "jane", marker, "user unknown"] {
+            #expect(!lines.contains { $0.contains(secret) }, "a log line holds \(secret)")
+        }
+    }
+
     /// The connection drops after the whole message went out, before the reply: the server may
     /// have it. The queue sends it once more (same Message-ID), and never a third time.
     @Test(arguments: [1, 2])
