@@ -34,6 +34,12 @@ func buildApplication(
     let metricsAddress = settings.metricsAddress.flatMap(ListenAddress.init)
     let metrics = metricsAddress == nil ? nil : ServerMetrics()
     let database = try await Database.openMigrated(settings: settings, logger: logger, metrics: metrics)
+    if settings.environment == .production, try await DemoFixtures.areLoaded(in: database) {
+        await database.close()
+        throw SettingsError(
+            "this database holds the demo accounts of serve --demo, whose passwords are published; --env production refuses it: start from a new database (or a backup taken before --demo)"
+        )
+    }
     let hasher = PasswordHasher(cost: settings.bcryptCost)
     let mail = MailQueue(database: database, encryptionKey: encryptionKey)
     let router: Router<AppRequestContext>

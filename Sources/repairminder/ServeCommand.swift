@@ -46,8 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
         if demo {
             announce("Loading demo accounts (hashing passwords at bcrypt cost \(settings.bcryptCost))...", settings: settings, logger: logger)
             let database = try await Database.openMigrated(settings: settings, logger: logger)
-            _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost)
-                .load(DemoFixtures.withLogo(in: settings.dataDirectory), actor: OperatorIdentity.current)
+            try await DemoFixtures.load(
+                into: database, dataDirectory: settings.dataDirectory, bcryptCost: settings.bcryptCost, actor: OperatorIdentity.current)
             await database.close()
         }
         let app = try await buildApplication(settings: settings, logger: logger)

@@ -41,6 +41,22 @@ extension DemoFixtures {
     static let logoPNG = Data(
         base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR42mOQqzhBEmIY1TCqYfhqAABoaV4QiY2AzgAAAABJRU5ErkJggg==") ?? Data()
 
+    /// Loads the demo set (with its logo) into `database` and marks the database as holding
+    /// it, so that `--env production` refuses to serve it (`areLoaded`).
+    public static func load(into database: Database, dataDirectory: String, bcryptCost: Int, actor: String?) async throws {
+        _ = try await FixtureLoader(database: database, bcryptCost: bcryptCost).load(withLogo(in: dataDirectory), actor: actor)
+        try await database.withConnection { db in
+            try await db.raw("INSERT INTO demo_fixtures (loaded_at) VALUES (\(bind: Date().timeIntervalSince1970))").run()
+        }
+    }
+
+    /// Whether `serve --demo` ever loaded the demo set into `database`.
+    public static func areLoaded(in database: Database) async throws -> Bool {
+        try await database.withConnection { db in
+            try await db.raw("SELECT 1 AS found FROM demo_fixtures LIMIT 1").first() != nil
+        }
+    }
+
     /// The demo set with a logo for Beta Tech, written into `dataDirectory` and served at
     /// `/api/branding/<id>/logo`; Acme Repairs keeps none, so both cases show.
     public static func withLogo(in dataDirectory: String) throws -> FixtureFile {

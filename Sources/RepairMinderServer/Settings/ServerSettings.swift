@@ -37,6 +37,10 @@ public struct ServerSettings: Sendable {
     public var previousJWTSecret: String?
     /// Encrypts secrets at rest (TOTP secrets); nil in development means "generate one into the data directory".
     public var encryptionKey: String?
+    /// The files the secrets were read from (a `--*-file`, and the config file when it holds a
+    /// secret itself), which production requires closed to group and others. Not a setting:
+    /// `SettingsLoader` fills it in.
+    public var secretFiles: [String] = []
     /// The address clients reach this server at, used to build absolute URLs.
     public var publicURL: String?
     public var environment = Environment.development
@@ -268,6 +272,11 @@ public struct ServerSettings: Sendable {
             if let host = URL(string: publicURL)?.host, Self.isLocal(host) {
                 throw SettingsError("--public-url must be an address clients can reach, not \(host), with --env production")
             }
+            // Tokens, codes and links would cross the network in clear text.
+            if URL(string: publicURL)?.scheme?.lowercased() == "http" {
+                throw SettingsError("--public-url must be https:// with --env production, not \(publicURL) (behind a TLS proxy, give the address clients use)")
+            }
+            try Self.requireClosed(secretFiles + (jwtAlgorithm == .hs256 ? [] : [signingKeysPath]))
         }
         _ = try trustedProxyRanges()
         try validateWebAuthn()
@@ -286,6 +295,22 @@ public struct ServerSettings: Sendable {
 }
 
 extension ServerSettings {
+    /// Refuses (production) a secret file that its group or others can read or write: one
+    /// line naming the file, its mode and the fix.
+    static func requireClosed(_ paths: [String]) throws {
+        for path in paths {
+            var status = stat()
+            // A file that cannot be read is reported where it is read, with its own message.
+            guard stat(path, &status) == 0 else { continue }
+            let mode = status.st_mode & 0o777
+            if mode & 0o077 != 0 {
+                throw SettingsError(
+                    "\(path) holds secrets and is open to group or others (mode \(String(mode, radix: 8))); --env production refuses it: chmod 600 \(path)"
+                )
+            }
+        }
+    }
+
     /// Whether `host` names this machine or every address of it: `localhost`, a loopback address, `0.0.0.0`, `::`.
     static func isLocal(_ host: String) -> Bool {
         let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]."))
@@ -319,6 +344,9 @@ extension ServerSettings {
             guard host == rpId || host.hasSuffix("." + rpId) else {
                 throw SettingsError("--webauthn-origins: \(origin) is not on the relying party id's domain \(rpId) (--webauthn-rp-id)")
             }
+            if environment == .production, scheme == "http", !Self.isLocal(host) {
+                throw SettingsError("--webauthn-origins: \(origin) must be https:// with --env production (http:// is for this machine only)")
+            }
         }
         for app in appleAppIds where app.range(of: "^[A-Z0-9]{10}\\.[A-Za-z0-9.-]+$", options: .regularExpression) == nil {
             throw SettingsError("--apple-app-ids: \"\(app)\" is not TEAMID.bundle.id (a 10-character team id, like ABCDE12345.com.example.app)")
@@ -334,7 +362,13 @@ extension ServerSettings {
         switch effectiveMailTransport {
         case .smtp:
             guard let smtpURL else { throw SettingsError("--mail-transport smtp needs --smtp-url (REPAIRMINDER_SMTP_URL)") }
-            _ = try SMTPServerAddress(url: smtpURL)
+            let server = try SMTPServerAddress(url: smtpURL)
+            // Codes and sign-in links would cross the network in clear text.
+            if environment == .production, server.security == .none, !Self.isLocal(server.host) {
+                throw SettingsError(
+                    "--smtp-url: tls=none to \(server.host), not this machine; --env production refuses mail in clear text: use smtps:// or STARTTLS (the default)"
+                )
+            }
             guard let mailFrom else {
                 throw SettingsError("--smtp-url needs --mail-from (REPAIRMINDER_MAIL_FROM), e.g. \"Repair Minder <no-reply@example.com>\"")
             }

@@ -75,17 +75,27 @@ public enum SettingsLoader {
         let lookup = Lookup(reader: ConfigReader(providers: sources.map(\.provider), accessReporter: recorder), recorder: recorder, names: sources.map(\.name))
 
         var result = ServerSettings()
+        var secretFiles: [String] = []
         var origins: [String: LoadedSettings.Origin] = [:]
         for setting in settings {
             var found = try lookup.find(setting.key, list: setting.kind == .list, secret: setting.isSecret)
+            var readFromFile = false
             if let fileKey = setting.fileKey, let file = try lookup.find(fileKey, list: false, secret: false) {
                 // The value named nearer the command line wins; both from one place is a mistake.
                 if let value = found, file.rank == value.rank {
                     throw SettingsError("\(value.source) and \(file.source) both give \(setting.key): give one")
                 }
-                if file.rank < found?.rank ?? .max { found = try secret(in: file) }
+                if file.rank < found?.rank ?? .max {
+                    found = try secret(in: file)
+                    secretFiles.append(file.text)
+                    readFromFile = true
+                }
             }
             guard let found else { continue }
+            // A config file that holds a secret itself must be as closed as a secret file.
+            if setting.isSecret, !readFromFile, found.rank == sources.count - 1, let configPath, !secretFiles.contains(configPath) {
+                secretFiles.append(configPath)
+            }
             let got = setting.isSecret ? "" : ", got \"\(found.text)\""
             guard let value = found.list.map(Setting.Value.list) ?? Setting.value(found.text, as: setting.kind) else {
                 throw SettingsError("\(found.source) must be \(setting.kind.expectation)\(got)")
@@ -97,6 +107,7 @@ public enum SettingsLoader {
             }
             origins[setting.key] = .init(source: found.source, shown: setting.isSecret ? "<redacted>" : value.shown)
         }
+        result.secretFiles = secretFiles
         return LoadedSettings(settings: result, origins: origins)
     }
 

@@ -392,6 +392,13 @@ enum Migrations {
             "CREATE INDEX activity_log_at ON activity_log(at)",
             "CREATE INDEX activity_log_company ON activity_log(company_id, at)",
         ]),
+        Step(version: 15, name: "demo fixtures mark", statements: [
+            // `serve --demo` loads accounts whose passwords are published; a row here says it
+            // did, so `--env production` refuses the database (`DemoFixtures.areLoaded`). A
+            // database that has the demo admin already was served with --demo before this mark.
+            "CREATE TABLE demo_fixtures (loaded_at DOUBLE PRECISION NOT NULL)",
+            "INSERT INTO demo_fixtures (loaded_at) SELECT 0 WHERE EXISTS (SELECT 1 FROM users WHERE email = 'admin@acme.test')",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from
