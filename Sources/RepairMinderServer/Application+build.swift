@@ -29,7 +29,7 @@ func buildApplication(
     let jwtSecret = try TokenSigner.jwtSecret(for: settings)
     let signer = try await TokenSigner(
         keys: TokenSigner.keys(for: settings, jwtSecret: jwtSecret, now: clock.now()), issuer: settings.serverURL)
-    let encryptionKey = try settings.resolvedEncryptionKey()
+    let encryptionKeys = try settings.resolvedEncryptionKeys()
     let transport = try mailTransport ?? settings.makeMailTransport()
     let metricsAddress = settings.metricsAddress.flatMap(ListenAddress.init)
     let metrics = metricsAddress == nil ? nil : ServerMetrics()
@@ -41,12 +41,12 @@ func buildApplication(
         )
     }
     let hasher = PasswordHasher(cost: settings.bcryptCost)
-    let mail = MailQueue(database: database, encryptionKey: encryptionKey)
+    let mail = MailQueue(database: database, encryptionKeys: encryptionKeys)
     let router: Router<AppRequestContext>
     do {
         router = try buildRouter(
             ServerParts(
-                settings: settings, database: database, hasher: hasher, signer: signer, encryptionKey: encryptionKey,
+                settings: settings, database: database, hasher: hasher, signer: signer, encryptionKeys: encryptionKeys,
                 clock: clock, mail: mail, metrics: metrics),
             mountingAlso: extra)
     } catch {
@@ -85,7 +85,7 @@ struct ServerParts: Sendable {
     let database: Database
     let hasher: PasswordHasher
     let signer: TokenSigner
-    let encryptionKey: String
+    let encryptionKeys: EncryptionKeys
     let clock: ServerClock
     let mail: MailQueue
     /// nil when metrics are off.
@@ -97,7 +97,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let (settings, database, clock) = (parts.settings, parts.database, parts.clock)
     let signer = parts.signer
     // Not the JWT secret: that one rotates (docs/API.md §2.6), and the hashes must outlive it.
-    let hashing = SecretHashing(masterKey: parts.encryptionKey)
+    let hashing = SecretHashing(keys: parts.encryptionKeys)
     // The bearer check's cache, and the one service whose committed revocations clear it.
     let callerCache = StaffCallerCache()
     let revocation = SessionRevocation(database: database, callerCache: callerCache)
@@ -111,7 +111,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         lifetime: settings.codeTTL, maxAttempts: settings.maxCodeAttempts,
         minimumDuration: .milliseconds(settings.codeRequestMinimumMilliseconds))
     let authenticatorApp = AuthenticatorApp(
-        store: TOTPStore(database: database), secretBox: SecretBox(key: parts.encryptionKey), hashing: hashing)
+        store: TOTPStore(database: database), secretBox: SecretBox(keys: parts.encryptionKeys), hashing: hashing)
     let staffIdentity = StaffIdentity(
         signer: signer, lookup: StaffCallers(sessions: sessions, accounts: accounts, cache: callerCache), clock: clock)
     let rekiSessions = SessionStore(database: database, realm: .reki)

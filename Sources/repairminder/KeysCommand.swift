@@ -3,7 +3,7 @@ import Foundation
 import RepairMinderServer
 
 /// `repairminder keys`: the signing key set of the access tokens (docs/API.md §2.6).
-struct KeysCommand: ParsableCommand {
+struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
         abstract: "Rotate or list the keys access tokens are signed with.",
@@ -14,11 +14,15 @@ struct KeysCommand: ParsableCommand {
             at once, signs after --key-activation-delay, and the old key still verifies the \
             tokens it signed until they expire.
 
+            `keys rotate-encryption` replaces the encryption key instead (TOTP secrets, queued \
+            mail).
+
             EXAMPLES:
               repairminder keys rotate --signing-keys /etc/repairminder/signing-keys.json
               repairminder keys list --signing-keys /etc/repairminder/signing-keys.json
+              repairminder keys rotate-encryption --data-dir ./.repairminder
             """,
-        subcommands: [KeysRotateCommand.self, KeysListCommand.self])
+        subcommands: [KeysRotateCommand.self, KeysListCommand.self, KeysRotateEncryptionCommand.self])
 }
 
 /// Where the key set is and how long access tokens live: what both subcommands need.
@@ -169,6 +173,66 @@ struct KeysListCommand: ParsableCommand {
                 case .retired(let until): "retired, verifies until \(KeysRotateCommand.format(until))"
                 }
             say("\(key.kid)  \(key.algorithm)  \(state)")
+        }
+    }
+}
+
+struct KeysRotateEncryptionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotate-encryption",
+        abstract: "Seal TOTP secrets and queued mail again under a new encryption key, while the servers run.",
+        usage: """
+            repairminder keys rotate-encryption [--data-dir <data-dir>]
+              [--database-url <database-url>] [--config <file>]
+            """,
+        discussion: """
+            With the key given as a setting (production): first restart every server with the new \
+            key as --encryption-key and the old one as --encryption-previous-key (a variable, a \
+            -file or the config file, as serve reads them); this then seals again, under the new \
+            key, everything the old one sealed. Codes in flight and recovery codes hashed under \
+            the old key keep verifying while it is configured. docs/operating.md has the whole \
+            procedure.
+
+            With the key generated into the data directory (development): stop the server; this \
+            makes a new encryption-key, keeps the old one as encryption-key.previous and seals \
+            everything again.
+
+            EXAMPLES:
+              REPAIRMINDER_ENCRYPTION_KEY_FILE=/etc/repairminder/encryption-key \\
+              REPAIRMINDER_ENCRYPTION_PREVIOUS_KEY_FILE=/etc/repairminder/encryption-key.old \\
+                repairminder keys rotate-encryption --config /etc/repairminder/repairminder.yaml
+              repairminder keys rotate-encryption --data-dir ./.repairminder
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let settings = try SettingsArguments.load(
+            [
+                ("data-dir", database.dataDir), ("database-url", database.databaseUrl), ("encryption-key", nil),
+                ("encryption-previous-key", nil),
+            ], configFile: database.config)
+        if settings.encryptionKey != nil, settings.previousEncryptionKey == nil {
+            throw CommandFailure(
+                "--encryption-previous-key is not set: restart the servers with the new key as --encryption-key and the old one as --encryption-previous-key, then run this with the same settings"
+            )
+        }
+        let progress: @Sendable (String, Int) -> Void = { kind, count in if count > 0 { Terminal.note("  \(kind): \(count) sealed again") } }
+        let report = try await database.withDatabase { db in
+            if settings.encryptionKey == nil {
+                return try await EncryptionKeyRotation.rotateGeneratedKey(in: settings.dataDirectory, database: db, progress: progress)
+            }
+            return try await EncryptionKeyRotation.reseal(db, keys: try settings.resolvedEncryptionKeys(), progress: progress)
+        }
+        let resealed = report.resealed.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        say("Sealed again under the new key: \(resealed.isEmpty ? "nothing" : resealed.joined(separator: ", ")); \(report.current) already were.")
+        if report.unreadable > 0 {
+            say("\(report.unreadable) sealed values open under neither key: they were left as they are (a key changed without a rotation?).")
+        }
+        if report.usersWithRecoveryCodes > 0 {
+            say(
+                "\(report.usersWithRecoveryCodes) users hold recovery codes, which are hashed, not sealed: those made before the switch verify only while the previous key is configured."
+            )
         }
     }
 }

@@ -50,7 +50,7 @@ import Testing
         let database = try await Database.openMigrated(settings: settings, logger: TestServer.quietLogger)
         let parts = ServerParts(
             settings: settings, database: database, hasher: PasswordHasher(cost: settings.bcryptCost),
-            signer: try await TokenSigner(settings: settings, now: Date().timeIntervalSince1970), encryptionKey: String(repeating: "e", count: 32), clock: .system,
+            signer: try await TokenSigner(settings: settings, now: Date().timeIntervalSince1970), encryptionKeys: EncryptionKeys(current: String(repeating: "e", count: 32)), clock: .system,
             mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)))
         let app = Application(router: try buildRouter(parts), logger: TestServer.quietLogger)
         try await app.test(.router) { client in
@@ -73,7 +73,7 @@ import Testing
         let database = try await Database.openMigrated(settings: settings, logger: TestServer.quietLogger)
         let parts = ServerParts(
             settings: settings, database: database, hasher: PasswordHasher(cost: settings.bcryptCost),
-            signer: try await TokenSigner(settings: settings, now: Date().timeIntervalSince1970), encryptionKey: String(repeating: "e", count: 32), clock: .system,
+            signer: try await TokenSigner(settings: settings, now: Date().timeIntervalSince1970), encryptionKeys: EncryptionKeys(current: String(repeating: "e", count: 32)), clock: .system,
             mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)))
         let app = Application(router: try buildRouter(parts), logger: TestServer.quietLogger)
         try await app.test(.router) { client in

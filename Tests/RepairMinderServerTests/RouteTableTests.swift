@@ -15,7 +15,7 @@ import Testing
         let database = try await Database.openMigrated(settings: settings, logger: TestServer.quietLogger)
         let parts = ServerParts(
             settings: settings, database: database, hasher: PasswordHasher(cost: 4),
-            signer: try await TokenSigner(settings: settings, now: Date().timeIntervalSince1970), encryptionKey: String(repeating: "e", count: 32), clock: .system,
+            signer: try await TokenSigner(settings: settings, now: Date().timeIntervalSince1970), encryptionKeys: EncryptionKeys(current: String(repeating: "e", count: 32)), clock: .system,
             mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)), metrics: ServerMetrics())
         let result = Result { try body(try buildRouter(parts)) }
         await database.close()

@@ -70,7 +70,8 @@ struct EmailedCodes: Sendable {
         guard let live = try await store.live(purpose: purpose.rawValue, email: email, now: now) else {
             throw APIError.invalidOrExpiredCode
         }
-        let matched = MatchedCode(code: live, submittedHash: hashing.codeHash(code, scope: purpose.rawValue))
+        let submitted = hashing.matchingHash(code, scope: purpose.rawValue, stored: live.codeHash) ?? hashing.codeHash(code, scope: purpose.rawValue)
+        let matched = MatchedCode(code: live, submittedHash: submitted)
         guard SecretHashing.constantTimeEquals(live.codeHash, matched.submittedHash), try await accept(matched) else {
             try await store.recordFailure(id: live.id, maxAttempts: maxAttempts, now: now)
             throw APIError.invalidOrExpiredCode

@@ -3,24 +3,24 @@ import Foundation
 
 /// How secrets are stored: never in plaintext, compared in constant time.
 struct SecretHashing: Sendable {
-    /// Keys the hash of short codes, so a stolen database cannot be brute-forced offline
-    /// over the million 6-digit codes without the server key too.
-    private let codeKeyBytes: [UInt8]
-    /// Derives a refresh token's successor, so a retried refresh gets the same answer (docs/API.md §2.7).
-    private let rotationKeyBytes: [UInt8]
+    /// Key the hash of short codes, so a stolen database cannot be brute-forced offline over
+    /// the million 6-digit codes without the server key too. The current key first, then the
+    /// previous one's during a rotation of the encryption key (`EncryptionKeys`). Kept as bytes
+    /// because this swift-crypto's `SymmetricKey` is not `Sendable`.
+    private let codeKeyBytes: [[UInt8]]
+    /// Derive a refresh token's successor, so a retried refresh gets the same answer (docs/API.md §2.7).
+    private let rotationKeyBytes: [[UInt8]]
 
-    /// Derives both keys from `masterKey`: the encryption key, not the JWT signing secret, so
-    /// that rotating `--jwt-secret` leaves recovery codes, emailed codes in flight and the
-    /// refresh retry grace working (a hash made under one key never matches under another).
-    init(masterKey: String) {
-        let master = SymmetricKey(data: Data(masterKey.utf8))
-        codeKeyBytes = Self.derive(master, label: "repairminder.code-hash")
-        rotationKeyBytes = Self.derive(master, label: "repairminder.refresh-rotation")
+    /// Derives both keys from each encryption key, not from the JWT signing secret, so that
+    /// rotating `--jwt-secret` leaves recovery codes, emailed codes in flight and the refresh
+    /// retry grace working (a hash made under one key never matches under another).
+    init(keys: EncryptionKeys) {
+        let masters = keys.all.map { SymmetricKey(data: Data($0.utf8)) }
+        codeKeyBytes = masters.map { Self.derive($0, label: "repairminder.code-hash") }
+        rotationKeyBytes = masters.map { Self.derive($0, label: "repairminder.refresh-rotation") }
     }
 
-    // Keys are kept as bytes because this swift-crypto's `SymmetricKey` is not `Sendable`.
-    private var codeKey: SymmetricKey { SymmetricKey(data: codeKeyBytes) }
-    private var rotationKey: SymmetricKey { SymmetricKey(data: rotationKeyBytes) }
+    init(masterKey: String) { self.init(keys: EncryptionKeys(current: masterKey)) }
 
     private static func derive(_ key: SymmetricKey, label: String) -> [UInt8] {
         Array(HMAC<SHA256>.authenticationCode(for: Data(label.utf8), using: key))
@@ -31,14 +31,31 @@ struct SecretHashing: Sendable {
         SHA256.hash(data: Data(token.utf8)).hexString
     }
 
-    /// Keyed hash (HMAC-SHA256 hex) of a short code, bound to what it is for.
+    /// Keyed hash (HMAC-SHA256 hex) of a short code, bound to what it is for, under the current key.
     func codeHash(_ code: String, scope: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data("\(scope)|\(code)".utf8), using: codeKey).hexString
+        codeHashes(code, scope: scope)[0]
+    }
+
+    /// `codeHash` under each key, the current one first: what a stored hash may be.
+    func codeHashes(_ code: String, scope: String) -> [String] {
+        codeKeyBytes.map { HMAC<SHA256>.authenticationCode(for: Data("\(scope)|\(code)".utf8), using: SymmetricKey(data: $0)).hexString }
+    }
+
+    /// The hash of `code` that equals `stored` (compared in constant time), under whichever key
+    /// made it; nil when `code` is not the one.
+    func matchingHash(_ code: String, scope: String, stored: String) -> String? {
+        codeHashes(code, scope: scope).first { Self.constantTimeEquals($0, stored) }
     }
 
     /// The refresh token that replaces `token` on rotation: the same input always gives the same successor.
     func successor(of token: String) -> String {
-        Data(HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: rotationKey)).base64URLEncoded()
+        successors(of: token)[0]
+    }
+
+    /// `successor` under each key, the current one first: a retry across a switch of keys
+    /// finds the successor the previous key made.
+    func successors(of token: String) -> [String] {
+        rotationKeyBytes.map { Data(HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: SymmetricKey(data: $0))).base64URLEncoded() }
     }
 
     /// Compares two strings without an early exit, so timing does not reveal a matching prefix.

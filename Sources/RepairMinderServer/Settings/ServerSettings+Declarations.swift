@@ -44,6 +44,10 @@ extension ServerSettings {
             help: "Encrypts TOTP secrets and queued mail at rest; at least 32 bytes, required with `--env production`."
         ) { $0.encryptionKey = $1 },
         .text(
+            "encryption-previous-key", secret: true,
+            help: "The encryption key before a rotation: what it sealed still opens and its codes still verify, while `repairminder keys rotate-encryption` seals everything again under `--encryption-key`."
+        ) { $0.previousEncryptionKey = $1 },
+        .text(
             "public-url", default: "http://<host>:<port>",
             help: "The URL clients reach the server at (links in mail, logo URLs); required with `--env production`."
         ) { $0.publicURL = $1 },

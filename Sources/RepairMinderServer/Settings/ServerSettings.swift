@@ -37,6 +37,9 @@ public struct ServerSettings: Sendable {
     public var previousJWTSecret: String?
     /// Encrypts secrets at rest (TOTP secrets); nil in development means "generate one into the data directory".
     public var encryptionKey: String?
+    /// The encryption key before a rotation: what it sealed still opens, and codes hashed under
+    /// it still verify, until `repairminder keys rotate-encryption` has sealed everything again.
+    public var previousEncryptionKey: String?
     /// The files the secrets were read from (a `--*-file`, and the config file when it holds a
     /// secret itself), which production requires closed to group and others. Not a setting:
     /// `SettingsLoader` fills it in.
@@ -196,6 +199,13 @@ public struct ServerSettings: Sendable {
         try encryptionKey ?? GeneratedSecret.loadOrCreate(named: "encryption-key", in: dataDirectory)
     }
 
+    /// The encryption key and the previous one: configured, or in development the data
+    /// directory's `encryption-key` and, after `keys rotate-encryption`, `encryption-key.previous`.
+    public func resolvedEncryptionKeys() throws -> EncryptionKeys {
+        let previous = try previousEncryptionKey ?? (encryptionKey == nil ? GeneratedSecret.loadIfPresent(named: "encryption-key.previous", in: dataDirectory) : nil)
+        return EncryptionKeys(current: try resolvedEncryptionKey(), previous: previous)
+    }
+
     /// `trustedProxies`, parsed.
     func trustedProxyRanges() throws -> [IPAddressRange] {
         try trustedProxies.map { entry in
@@ -245,6 +255,9 @@ public struct ServerSettings: Sendable {
         }
         if let encryptionKey, encryptionKey.utf8.count < 32 {
             throw SettingsError("--encryption-key must be at least 32 bytes")
+        }
+        if let previousEncryptionKey, previousEncryptionKey.utf8.count < 32 {
+            throw SettingsError("--encryption-previous-key must be at least 32 bytes")
         }
         if let publicURL, URL(string: publicURL)?.scheme.map({ ["http", "https"].contains($0) }) != true {
             throw SettingsError("--public-url must be an http:// or https:// URL")

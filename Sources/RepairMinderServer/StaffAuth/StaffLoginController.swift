@@ -169,9 +169,8 @@ struct StaffLoginController {
     private func complete(_ challenge: LoginChallenge, code: String, device: ClientDevice, now: Double) async throws
         -> SecondFactorOutcome
     {
-        let emailed = hashing.codeHash(code, scope: Self.challengeCodeScope)
         // An emailed code counts only for a user who enrolled nothing stronger (docs/API.md §11.1).
-        if let current = challenge.codeHash, SecretHashing.constantTimeEquals(current, emailed),
+        if let current = challenge.codeHash, let emailed = hashing.matchingHash(code, scope: Self.challengeCodeScope, stored: current),
             try await secondFactor.factors(ofUser: challenge.userId).acceptsEmailedCode
         {
             if let expiry = challenge.codeExpiresAt, expiry <= now { return .expiredCode }

@@ -20,13 +20,14 @@ public enum DataDirectoryLock {
         return fd
     }
 
-    /// Runs `body` while holding the lock alone; throws without running it when a server holds it.
-    static func withExclusive<T>(in dataDirectory: String, _ body: () async throws -> T) async throws -> T {
+    /// Runs `body` while holding the lock alone; throws without running it when a server holds
+    /// it, saying what must wait (`doing`).
+    static func withExclusive<T>(in dataDirectory: String, before doing: String = "restoring", _ body: () async throws -> T) async throws -> T {
         let fd = open(path(in: dataDirectory), O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SettingsError("cannot create \(path(in: dataDirectory)): \(PlainReason.describe(errno: errno))") }
         defer { close(fd) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            throw SettingsError("a server is running on \(dataDirectory): stop it before restoring (repairminder.lock is held)")
+            throw SettingsError("a server is running on \(dataDirectory): stop it before \(doing) (repairminder.lock is held)")
         }
         return try await body()
     }

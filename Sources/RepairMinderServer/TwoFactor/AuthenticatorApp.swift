@@ -56,8 +56,12 @@ struct AuthenticatorApp: Sendable {
             return .totpStep(step)
         }
         guard RecoveryCodeFormat.looksLikeOne(code) else { return nil }
-        let hash = recoveryHash(code, userId: userId)
-        return try await store.hasUnusedRecoveryCode(userId: userId, hash: hash) ? .recoveryCode(hash: hash) : nil
+        // Under the previous encryption key too: recovery codes cannot be hashed again.
+        for hash in hashing.codeHashes(RecoveryCodeFormat.normalize(code), scope: "recovery:\(userId)")
+        where try await store.hasUnusedRecoveryCode(userId: userId, hash: hash) {
+            return .recoveryCode(hash: hash)
+        }
+        return nil
     }
 
     /// Uses the factor up on `db`, so a caller can make it part of its own transaction (closing

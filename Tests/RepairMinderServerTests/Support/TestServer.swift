@@ -160,8 +160,8 @@ struct TestServer {
     /// The server's mail queue, read through a database handle of the test's own (one for the
     /// whole test: opening one per read would cost a PostgreSQL connection each time).
     private func withMailbox(_ body: @Sendable (MailQueue) async throws -> Void) async throws {
-        let key = try settings.resolvedEncryptionKey()
-        try await withDatabase { database in try await body(MailQueue(database: database, encryptionKey: key)) }
+        let keys = try settings.resolvedEncryptionKeys()
+        try await withDatabase { database in try await body(MailQueue(database: database, encryptionKeys: keys)) }
     }
 
     /// A second connection to the server's database, for checking what a request changed.

@@ -26,10 +26,14 @@ public struct MailQueue: Sendable {
     /// Finished messages (bodies already erased) are deleted this long after they finished.
     static let rowRetention = 30.0 * 24 * 3600
 
-    public init(database: Database, encryptionKey: String) {
+    public init(database: Database, encryptionKeys: EncryptionKeys) {
         self.database = database
-        box = SecretBox(key: encryptionKey)
+        box = SecretBox(keys: encryptionKeys)
         wakeup = Wakeup()
+    }
+
+    public init(database: Database, encryptionKey: String) {
+        self.init(database: database, encryptionKeys: EncryptionKeys(current: encryptionKey))
     }
 
     // MARK: Enqueueing
@@ -211,7 +215,7 @@ public struct MailQueue: Sendable {
     }
 
     /// What each sealed body is bound to: a body copied to another row does not open.
-    private static func owner(_ id: String) -> String { "mail:\(id)" }
+    static func owner(_ id: String) -> String { "mail:\(id)" }
 
     private struct SealedBody: Decodable {
         let id: String
