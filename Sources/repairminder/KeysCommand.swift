@@ -198,9 +198,7 @@ struct KeysRotateEncryptionCommand: AsyncParsableCommand {
             everything again.
 
             EXAMPLES:
-              REPAIRMINDER_ENCRYPTION_KEY_FILE=/etc/repairminder/encryption-key \\
-              REPAIRMINDER_ENCRYPTION_PREVIOUS_KEY_FILE=/etc/repairminder/encryption-key.old \\
-                repairminder keys rotate-encryption --config /etc/repairminder/repairminder.yaml
+              repairminder keys rotate-encryption --config /etc/repairminder/rm.yaml
               repairminder keys rotate-encryption --data-dir ./.repairminder
             """)
 

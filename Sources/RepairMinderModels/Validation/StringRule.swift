@@ -22,8 +22,6 @@ public struct StringRule: Sendable {
     public enum Content: Sendable {
         /// Anything.
         case any
-        /// At least one character that is not whitespace: blank is missing.
-        case nonBlank
         /// A match of this pattern (ECMA-262, Python `re` and ICU read it alike: explicit classes only).
         case pattern(String, mismatch: String)
     }
@@ -56,7 +54,6 @@ public struct StringRule: Sendable {
         var rules = JSONSchema.StringRules(minLength: minLength, maxLength: maxLength, description: description)
         switch content {
         case .any: break
-        case .nonBlank: rules.pattern = "[^\(FieldRules.whitespaceClass)]"
         case .pattern(let pattern, _): rules.pattern = pattern
         }
         return .string(rules)
@@ -73,8 +70,6 @@ public struct StringRule: Sendable {
         if let maxLength, length > maxLength { throw FieldProblem("\(name) is too long") }
         switch content {
         case .any: break
-        case .nonBlank:
-            if trimmed.isEmpty { throw FieldProblem("\(name) is required") }
         case .pattern(let pattern, let mismatch):
             guard CompiledPatterns.shared.matches(value, pattern) else { throw FieldProblem("\(name) \(mismatch)") }
         }
