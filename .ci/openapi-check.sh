@@ -26,7 +26,7 @@ run_timeout=${OPENAPI_CHECK_TIMEOUT:-300}
 # behind each route instead of piling up 429s (schemathesis sends hundreds of sign-in attempts).
 # bcrypt cost 4 (the minimum): every generated sign-in hashes a password, and at the default 12
 # that alone triples the run (about 140 s instead of 45 s here); the check is about the contract.
-SERVE_FLAGS=${SERVE_FLAGS-"--ip-rate-limit 0 --login-failure-limit 0 --second-factor-failure-limit 0 --wrong-code-limit 0 --code-resend-interval 0 --code-emails-per-hour 0 --code-request-min-ms 0 --bcrypt-cost 4"}
+SERVE_FLAGS=${SERVE_FLAGS-"--ip-rate-limit 0 --login-failure-limit 0 --second-factor-failure-limit 0 --wrong-code-limit 0 --code-resend-interval 0 --code-emails-per-hour 0 --code-request-min-ms 0 --passkey-enrolments-per-minute 0 --bcrypt-cost 4"}
 read -r -a serve_flags <<< "$SERVE_FLAGS"
 
 # ---- Tools, pinned: schemathesis 4.x changes its CLI and config between minor versions.

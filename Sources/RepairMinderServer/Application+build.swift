@@ -146,7 +146,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let issuer = TokenIssuer(
         signer: signer, accounts: accounts, sessions: sessions, revocation: revocation, settings: settings, clock: clock,
         metrics: parts.metrics)
-    let passkeys = PasskeyStore(database: database)
+    let passkeys = PasskeyStore(database: database, maximumPerUser: settings.passkeysPerUser)
     let relyingParty = WebAuthnRelyingParty(
         id: settings.relyingPartyID, name: AuthenticatorApp.issuer, origins: Set(settings.relyingPartyOrigins))
     let passkeyAssertions = PasskeyAssertions(store: passkeys, relyingParty: relyingParty)

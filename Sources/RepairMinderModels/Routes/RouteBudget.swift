@@ -25,7 +25,7 @@ public struct RouteBudget: Sendable, Hashable {
         /// their login challenges): as `wrongCodes`.
         case secondFactors
         /// Passkey enrolments started per staff user (`register/options`, each storing a
-        /// challenge): 10 a minute; never taken back.
+        /// challenge): `--passkey-enrolments-per-minute`; never taken back.
         case passkeyEnrolments
     }
 

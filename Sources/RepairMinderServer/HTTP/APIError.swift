@@ -80,8 +80,9 @@ extension APIError {
     static func passkeyRefused(_ problem: PasskeyProblem) -> APIError {
         APIError(.badRequest, .passkeyInvalid, "Passkey not accepted: \(problem)")
     }
-    static let passkeyLimit = APIError(
-        .conflict, .passkeyLimit, "You have \(PasskeyStore.maximumPerUser) passkeys, the most an account can have. Remove one to add another.")
+    static func passkeyLimit(_ limit: Int) -> APIError {
+        APIError(.conflict, .passkeyLimit, "You have \(limit) passkeys, the most an account can have. Remove one to add another.")
+    }
     static let totpAlreadyEnabled = APIError(.conflict, .totpAlreadyEnabled, "Authenticator app is already enabled")
     static let totpSetupRequired = APIError(
         .badRequest, .totpSetupRequired, "Start authenticator setup first: no setup is pending")

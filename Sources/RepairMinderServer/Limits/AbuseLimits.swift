@@ -16,8 +16,6 @@ struct AbuseLimits: Sendable {
 
     /// Code emails a login challenge may send while it lives.
     static let emailsPerChallenge = 5
-    /// Passkey enrolments a staff member may start in a minute.
-    static let passkeyEnrolmentsPerMinute = 10
 
     /// One counted try: the counter it went to, its kind, and whether that counter is the
     /// key-wide ceiling over every network's count.
@@ -50,7 +48,7 @@ struct AbuseLimits: Sendable {
         case .secondFactors:
             settings.secondFactorFailureLimit > 0 ? .init(limit: settings.secondFactorFailureLimit, window: Self.guessWindow) : nil
         case .passkeyEnrolments:
-            .init(limit: Self.passkeyEnrolmentsPerMinute, window: 60)
+            settings.passkeyEnrolmentsPerMinute > 0 ? .init(limit: settings.passkeyEnrolmentsPerMinute, window: 60) : nil
         }
     }
 

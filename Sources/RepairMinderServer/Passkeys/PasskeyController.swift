@@ -26,7 +26,7 @@ struct PasskeyController {
         let handle = try await store.handle(forUser: user.id)
         let existing = try await store.passkeys(ofUser: user.id).map(\.credentialId)
         // Refused before the person is asked to make one that would be refused at the end.
-        guard existing.count < PasskeyStore.maximumPerUser else { throw APIError.passkeyLimit }
+        guard existing.count < store.maximumPerUser else { throw APIError.passkeyLimit(store.maximumPerUser) }
         let (challenge, hash) = WebAuthnRelyingParty.newChallenge()
         let id = try await store.openCeremony(.registration, userId: user.id, challengeHash: hash, now: clock.now())
         let fullName = [user.firstName, user.lastName].compactMap { $0 }.joined(separator: " ")

@@ -33,10 +33,9 @@ enum PasskeyCeremony: String, Sendable {
 /// Every state change that must happen once is one conditional statement.
 struct PasskeyStore: Sendable {
     let database: Database
-
-    /// Passkeys one user may have (docs/API.md §7): every sign-in loads them all, and login step
-    /// 1 and the enrolment options list them.
-    static let maximumPerUser = 20
+    /// Passkeys one user may have (`--passkeys-per-user`, docs/API.md §7): every sign-in loads
+    /// them all, and login step 1 and the enrolment options list them.
+    var maximumPerUser = 20
     /// Enrolments one user may have open at once; opening another drops the oldest.
     static let openEnrolmentsPerUser = 5
 
@@ -101,7 +100,7 @@ struct PasskeyStore: Sendable {
             try await db.raw("UPDATE passkey_user_handles SET handle = handle WHERE user_id = \(bind: userId)").run()
             let count = try await db.raw("SELECT COUNT(*) AS n FROM passkeys WHERE user_id = \(bind: userId)")
                 .first(decodingColumn: "n", as: Int.self) ?? 0
-            guard count < Self.maximumPerUser else { throw APIError.passkeyLimit }
+            guard count < maximumPerUser else { throw APIError.passkeyLimit(maximumPerUser) }
             let inserted = try await db.raw(
                 """
                 INSERT INTO passkeys (id, user_id, credential_id, public_key, sign_count, backed_up, name, created_at)

@@ -108,6 +108,14 @@ extension ServerSettings {
             help: "Wrong emailed codes per address and client network per hour, across every code sent to it (a new code does not reset it), 5 times that per address from all networks; 0 = off."
         ) { $0.wrongCodeLimit = $1 },
         .number(
+            "passkeys-per-user", default: 20,
+            help: "Passkeys one staff member may have; beyond, enrolment answers 409 PASSKEY_LIMIT (every sign-in loads them all)."
+        ) { $0.passkeysPerUser = $1 },
+        .number(
+            "passkey-enrolments-per-minute", default: 10,
+            help: "Passkey enrolments a staff member may start a minute (each stores a challenge; at most 5 stay open); 0 = off."
+        ) { $0.passkeyEnrolmentsPerMinute = $1 },
+        .number(
             "code-request-min-ms", default: 150,
             help: "The least time in milliseconds a request that emails a code takes (magic link, customer code, reset, registration), so an address with an account answers as fast as one without."
         ) { $0.codeRequestMinimumMilliseconds = $1 },

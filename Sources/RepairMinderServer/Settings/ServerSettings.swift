@@ -73,6 +73,10 @@ public struct ServerSettings: Sendable {
     /// Wrong second-factor codes (emailed, TOTP, recovery) per staff user per hour, across login
     /// challenges; 0 turns it off.
     public var secondFactorFailureLimit = 10
+    /// Passkeys one staff member may have (docs/API.md §7).
+    public var passkeysPerUser = 20
+    /// Passkey enrolments a staff member may start a minute; 0 = off.
+    public var passkeyEnrolmentsPerMinute = 10
     /// Wrong emailed codes per address and client network per hour, across every code sent to
     /// it (five times that per address from all networks); 0 turns it off.
     public var wrongCodeLimit = 10
@@ -236,6 +240,7 @@ public struct ServerSettings: Sendable {
     public func validate() throws {
         guard (1...65535).contains(port) else { throw SettingsError("--port must be between 1 and 65535") }
         guard (4...31).contains(bcryptCost) else { throw SettingsError("--bcrypt-cost must be between 4 and 31") }
+        guard (1...1000).contains(passkeysPerUser) else { throw SettingsError("--passkeys-per-user must be between 1 and 1000") }
         for (name, value) in [
             ("--access-token-ttl", accessTokenTTL), ("--refresh-token-ttl-web", refreshTokenTTLWeb),
             ("--refresh-token-ttl-mobile", refreshTokenTTLMobile), ("--session-max-lifetime-web", sessionMaxLifetimeWeb),
@@ -250,6 +255,7 @@ public struct ServerSettings: Sendable {
             ("--code-emails-per-hour", codeEmailsPerHour), ("--ip-rate-limit", ipRateLimit),
             ("--login-failure-limit", loginFailureLimit), ("--second-factor-failure-limit", secondFactorFailureLimit),
             ("--wrong-code-limit", wrongCodeLimit), ("--code-request-min-ms", codeRequestMinimumMilliseconds),
+            ("--passkey-enrolments-per-minute", passkeyEnrolmentsPerMinute),
         ] where value < 0 {
             throw SettingsError("\(name) must not be negative")
         }
