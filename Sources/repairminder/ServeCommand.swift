@@ -63,10 +63,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// The process's logging, as `--log-format` and `--log-level` say; every logger made after
     /// this writes that way.
     private func makeLogger(_ settings: ServerSettings) -> Logger {
-        switch settings.logFormat {
-        case .json: LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
-        case .text: LoggingSystem.bootstrap { label in TextLogHandler(label: label) }
-        }
+        let format = settings.logFormat
+        LoggingSystem.bootstrap { label in LineLogHandler(label: label, format: format) }
         var logger = Logger(label: "repairminder")
         logger.logLevel = settings.logLevel
         return logger

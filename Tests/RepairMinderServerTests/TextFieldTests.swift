@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import HummingbirdTesting
 import RepairMinderModels
 import TestSupport
@@ -131,5 +132,28 @@ import Testing
         #expect(escaped == "{\n  \"name\": \"a\\u202eb\\u009b\"\n}")
         let decoded = try? JSONSerialization.jsonObject(with: Data(escaped.utf8)) as? [String: String]
         #expect(decoded?["name"] == "a\u{202e}b\u{9b}")
+    }
+
+    /// A log line never carries a raw control or bidi character, in either format: a request's
+    /// path or a stored name cannot clear the screen of whoever tails the log.
+    @Test(arguments: [ServerSettings.LogFormat.text, .json])
+    func logLinesAreEscaped(format: ServerSettings.LogFormat) throws {
+        let lines = Locked([String]())
+        var logger = Logger(label: "repairminder") { label in
+            LineLogHandler(label: label, format: format) { line in lines.update { $0.append(line) } }
+        }
+        logger.logLevel = .debug
+        logger.info("Shop \u{1b}]0;TITLE\u{7} approved", metadata: ["name": "a\u{202e}b\u{9b}c", "path": "/x\u{0}"])
+        let line = try #require(lines.value.first)
+        #expect(line.hasSuffix("\n"))
+        #expect(!line.dropLast().unicodeScalars.contains(where: TextCharacters.isForbidden), "\(line.debugDescription)")
+        if format == .json {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["message"] as? String == "Shop \u{1b}]0;TITLE\u{7} approved", "the same text, JSON-escaped")
+            #expect(object["name"] as? String == "a\u{202e}b\u{9b}c")
+        } else {
+            #expect(line.contains(#"Shop \u{1b}]0;TITLE\u{7} approved"#))
+            #expect(line.contains(#"name=a\u{202e}b\u{9b}c"#))
+        }
     }
 }
