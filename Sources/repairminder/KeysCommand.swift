@@ -223,13 +223,18 @@ struct KeysRotateEncryptionCommand: AsyncParsableCommand {
             return try await EncryptionKeyRotation.reseal(db, keys: try settings.resolvedEncryptionKeys(), progress: progress)
         }
         let resealed = report.resealed.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-        say("Sealed again under the new key: \(resealed.isEmpty ? "nothing" : resealed.joined(separator: ", ")); \(report.current) already were.")
+        say("Sealed again under the new key: \(resealed.isEmpty ? "nothing" : resealed.joined(separator: ", ")); \(report.current) values are under it now.")
         if report.unreadable > 0 {
             say("\(report.unreadable) sealed values open under neither key: they were left as they are (a key changed without a rotation?).")
         }
-        if report.usersWithRecoveryCodes > 0 {
+        if report.usersWithOlderRecoveryCodes > 0 {
             say(
-                "\(report.usersWithRecoveryCodes) users hold recovery codes, which are hashed, not sealed: those made before the switch verify only while the previous key is configured."
+                "\(report.usersWithOlderRecoveryCodes) users hold recovery codes hashed under an earlier key: they verify only while it is configured (as --encryption-previous-key), until those users make new ones."
+            )
+        }
+        if report.underPreviousKey > 0 {
+            throw CommandFailure(
+                "\(report.underPreviousKey) sealed values are still under the previous key (a server not yet restarted with the new key is sealing with the old one?): restart it, then run this again before dropping the previous key"
             )
         }
     }

@@ -36,6 +36,17 @@ struct ServeCommand: AsyncParsableCommand {
         var loaded = try settingsArguments.load(for: "serve").settings
         // --verbose wins over everything but --log-level itself on the command line.
         if verbose, !settingsArguments.namesOnTheCommandLine.contains("log-level") { loaded.logLevel = .debug }
+        do {
+            try await serve(loaded)
+        } catch where loaded.logFormat == .json && !(error is CancellationError) {
+            // With --log-format json every line the process writes is JSON: a refusal too.
+            let logger = Logger(label: "repairminder") { LineLogHandler(label: $0, format: .json) }
+            logger.critical("\(FailureMessage.text(for: error))")
+            throw ExitCode(1)
+        }
+    }
+
+    private func serve(_ loaded: ServerSettings) async throws {
         let settings = try SettingsArguments.validated(loaded)
         if demo, settings.environment == .production {
             throw ValidationError("--demo loads accounts whose passwords are published; --env production refuses it")
@@ -43,6 +54,11 @@ struct ServeCommand: AsyncParsableCommand {
         // Before the database is touched: a port in use is one line, not a half-started server.
         try await ListenCheck.ensureAvailable(for: settings)
         let logger = makeLogger(settings)
+        // Held while serving, so `repairminder restore` refuses to replace the database under
+        // it; taken before the keys are read, so a rotation of the generated encryption key
+        // (which holds it alone) is over before this server reads them.
+        let dataDirectoryLock = try DataDirectoryLock.holdShared(in: settings.dataDirectory)
+        defer { close(dataDirectoryLock) }
         if demo {
             announce("Loading demo accounts (hashing passwords at bcrypt cost \(settings.bcryptCost))...", settings: settings, logger: logger)
             let database = try await Database.openMigrated(settings: settings, logger: logger)
@@ -51,9 +67,6 @@ struct ServeCommand: AsyncParsableCommand {
             await database.close()
         }
         let app = try await buildApplication(settings: settings, logger: logger)
-        // Held while serving, so `repairminder restore` refuses to replace the database under it.
-        let dataDirectoryLock = try DataDirectoryLock.holdShared(in: settings.dataDirectory)
-        defer { close(dataDirectoryLock) }
         if demo { announce(demoHelp(settings: settings), settings: settings, logger: logger) }
         logger.info("\(settings.startupSummary())")
         try await app.runService()

@@ -49,8 +49,9 @@ import Testing
             }
             #expect(report.resealed["TOTP secrets"] == 1)
             #expect((report.resealed["queued messages"] ?? 0) >= 2, "the admin's code and Jane's")
-            #expect(report.unreadable == 0)
-            #expect(report.usersWithRecoveryCodes == 1)
+            #expect(report.unreadable == 0 && report.underPreviousKey == 0)
+            #expect(report.current >= 3)
+            #expect(report.usersWithOlderRecoveryCodes == 1, "the admin's codes were hashed under the old key")
             // Everything sealed opens under the new key alone now.
             let (userId, sealed) = try await Self.sealedSecret(server)
             #expect(try SecretBox(key: Self.newKey).open(sealed, owner: userId) == secret)
@@ -70,50 +71,79 @@ import Testing
             #expect(try await TOTPTests.verify(client, code: TOTPTests.code(secret, server.clock.now)).status == .ok)
             let code = try #require(janeCode.value)
             #expect(try await client.post("/api/customer/auth/verify-code", ["email": Self.jane, "code": code]).status == .ok)
-            #expect(try await TOTPTests.verify(client, code: recovery[0]).status == .ok)
+            let signedIn = try await TOTPTests.verify(client, code: recovery[0])
+            #expect(signedIn.status == .ok)
+
+            // A server still sealing with the old key (not restarted yet) is caught by the next run.
+            let now = server.clock.now
+            try await server.withDatabase { database in
+                try await MailQueue(database: database, encryptionKey: Self.oldKey).send(
+                    MailMessage(to: Self.jane, subject: "late", text: "sealed by a server not restarted", sentAt: "2026-11-26T00:00:00Z"),
+                    now: now)
+            }
+            let late = try await server.withDatabase { database in
+                try await EncryptionKeyRotation.reseal(database, keys: EncryptionKeys(current: Self.newKey, previous: Self.oldKey))
+            }
+            #expect(late.resealed["queued messages"] == 1 && late.underPreviousKey == 0)
+
+            // New recovery codes are hashed under the new key: nobody needs the old one any more.
+            let token = try #require(signedIn.string("token"))
+            server.clock.advance(by: 31)
+            #expect(try await client.post("/api/auth/totp/disable", ["code": TOTPTests.code(secret, server.clock.now)], bearer: token).status == .ok)
+            server.clock.advance(by: 31)
+            _ = try await TOTPTests.enrol(client, server: server, token: token)
+            let after = try await server.withDatabase { database in
+                try await EncryptionKeyRotation.reseal(database, keys: EncryptionKeys(current: Self.newKey, previous: Self.oldKey))
+            }
+            #expect(after.usersWithOlderRecoveryCodes == 0)
         }
     }
 
     /// Development: the generated key is replaced and kept as `encryption-key.previous`; a
-    /// second rotation drops the first key only after everything left it.
+    /// second rotation drops the first key only after everything left it; a server started
+    /// afterwards reads the new key, and one running on the directory makes the rotation wait.
     @Test func theGeneratedKeyRotatesAndTheServerStartsWithBoth() async throws {
         let server = try await TestServer()
         let enrolled = Locked<[UInt8]?>(nil)
         let directory = URL(fileURLWithPath: server.settings.dataDirectory)
+        let firstKey = Locked<String?>(nil)
         try await server.runAcrossRestart(changing: { _ in }) { client in
             let token = try #require(try await client.signIn().string("token"))
             enrolled.value = try await TOTPTests.enrol(client, server: server, token: token).secret
-        } then: { client in
-            // The restarted server read the same generated key; now rotate it twice.
-            let first = try String(contentsOf: directory.appendingPathComponent("encryption-key"), encoding: .utf8)
-            for round in 1...2 {
-                let report = try await server.withDatabase { database in
-                    try await EncryptionKeyRotation.rotateGeneratedKey(in: server.settings.dataDirectory, database: database)
-                }
-                #expect(report.resealed["TOTP secrets"] == 1, "round \(round)")
-                #expect(report.unreadable == 0)
-            }
-            let current = try String(contentsOf: directory.appendingPathComponent("encryption-key"), encoding: .utf8)
-            let previous = try String(contentsOf: directory.appendingPathComponent("encryption-key.previous"), encoding: .utf8)
-            #expect(current != first && previous != first && current != previous)
-            for name in ["encryption-key", "encryption-key.previous"] {
-                let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.posixPermissions] as? Int
-                #expect(mode == 0o600, "\(name)")
-            }
-            let (userId, sealed) = try await Self.sealedSecret(server)
-            let keys = try server.settings.resolvedEncryptionKeys()
-            #expect(keys.previous != nil)
-            #expect(try SecretBox(key: keys.current).open(sealed, owner: userId) == enrolled.value)
-
+            firstKey.value = try String(contentsOf: directory.appendingPathComponent("encryption-key"), encoding: .utf8)
             // A server holding the directory (as `serve` does) refuses the rotation.
             let held = try DataDirectoryLock.holdShared(in: server.settings.dataDirectory)
-            defer { close(held) }
             let settings = server.settings
             await #expect(throws: SettingsError.self) {
                 try await server.withDatabase { database in
                     try await EncryptionKeyRotation.rotateGeneratedKey(in: settings.dataDirectory, database: database)
                 }
             }
+            close(held)
+            var previousRound: String?
+            for round in 1...2 {
+                let report = try await server.withDatabase { database in
+                    try await EncryptionKeyRotation.rotateGeneratedKey(in: settings.dataDirectory, database: database)
+                }
+                #expect(report.resealed["TOTP secrets"] == 1, "round \(round)")
+                #expect(report.unreadable == 0 && report.underPreviousKey == 0)
+                let previous = try String(contentsOf: directory.appendingPathComponent("encryption-key.previous"), encoding: .utf8)
+                #expect(previous == (round == 1 ? firstKey.value : previousRound), "the key before is kept")
+                previousRound = try String(contentsOf: directory.appendingPathComponent("encryption-key"), encoding: .utf8)
+            }
+            for name in ["encryption-key", "encryption-key.previous"] {
+                let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.posixPermissions] as? Int
+                #expect(mode == 0o600, "\(name)")
+            }
+        } then: { client in
+            // Restarted: the new key opens the secret, and the app signs in.
+            let secret = try #require(enrolled.value)
+            let (userId, sealed) = try await Self.sealedSecret(server)
+            let keys = try server.settings.resolvedEncryptionKeys()
+            #expect(keys.current != firstKey.value?.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(try SecretBox(key: keys.current).open(sealed, owner: userId) == secret)
+            server.clock.advance(by: 31)
+            #expect(try await TOTPTests.verify(client, code: TOTPTests.code(secret, server.clock.now)).status == .ok)
         }
     }
 }

@@ -117,7 +117,9 @@ import Testing
                 ),
                 (Self.rsaKey(n: modulus2048, e: [3]), "the RS256 key's exponent 3 is not an odd number of at least 65537"),
                 (Self.rsaKey(n: modulus2048, e: [1, 0, 0]), "the RS256 key's exponent 65536 is not an odd number of at least 65537"),
-                (Self.rsaKey(n: Array(modulus2048.prefix(128)), e: [1, 0, 1]), "the RS256 key is smaller than 2048 bits"),
+                (Self.rsaKey(n: Array(modulus2048.prefix(128)), e: [1, 0, 1]), "the RS256 key is smaller than 2048 bits (1024)"),
+                // 256 bytes, but 2041 bits: counted in bits.
+                (Self.rsaKey(n: [0x01] + modulus2048.dropFirst(), e: [1, 0, 1]), "the RS256 key is smaller than 2048 bits (2041)"),
             ]
             for (key, message) in cases {
                 server.clock.advance(by: 30)

@@ -17,6 +17,8 @@ import Testing
     static let forbidden: [(name: String, character: String)] = [
         ("NUL", "\u{0}"), ("BEL", "\u{7}"), ("ESC", "\u{1b}"), ("line feed", "\n"), ("tab", "\t"), ("DEL", "\u{7f}"),
         ("C1 CSI", "\u{9b}"), ("RLO", "\u{202e}"), ("LRE", "\u{202a}"), ("FSI", "\u{2068}"), ("PDI", "\u{2069}"), ("BOM", "\u{feff}"),
+        ("ALM", "\u{61c}"), ("RLM", "\u{200f}"), ("zero-width space", "\u{200b}"), ("line separator", "\u{2028}"),
+        ("word joiner", "\u{2060}"), ("interlinear annotation", "\u{fff9}"),
     ]
 
     @Test func theTextRuleRefusesEachForbiddenClassAndTheDocumentSaysTheSame() throws {
@@ -32,7 +34,7 @@ import Testing
         }
         for (name, character) in Self.forbidden {
             let value = "Evil\(character)Shop"
-            #expect(throws: FieldProblem("companyName must not contain control characters or bidirectional formatting characters"), "\(name)") {
+            #expect(throws: FieldProblem("companyName must not contain control characters, invisible or bidirectional formatting characters"), "\(name)") {
                 try rule.check(value, "companyName")
             }
             #expect(!documentTakes(value), "\(name)")
@@ -70,7 +72,7 @@ import Testing
                 body[field] = "Evil\(character)]0;TITLE"
                 let reply = try await client.post("/api/auth/register", body)
                 reply.expectFailure(
-                    .badRequest, "VALIDATION_ERROR", "\(field) must not contain control characters or bidirectional formatting characters")
+                    .badRequest, "VALIDATION_ERROR", "\(field) must not contain control characters, invisible or bidirectional formatting characters")
                 #expect(reply.status == .badRequest, "\(field) with \(name)")
             }
             #expect(try await server.withDatabase { try await $0.count("pending_registrations") } == 0)
@@ -101,7 +103,7 @@ import Testing
                 server.clock.advance(by: 30)  // within the 10 enrolments a minute
                 let reply = try await PasskeyTests.enrol(
                     client, token: token, SoftwarePasskeyAuthenticator(origin: PasskeyTests.site), name: "Laptop\(character)[31m")
-                reply.expectFailure(.badRequest, "VALIDATION_ERROR", "name must not contain control characters or bidirectional formatting characters")
+                reply.expectFailure(.badRequest, "VALIDATION_ERROR", "name must not contain control characters, invisible or bidirectional formatting characters")
                 #expect(reply.status == .badRequest, "\(name)")
             }
             #expect(try await PasskeyTests.passkeyCount(server) == 0)

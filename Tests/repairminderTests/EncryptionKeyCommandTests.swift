@@ -8,15 +8,16 @@ import Testing
         let dataDir = try CompanyAdministrationCommandTests.seeded()
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let keyFile = URL(fileURLWithPath: dataDir).appendingPathComponent("encryption-key").path
-        let before = try? String(contentsOfFile: keyFile, encoding: .utf8)
+        let before = String(repeating: "b", count: 40) + "\n"
+        FileManager.default.createFile(atPath: keyFile, contents: Data(before.utf8), attributes: [.posixPermissions: 0o600])
 
         let rotated = try CommandLineTests.run(["keys", "rotate-encryption", "--data-dir", dataDir], environment: [:])
         #expect(rotated.status == 0, "\(rotated.error)")
-        #expect(rotated.output == "Sealed again under the new key: nothing; 0 already were.\n")
+        #expect(rotated.output == "Sealed again under the new key: nothing; 0 values are under it now.\n")
         let after = try String(contentsOfFile: keyFile, encoding: .utf8)
         #expect(after != before)
         let previous = try String(contentsOfFile: keyFile + ".previous", encoding: .utf8)
-        #expect(previous != after)
+        #expect(previous == before, "the old key is kept beside the new one")
 
         // A key given as a setting rotates only with the previous one beside it.
         let key = String(repeating: "n", count: 40)

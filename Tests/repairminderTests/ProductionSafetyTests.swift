@@ -87,6 +87,8 @@ import Testing
             Self.refusal(mail + ["--smtp-url", "smtp://mail.example.com:25?tls=none"])
                 == "--smtp-url: tls=none to mail.example.com, not this machine; --env production refuses mail in clear text: use smtps:// or STARTTLS (the default)")
         #expect(Self.refusal(mail + ["--smtp-url", "smtp://127.0.0.1:25?tls=none"]) == nil, "a relay on this machine")
+        #expect(Self.refusal(mail + ["--smtp-url", "smtp://localhost:25?tls=none"]) == nil)
+        #expect(Self.refusal(mail + ["--smtp-url", "smtp://relay.localhost:25?tls=none"]) != nil, "a name a resolver may send elsewhere")
         #expect(Self.refusal(mail + ["--smtp-url", "smtp://mail.example.com:587"]) == nil)
         // Development keeps taking them.
         #expect(Self.refusal(["--smtp-url", "smtp://mail.example.com:25?tls=none", "--mail-from", "no-reply@example.com"]) == nil)
@@ -130,5 +132,20 @@ import Testing
             ["serve", "--data-dir", dataDir, "--port", String(port)] + Self.production + ["--jwt-secret", Self.key], environment: [:])
         #expect(refused.status == 1)
         #expect(refused.error.contains("this database holds the demo accounts of serve --demo"), "\(refused.error)")
+    }
+
+    /// With `--log-format json`, a refusal to start is a JSON line too.
+    @Test func aRefusalIsAJSONLineWithJSONLogs() throws {
+        let secret = try Self.file(Self.key, mode: 0o644)
+        defer { try? FileManager.default.removeItem(atPath: secret) }
+        let refused = try CommandLineTests.run(
+            ["serve", "--log-format", "json"] + Self.production + ["--jwt-secret-file", secret], environment: [:])
+        #expect(refused.status == 1)
+        #expect(refused.output.isEmpty)
+        let lines = refused.error.split(separator: "\n")
+        #expect(lines.count == 1, "\(refused.error)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any])
+        #expect(object["level"] as? String == "critical")
+        #expect((object["message"] as? String)?.contains("holds secrets and is open to group or others") == true)
     }
 }

@@ -18,8 +18,8 @@ public enum FieldRules {
             content: .pattern(
                 pattern,
                 mismatch: multiline
-                    ? "must not contain control characters other than line feeds, or bidirectional formatting characters"
-                    : "must not contain control characters or bidirectional formatting characters"),
+                    ? "must not contain control characters other than line feeds, invisible or bidirectional formatting characters"
+                    : "must not contain control characters, invisible or bidirectional formatting characters"),
             normalisation: .trimmedComposed, description: description)
     }
 

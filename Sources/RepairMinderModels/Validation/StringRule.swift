@@ -77,7 +77,12 @@ public struct StringRule: Sendable {
         case .none: return value
         case .trimmed: return trimmed
         case .trimmedLowercased: return trimmed.lowercased()
-        case .trimmedComposed: return trimmed.precomposedStringWithCanonicalMapping
+        case .trimmedComposed:
+            // Composition can lengthen a few characters (U+0958 is two code points in NFC):
+            // the stored value keeps to the limit too.
+            let composed = trimmed.precomposedStringWithCanonicalMapping
+            if let maxLength, composed.unicodeScalars.count > maxLength { throw FieldProblem("\(name) is too long") }
+            return composed
         }
     }
 }

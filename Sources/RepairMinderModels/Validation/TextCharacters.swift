@@ -1,29 +1,36 @@
 /// The characters that make text lie (docs/API.md §1, "Text is text"): C0 and C1 controls and
 /// DEL (a terminal obeys ESC and CSI sequences: clears the screen, sets its title and
-/// clipboard, fakes rows), the bidirectional controls (U+202A–U+202E, U+2066–U+2069: text shown
-/// in another order than it is stored) and the byte-order mark U+FEFF; and NUL, which C strings
-/// (SQLite's text among them) take for the end.
+/// clipboard, fakes rows; NUL ends a C string, SQLite's text among them), Unicode's
+/// bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069: text shown in
+/// another order than it is stored), the line and paragraph separators U+2028 and U+2029 (a
+/// line break in an app's list), and the invisible format characters that make two names look
+/// alike (U+200B, U+2060–U+2064, U+206A–U+206F, U+FFF9–U+FFFB, the byte-order mark U+FEFF).
+/// The zero-width joiner and non-joiner (U+200C, U+200D) stay: scripts and emoji need them.
 ///
 /// No text field takes them (`FieldRules.text`), and whatever holds them already (a name from
 /// before, a fixtures file, a mail server's reply) is shown by the CLI and the logs escaped
 /// (`escaped`), never raw.
 public enum TextCharacters {
     /// What no text field takes.
-    public static let forbidden: [ClosedRange<UInt32>] = [
-        0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF...0xFEFF,
-    ]
+    public static let forbidden: [ClosedRange<UInt32>] = [0x00...0x1F] + beyondC0
 
     /// What a multi-line field (a note) does not take: `forbidden` but the line feed.
-    public static let forbiddenInMultiline: [ClosedRange<UInt32>] = [
-        0x00...0x09, 0x0B...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF...0xFEFF,
+    public static let forbiddenInMultiline: [ClosedRange<UInt32>] = [0x00...0x09, 0x0B...0x1F] + beyondC0
+
+    private static let beyondC0: [ClosedRange<UInt32>] = [
+        0x7F...0x9F, 0x61C...0x61C, 0x200B...0x200B, 0x200E...0x200F, 0x2028...0x202E, 0x2060...0x2064, 0x2066...0x206F,
+        0xFEFF...0xFEFF, 0xFFF9...0xFFFB,
     ]
 
     /// Whether `scalar` is one of `forbidden`.
-    @inlinable
     public static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
-        return value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
-            || (0x2066...0x2069).contains(value) || value == 0xFEFF
+        // Most text is printable ASCII or Latin-1: answered without the list.
+        if value < 0x20 { return true }
+        if value < 0x7F { return false }
+        if value <= 0x9F { return true }
+        if value < 0x61C { return false }
+        return beyondC0.contains { $0.contains(value) }
     }
 
     /// Whether `text` holds none of `forbidden`.

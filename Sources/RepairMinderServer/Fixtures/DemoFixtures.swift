@@ -44,10 +44,11 @@ extension DemoFixtures {
     /// Loads the demo set (with its logo) into `database` and marks the database as holding
     /// it, so that `--env production` refuses to serve it (`areLoaded`).
     public static func load(into database: Database, dataDirectory: String, bcryptCost: Int, actor: String?) async throws {
-        _ = try await FixtureLoader(database: database, bcryptCost: bcryptCost).load(withLogo(in: dataDirectory), actor: actor)
+        // The mark first: a load that stops halfway has left the mark, never accounts without it.
         try await database.withConnection { db in
             try await db.raw("INSERT INTO demo_fixtures (loaded_at) VALUES (\(bind: Date().timeIntervalSince1970))").run()
         }
+        _ = try await FixtureLoader(database: database, bcryptCost: bcryptCost).load(withLogo(in: dataDirectory), actor: actor)
     }
 
     /// Whether `serve --demo` ever loaded the demo set into `database`.

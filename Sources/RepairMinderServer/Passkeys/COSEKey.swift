@@ -50,7 +50,9 @@ enum COSEKey: Sendable {
                     throw PasskeyProblem("the RS256 key's exponent \(exponent) is not an odd number of at least 65537")
                 }
                 // _CryptoExtras refuses moduli under 2048 bits.
-                guard n.drop(while: { $0 == 0 }).count >= 256 else { throw PasskeyProblem("the RS256 key is smaller than 2048 bits") }
+                let modulus = Array(n.drop(while: { $0 == 0 }))
+                let bits = modulus.first.map { modulus.count * 8 - $0.leadingZeroBitCount } ?? 0
+                guard bits >= 2048 else { throw PasskeyProblem("the RS256 key is smaller than 2048 bits (\(bits))") }
                 self = .rs256(try _RSA.Signing.PublicKey(n: n, e: e))
             default:
                 throw PasskeyProblem("the public key's algorithm \(alg) is not one of ES256, EdDSA, RS256")

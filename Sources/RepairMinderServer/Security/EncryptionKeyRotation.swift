@@ -11,13 +11,16 @@ public enum EncryptionKeyRotation {
     public struct Report: Sendable, Equatable {
         /// Values sealed again, per kind (`TOTP secrets`, `queued messages`).
         public var resealed: [String: Int] = [:]
-        /// Values already under the current key.
+        /// Values under the current key when the rotation ended.
         public var current = 0
         /// Values that neither key opens: they stay as they are (and stay unreadable).
         public var unreadable = 0
-        /// Users with unused recovery codes: hashed, not sealed, they cannot be hashed again;
-        /// those made before the switch verify while the previous key is configured.
-        public var usersWithRecoveryCodes = 0
+        /// Values still under the previous key when the rotation ended (a server kept sealing
+        /// with it: one not restarted with the new key). Dropping the previous key loses them.
+        public var underPreviousKey = 0
+        /// Users whose unused recovery codes were hashed under an earlier key: hashed, not
+        /// sealed, they cannot be hashed again, and verify only while that key is configured.
+        public var usersWithOlderRecoveryCodes = 0
     }
 
     /// A sealed column: its table, key column and how its owner (the sealed value's bound
@@ -30,71 +33,104 @@ public enum EncryptionKeyRotation {
         let owner: @Sendable (String) -> String
     }
 
+    /// The pending TOTP secret before the enabled one: enabling copies the first into the
+    /// second, so a setup confirmed during the rotation moves an already re-sealed value.
     private static let columns = [
-        SealedColumn(kind: "TOTP secrets", table: "totp_credentials", key: "user_id", column: "secret_sealed", owner: { $0 }),
         SealedColumn(kind: "TOTP secrets", table: "totp_credentials", key: "user_id", column: "pending_secret_sealed", owner: { $0 }),
+        SealedColumn(kind: "TOTP secrets", table: "totp_credentials", key: "user_id", column: "secret_sealed", owner: { $0 }),
         SealedColumn(kind: "queued messages", table: "mail_queue", key: "id", column: "body_sealed", owner: MailQueue.owner),
     ]
 
     /// Seals again under `keys.current` what `keys.previous` sealed, in batches of 100 rows;
-    /// `progress` hears each batch's kind and running count.
+    /// `progress` hears each batch's kind and running count. A second look seals what servers
+    /// moved meanwhile; a last, read-only one counts what is left under each key.
     public static func reseal(
         _ database: Database, keys: EncryptionKeys, progress: @Sendable (String, Int) -> Void = { _, _ in }
     ) async throws -> Report {
         let box = SecretBox(keys: keys)
         var report = Report()
-        for sealed in columns {
-            var after = ""
-            while true {
-                let from = after
-                let rows = try await database.withConnection { db in
-                    try await db.raw(
-                        """
-                        SELECT \(ident: sealed.key) AS row_key, \(ident: sealed.column) AS sealed FROM \(ident: sealed.table)
-                        WHERE \(ident: sealed.column) IS NOT NULL AND \(ident: sealed.key) > \(bind: from)
-                        ORDER BY \(ident: sealed.key) LIMIT 100
-                        """
-                    ).all(decoding: Row.self)
-                }
-                guard let last = rows.last else { break }
-                after = last.rowKey
-                for row in rows {
-                    let owner = sealed.owner(row.rowKey)
-                    guard let opened = try? box.opened(row.sealed, owner: owner) else {
-                        report.unreadable += 1
-                        continue
+        for _ in 0..<2 {
+            var resealed: [String: Int] = [:]
+            for column in columns {
+                try await visit(column, in: database, box: box) { row, opened in
+                    guard !opened.underCurrentKey else { return }
+                    let owner = column.owner(row.rowKey)
+                    let sealed = try box.seal(opened.plaintext, owner: owner)
+                    if try await replace(row, in: column, with: sealed, on: database) {
+                        resealed[column.kind, default: 0] += 1
+                        report.resealed[column.kind, default: 0] += 1
                     }
-                    if opened.underCurrentKey {
-                        report.current += 1
-                        continue
-                    }
-                    let resealed = try box.seal(opened.plaintext, owner: owner)
-                    let updated = try await database.withConnection { db in
-                        try await db.raw(
-                            """
-                            UPDATE \(ident: sealed.table) SET \(ident: sealed.column) = \(bind: resealed)
-                            WHERE \(ident: sealed.key) = \(bind: row.rowKey) AND \(ident: sealed.column) = \(bind: row.sealed)
-                            RETURNING \(ident: sealed.key)
-                            """
-                        ).first() != nil
-                    }
-                    if updated { report.resealed[sealed.kind, default: 0] += 1 }
-                }
-                progress(sealed.kind, report.resealed[sealed.kind, default: 0])
+                } unreadable: { _ in }
+                progress(column.kind, report.resealed[column.kind, default: 0])
             }
+            if resealed.isEmpty { break }
         }
-        report.usersWithRecoveryCodes = try await database.withConnection { db in
-            try await db.raw("SELECT COUNT(DISTINCT user_id) AS n FROM recovery_codes WHERE used_at IS NULL")
-                .first(decodingColumn: "n", as: Int.self) ?? 0
+        for column in columns {
+            try await visit(column, in: database, box: box) { _, opened in
+                if opened.underCurrentKey { report.current += 1 } else { report.underPreviousKey += 1 }
+            } unreadable: { _ in report.unreadable += 1 }
+        }
+        let currentHashKey = SecretHashing(keys: keys).keyID
+        report.usersWithOlderRecoveryCodes = try await database.withConnection { db in
+            try await db.raw(
+                """
+                SELECT COUNT(DISTINCT user_id) AS n FROM recovery_codes
+                WHERE used_at IS NULL AND (hash_key IS NULL OR hash_key <> \(bind: currentHashKey))
+                """
+            ).first(decodingColumn: "n", as: Int.self) ?? 0
         }
         return report
+    }
+
+    /// Calls `body` with each sealed value of `column` that a key opens (100 rows a read, in
+    /// key order), `unreadable` with each that none does.
+    private static func visit(
+        _ column: SealedColumn, in database: Database, box: SecretBox,
+        _ body: (Row, (plaintext: [UInt8], underCurrentKey: Bool)) async throws -> Void, unreadable: (Row) -> Void
+    ) async throws {
+        var after = ""
+        while true {
+            let from = after
+            let rows = try await database.withConnection { db in
+                try await db.raw(
+                    """
+                    SELECT \(ident: column.key) AS row_key, \(ident: column.column) AS sealed FROM \(ident: column.table)
+                    WHERE \(ident: column.column) IS NOT NULL AND \(ident: column.key) > \(bind: from)
+                    ORDER BY \(ident: column.key) LIMIT 100
+                    """
+                ).all(decoding: Row.self)
+            }
+            guard let last = rows.last else { return }
+            after = last.rowKey
+            for row in rows {
+                if let opened = try? box.opened(row.sealed, owner: column.owner(row.rowKey)) {
+                    try await body(row, opened)
+                } else {
+                    unreadable(row)
+                }
+            }
+        }
+    }
+
+    /// Writes `sealed` in place of what was read; false when a server changed the value meanwhile.
+    private static func replace(_ row: Row, in column: SealedColumn, with sealed: String, on database: Database) async throws -> Bool {
+        try await database.withConnection { db in
+            try await db.raw(
+                """
+                UPDATE \(ident: column.table) SET \(ident: column.column) = \(bind: sealed)
+                WHERE \(ident: column.key) = \(bind: row.rowKey) AND \(ident: column.column) = \(bind: row.sealed)
+                RETURNING \(ident: column.key)
+                """
+            ).first() != nil
+        }
     }
 
     /// Development, with the key generated into `dataDirectory`: finishes any rotation left
     /// half done, keeps the key as `encryption-key.previous` (the one before is dropped), makes
     /// a new `encryption-key` and seals everything again. A running server holds the old key in
     /// memory, so this refuses while one runs on the directory. Each step leaves files a server
-    /// starts with: interrupted anywhere, the next run finishes the job.
+    /// starts with, made durable before anything is sealed under the new key: interrupted
+    /// anywhere, even by a power loss, the next run finishes the job.
     public static func rotateGeneratedKey(
         in dataDirectory: String, database: Database, progress: @Sendable (String, Int) -> Void = { _, _ in }
     ) async throws -> Report {
@@ -104,16 +140,17 @@ public enum EncryptionKeyRotation {
             let current = try GeneratedSecret.loadOrCreate(named: "encryption-key", in: dataDirectory)
             if let previous = try GeneratedSecret.loadIfPresent(named: "encryption-key.previous", in: dataDirectory) {
                 let finished = try await reseal(database, keys: EncryptionKeys(current: current, previous: previous), progress: progress)
-                guard finished.unreadable == 0 else {
+                guard finished.underPreviousKey == 0 else {
                     throw SettingsError(
-                        "\(finished.unreadable) sealed values open under neither encryption-key nor encryption-key.previous; nothing was changed"
+                        "\(finished.underPreviousKey) sealed values are still under encryption-key.previous (a server sealed them meanwhile?); run again"
                     )
                 }
             }
+            // Each replacement is a rename: the files always hold a whole key, the old or the new.
             let directory = URL(fileURLWithPath: dataDirectory)
-            unlink(directory.appendingPathComponent("encryption-key.previous").path)
-            try SecretFile.createIfAbsent(current + "\n", at: directory.appendingPathComponent("encryption-key.previous").path)
-            unlink(directory.appendingPathComponent("encryption-key").path)
+            try SecretFile.replace(current + "\n", at: directory.appendingPathComponent("encryption-key.previous").path)
+            try SecretFile.replace(RandomToken.base64URL(byteCount: 32) + "\n", at: directory.appendingPathComponent("encryption-key").path)
+            try DataDirectory.synchronize(dataDirectory)
             let next = try GeneratedSecret.loadOrCreate(named: "encryption-key", in: dataDirectory)
             return try await reseal(database, keys: EncryptionKeys(current: next, previous: current), progress: progress)
         }

@@ -22,6 +22,11 @@ struct SecretHashing: Sendable {
 
     init(masterKey: String) { self.init(keys: EncryptionKeys(current: masterKey)) }
 
+    /// Names the current code-hash key without revealing it (16 hex digits of its SHA-256):
+    /// stored beside a recovery code's hash, so a rotation can tell which codes an earlier key
+    /// hashed.
+    var keyID: String { String(SHA256.hash(data: codeKeyBytes[0]).hexString.prefix(16)) }
+
     private static func derive(_ key: SymmetricKey, label: String) -> [UInt8] {
         Array(HMAC<SHA256>.authenticationCode(for: Data(label.utf8), using: key))
     }

@@ -90,4 +90,15 @@ enum DataDirectory {
             throw SettingsError("cannot use the data directory \(path): permission denied (the server must be able to write there)")
         }
     }
+
+    /// Makes the directory's entries durable (renames, new files): what follows may depend on them.
+    static func synchronize(_ path: String) throws {
+        let fd = open(path, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0, fsync(fd) == 0 else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            throw SettingsError("cannot sync the data directory \(path): \(reason)")
+        }
+        close(fd)
+    }
 }

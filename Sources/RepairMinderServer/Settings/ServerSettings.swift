@@ -330,6 +330,13 @@ extension ServerSettings {
         }
     }
 
+    /// Whether `host` is this machine's loopback for certain: `localhost` or a loopback
+    /// address (not a `*.localhost` name, which a resolver may send elsewhere).
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return name == "localhost" || (isLocal(name) && !name.hasSuffix(".localhost") && !["0.0.0.0", "::"].contains(name))
+    }
+
     /// Whether `host` names this machine or every address of it: `localhost`, a loopback address, `0.0.0.0`, `::`.
     static func isLocal(_ host: String) -> Bool {
         let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]."))
@@ -383,7 +390,7 @@ extension ServerSettings {
             guard let smtpURL else { throw SettingsError("--mail-transport smtp needs --smtp-url (REPAIRMINDER_SMTP_URL)") }
             let server = try SMTPServerAddress(url: smtpURL)
             // Codes and sign-in links would cross the network in clear text.
-            if environment == .production, server.security == .none, !Self.isLocal(server.host) {
+            if environment == .production, server.security == .none, !Self.isLoopback(server.host) {
                 throw SettingsError(
                     "--smtp-url: tls=none to \(server.host), not this machine; --env production refuses mail in clear text: use smtps:// or STARTTLS (the default)"
                 )

@@ -11,6 +11,7 @@ public enum DataDirectoryLock {
 
     /// Takes the shared lock a server holds; keep the returned descriptor open while serving.
     public static func holdShared(in dataDirectory: String) throws -> Int32 {
+        try DataDirectory.create(dataDirectory)
         let fd = open(path(in: dataDirectory), O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw SettingsError("cannot create \(path(in: dataDirectory)): \(PlainReason.describe(errno: errno))") }
         guard flock(fd, LOCK_SH) == 0 else {

@@ -397,7 +397,13 @@ enum Migrations {
             // did, so `--env production` refuses the database (`DemoFixtures.areLoaded`). A
             // database that has the demo admin already was served with --demo before this mark.
             "CREATE TABLE demo_fixtures (loaded_at DOUBLE PRECISION NOT NULL)",
-            "INSERT INTO demo_fixtures (loaded_at) SELECT 0 WHERE EXISTS (SELECT 1 FROM users WHERE email = 'admin@acme.test')",
+            "INSERT INTO demo_fixtures (loaded_at) SELECT 0 WHERE EXISTS (SELECT 1 FROM users WHERE email LIKE '%@acme.test' OR email IN ('owner@pending.test', 'owner@suspended.test'))",
+        ]),
+        Step(version: 16, name: "recovery codes name their hash key", statements: [
+            // Which encryption key's code-hash key hashed each recovery code (`SecretHashing.keyID`):
+            // after a rotation, `keys rotate-encryption` counts the users whose codes still need
+            // the previous key. Codes from before this column have none: an earlier key's.
+            "ALTER TABLE recovery_codes ADD COLUMN hash_key TEXT",
         ]),
     ]
 

@@ -40,7 +40,7 @@ struct TOTPController {
         }
         let codes = RecoveryCodes.generate()
         let hashes = codes.map { app.recoveryHash($0, userId: staff.user.id) }
-        guard try await app.store.enable(userId: staff.user.id, sealed: sealed, step: step, recoveryHashes: hashes, device: call.device, now: now)
+        guard try await app.store.enable(userId: staff.user.id, sealed: sealed, step: step, recoveryHashes: hashes, hashKey: app.hashing.keyID, device: call.device, now: now)
         else { throw APIError.totpSetupRequired }
         return TOTPEnabledResponse(recoveryCodes: codes)
     }

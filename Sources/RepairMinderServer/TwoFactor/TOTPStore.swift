@@ -41,7 +41,7 @@ struct TOTPStore: Sendable {
     /// Turns the pending secret `sealed` into the enabled one and replaces the recovery codes.
     /// False if the pending secret changed meanwhile (a concurrent setup) or TOTP got enabled.
     func enable(
-        userId: String, sealed: String, step: UInt64, recoveryHashes: [String], device: ClientDevice?, now: Double
+        userId: String, sealed: String, step: UInt64, recoveryHashes: [String], hashKey: String, device: ClientDevice?, now: Double
     ) async throws -> Bool {
         try await database.transaction { db in
             let updated = try await db.raw(
@@ -57,7 +57,10 @@ struct TOTPStore: Sendable {
             try await db.raw("DELETE FROM recovery_codes WHERE user_id = \(bind: userId)").run()
             for hash in recoveryHashes {
                 try await db.raw(
-                    "INSERT INTO recovery_codes (id, user_id, code_hash) VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: userId), \(bind: hash))"
+                    """
+                    INSERT INTO recovery_codes (id, user_id, code_hash, hash_key)
+                    VALUES (\(bind: UUID().uuidString.lowercased()), \(bind: userId), \(bind: hash), \(bind: hashKey))
+                    """
                 ).run()
             }
             try await ActivityLog.record(.totpEnabled, userId: userId, device: device, at: now, on: db)

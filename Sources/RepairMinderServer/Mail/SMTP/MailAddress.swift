@@ -10,7 +10,7 @@ public struct MailAddress: Sendable, Equatable {
     /// an SMTP command (CR, LF, angle brackets inside the address, no `@`).
     public init(parsing text: String) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !MailHeader.hasLineBreak(trimmed) else { throw MailFormatError("a mail address must be one line: \(trimmed.debugDescription)") }
+        guard !MailHeader.hasLineBreak(trimmed) else { throw MailFormatError("a mail address must be one line", value: trimmed) }
         if trimmed.hasSuffix(">"), let open = trimmed.lastIndex(of: "<") {
             let name = trimmed[..<open].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             self.name = name.isEmpty ? nil : name
@@ -19,14 +19,14 @@ public struct MailAddress: Sendable, Equatable {
             name = nil
             address = trimmed
         }
-        guard Self.isPlausible(address) else { throw MailFormatError("not a mail address: \(address.debugDescription)") }
+        guard Self.isPlausible(address) else { throw MailFormatError("not a mail address", value: address) }
     }
 
     /// A recipient as stored: exactly a plain address (docs/API.md §1's rule), never parsed
     /// for a mailbox inside it, so the address that was limited is the one mailed.
     public init(recipient text: String) throws {
         guard EmailAddress.isValid(text), FieldRules.trimmingWhitespace(text) == text else {
-            throw MailFormatError("not a plain mail address: \(text.debugDescription)")
+            throw MailFormatError("not a plain mail address", value: text)
         }
         name = nil
         address = text
@@ -48,7 +48,14 @@ public struct MailAddress: Sendable, Equatable {
 
 
 /// A message that cannot be written safely (a line break in a header, a malformed address).
+/// A value that cannot be written into a message safely. `description` quotes the value (for
+/// the operator who set `--mail-from`); `summary` does not (for the log and the queue, which
+/// never hold an address).
 public struct MailFormatError: Error, CustomStringConvertible {
+    public let summary: String
     public let description: String
-    init(_ description: String) { self.description = description }
+    init(_ summary: String, value: String) {
+        self.summary = summary
+        description = "\(summary): \(value.debugDescription)"
+    }
 }

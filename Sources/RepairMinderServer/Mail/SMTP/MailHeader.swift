@@ -9,7 +9,7 @@ enum MailHeader {
     /// `value` as it may stand in a header: refused if it holds CR or LF (header injection),
     /// RFC 2047 encoded words when it is not plain ASCII.
     static func value(_ value: String) throws -> String {
-        guard !hasLineBreak(value) else { throw MailFormatError("a header value must be one line: \(value.debugDescription)") }
+        guard !hasLineBreak(value) else { throw MailFormatError("a header value must be one line", value: value) }
         return value.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 }) ? value : encodedWords(value)
     }
 

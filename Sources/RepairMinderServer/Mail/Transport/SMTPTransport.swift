@@ -22,7 +22,7 @@ struct SMTPTransport: MailTransport {
             throw MailDeliveryError(isPermanent: error.isPermanent, hadReply: error.code != nil, description: error.description)
         } catch let error as MailFormatError {
             // A message that cannot be written safely never will be.
-            throw MailDeliveryError(isPermanent: true, hadReply: false, description: error.description)
+            throw MailDeliveryError(isPermanent: true, hadReply: false, description: error.summary)
         } catch let error as MailDeliveryError {
             throw error
         } catch {
