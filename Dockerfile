@@ -12,7 +12,6 @@ COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Benchmarks ./Benchmarks
-COPY StandIns ./StandIns
 RUN swift build -c release --product repairminder --static-swift-stdlib \
     && mkdir /out \
     && cp .build/release/repairminder /out/ \

@@ -1,27 +1,8 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// On Linux the screens (`RepairMinderUI`) compile against declaration-only stand-ins of the
-// Apple frameworks they use (StandIns/README.md), so a build here type-checks every screen.
-// Never shipped: no product names them, and Apple platforms build against the real frameworks.
-#if os(Linux)
-let appleStandIns: [Target] = [
-    .target(name: "Combine", path: "StandIns/Combine"),
-    .target(name: "UIKit", path: "StandIns/UIKit"),
-    .target(name: "UserNotifications", path: "StandIns/UserNotifications"),
-    .target(name: "AuthenticationServices", dependencies: ["UIKit"], path: "StandIns/AuthenticationServices"),
-    .target(name: "LocalAuthentication", path: "StandIns/LocalAuthentication"),
-    .target(name: "SwiftUI", dependencies: ["Combine", "UIKit"], path: "StandIns/SwiftUI"),
-]
-let screenFrameworks: [Target.Dependency] = [
-    "SwiftUI", "Combine", "UIKit", "UserNotifications", "AuthenticationServices", "LocalAuthentication",
-]
-let screenSettings: [SwiftSetting] = [.define("SWIFTUI_STAND_IN")]
-#else
-let appleStandIns: [Target] = []
-let screenFrameworks: [Target.Dependency] = []
-let screenSettings: [SwiftSetting] = []
-#endif
+// The server, the wire types, the SDK and the CLI. The SwiftUI screens are a package of their
+// own, Apps/, so nothing here can see a stand-in of an Apple framework.
 
 let package = Package(
     name: "RepairMinder",
@@ -30,7 +11,6 @@ let package = Package(
         .library(name: "RepairMinderModels", targets: ["RepairMinderModels"]),
         .library(name: "RepairMinderServer", targets: ["RepairMinderServer"]),
         .library(name: "RepairMinderKit", targets: ["RepairMinderKit"]),
-        .library(name: "RepairMinderUI", targets: ["RepairMinderUI"]),
         .executable(name: "repairminder", targets: ["repairminder"]),
     ],
     dependencies: [
@@ -47,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(
@@ -70,6 +51,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["Resources/README.md"],
             resources: [.copy("Resources/common-passwords.txt")]
@@ -77,11 +59,6 @@ let package = Package(
         .target(
             name: "RepairMinderKit",
             dependencies: ["RepairMinderModels"]
-        ),
-        .target(
-            name: "RepairMinderUI",
-            dependencies: ["RepairMinderKit", "RepairMinderModels"] + screenFrameworks,
-            swiftSettings: screenSettings
         ),
         .executableTarget(
             name: "repairminder",
@@ -113,7 +90,6 @@ let package = Package(
             dependencies: [
                 "RepairMinderKit",
                 "RepairMinderServer",
-                "RepairMinderUI",
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -136,6 +112,6 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
-    ] + appleStandIns,
+    ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import Yams
 
 /// A `--config` file: one JSON or YAML object whose keys are the settings' keys (`data-dir`,
 /// `smtp-url-file`), read strictly: a syntax error is named by its line (and column), an
@@ -24,11 +25,7 @@ enum SettingsFile {
         case "json": values = try json(data, path: path)
         case "yaml", "yml":
             guard let text = String(data: data, encoding: .utf8) else { throw SettingsError("\(path): not UTF-8 text") }
-            do {
-                for entry in try FlatYAML.parse(text) { values[entry.key] = entry.value }
-            } catch {
-                throw SettingsError("\(path): \(error)")
-            }
+            values = try yaml(text, path: path)
         default:
             throw SettingsError("the config file \(path) must end in .json, .yaml or .yml")
         }
@@ -37,6 +34,63 @@ enum SettingsFile {
             throw SettingsError("\(path): unknown setting \"\(key)\"\(SettingsCommandLine.suggestion(for: key, among: known))")
         }
         return values
+    }
+
+    /// A YAML document's top-level mapping (Yams): each scalar's text as written (quotes
+    /// removed), or a sequence of them as a list. Anything else (nesting, null, an alias) is
+    /// refused by key; a syntax error, or a key given twice, by its line and column, never with
+    /// the file's text around it (it may hold a secret).
+    private static func yaml(_ text: String, path: String) throws -> [String: Value] {
+        let document: Node?
+        do {
+            document = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw SettingsError("\(path): not valid YAML: \(plainReason(error))")
+        }
+        guard let document else { return [:] }
+        guard case .mapping(let mapping) = document else {
+            throw SettingsError("\(path): expected settings as `key: value` lines, like port: 8080")
+        }
+        var values: [String: Value] = [:]
+        for (keyNode, node) in mapping {
+            guard case .scalar(let key) = keyNode else { throw SettingsError("\(path): \(location(keyNode))a key must be text") }
+            let problem = "\(path): \(location(node))\(key.string) must be text, a number, true or false, or a list of texts"
+            switch node {
+            case .scalar(let scalar):
+                // An empty or `null` value is no value: leave the key out instead.
+                if node.null != nil { throw SettingsError("\(path): \(location(node))\(key.string) is null: give a value or leave the key out") }
+                values[key.string] = .text(scalar.string)
+            case .sequence(let items):
+                var texts: [String] = []
+                for item in items {
+                    guard case .scalar(let scalar) = item, item.null == nil else { throw SettingsError(problem) }
+                    texts.append(scalar.string)
+                }
+                values[key.string] = .list(texts)
+            case .mapping, .alias:
+                throw SettingsError(problem)
+            }
+        }
+        return values
+    }
+
+    /// `line L: ` where `node` starts.
+    private static func location(_ node: Node) -> String {
+        node.mark.map { "line \($0.line): " } ?? ""
+    }
+
+    /// What a YAML error says, by line and column, without the quoted text of the file.
+    private static func plainReason(_ error: YamlError) -> String {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            "line \(mark.line), column \(mark.column): \(problem)"
+        case .duplicatedKeysInMapping(let duplicates, _):
+            "\(duplicates.sorted().joined(separator: ", ")) \(duplicates.count == 1 ? "is" : "are") given twice"
+        case .reader(let problem, _, _, _):
+            problem
+        default:
+            "unreadable"
+        }
     }
 
     /// A JSON object's values as text: a number or boolean as JSON writes it, an array of texts

@@ -64,7 +64,7 @@ import Testing
             if FileManager.default.fileExists(atPath: modules.appendingPathComponent("SwiftUI.swiftmodule").path) { return modules }
             directory.deleteLastPathComponent()
         }
-        throw TypeCheckProblem("no SwiftUI stand-in module near \(binary.path): run `swift build --build-tests` first")
+        throw TypeCheckProblem("no SwiftUI stand-in module near \(binary.path): run `swift build --package-path Apps --build-tests` first")
     }
 
     /// Type-checks a copy of the screens, with `old` replaced by `new` in `file` when given.
