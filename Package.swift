@@ -28,10 +28,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
     ],
     targets: [
         .target(
             name: "RepairMinderModels",
+            dependencies: [.product(name: "ExtrasBase64", package: "swift-extras-base64")],
             resources: [.copy("Resources/config.json")]
         ),
         .target(
@@ -99,6 +101,7 @@ let package = Package(
             name: "repairminderTests",
             dependencies: [
                 "repairminder", "RepairMinderServer", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             exclude: ["interactive_login.py"]
         ),
@@ -106,6 +109,7 @@ let package = Package(
             name: "RepairMinderServerTests",
             dependencies: [
                 "RepairMinderServer",
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),

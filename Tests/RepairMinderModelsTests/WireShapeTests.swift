@@ -65,3 +65,21 @@ import Testing
         #expect(ok["error"] == nil)
     }
 }
+
+/// base64url as WebAuthn and JOSE write it (RFC 4648 §5), through ExtrasBase64.
+@Suite struct Base64URLTests {
+    @Test func encodesWithoutPaddingAndDecodesEitherWay() {
+        #expect(Data([0xfb, 0xff]).base64URLEncoded() == "-_8")
+        #expect(Data("foobar".utf8).base64URLEncoded() == "Zm9vYmFy")
+        #expect(Data(base64URLEncoded: "-_8") == Data([0xfb, 0xff]))
+        #expect(Data(base64URLEncoded: "-_8=") == Data([0xfb, 0xff]))
+        #expect(Data(base64URLEncoded: "Zm9vYg") == Data("foob".utf8))
+        #expect(Data(base64URLEncoded: "") == Data())
+        // The standard alphabet's characters, a lone character and junk are not base64url.
+        #expect(Data(base64URLEncoded: "+/8") == nil)
+        #expect(Data(base64URLEncoded: "Zm9vY") == nil)
+        #expect(Data(base64URLEncoded: "Zm9v YmFy") == nil)
+        let random = Data((0..<1000).map { _ in UInt8.random(in: 0...255) })
+        #expect(Data(base64URLEncoded: random.base64URLEncoded()) == random)
+    }
+}

@@ -1,3 +1,4 @@
+import ExtrasBase64
 import Foundation
 import RepairMinderModels
 
@@ -22,7 +23,8 @@ struct TOTPController {
         let secret = (0..<20).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let sealed = try app.secretBox.seal(secret, owner: staff.user.id)
         guard try await app.store.savePending(userId: staff.user.id, sealed: sealed) else { throw APIError.totpAlreadyEnabled }
-        let encoded = Base32.encode(secret)
+        // RFC 4648 base32 without padding: how authenticator apps take a secret.
+        let encoded = String(base32Encoding: secret, options: .omitPaddingCharacter)
         return TOTPSetupResponse(secret: encoded, otpauthUrl: AuthenticatorApp.otpauthURL(secret: encoded, email: staff.user.email))
     }
 
