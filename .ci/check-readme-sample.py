@@ -1,8 +1,8 @@
-"""Fails when a README sample differs from the compiled copy in a test target."""
+"""Fails when a sample of docs/sdk.md differs from the compiled copy in a test target."""
 import pathlib, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-readme = (root / "README.md").read_text()
+readme = (root / "docs" / "sdk.md").read_text()
 begin, end = "// README sample begins\n", "// README sample ends"
 samples = {
     "Using the SDK in an app": "Tests/RepairMinderKitTests/ReadmeSample.swift",
@@ -12,5 +12,5 @@ for section, path in samples.items():
     source = (root / path).read_text()
     sample = source[source.index(begin) + len(begin):source.index(end)]
     if sample not in readme:
-        sys.exit(f"README.md's '{section}' sample differs from {path}")
-print("README samples match their compiled copies")
+        sys.exit(f"docs/sdk.md's '{section}' sample differs from {path}")
+print("docs/sdk.md's samples match their compiled copies")

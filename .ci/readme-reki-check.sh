@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the README's REKI walk-through ("REKI: the second app's contract") exactly as written,
+# Runs the REKI walk-through of docs/walkthrough.md ("REKI: the second app's contract") exactly as written,
 # against a fresh `serve --demo`, and checks what it printed.
 # Usage: .ci/readme-reki-check.sh path/to/repairminder
 set -euo pipefail
@@ -17,8 +17,8 @@ done
 
 walkthrough=$(python3 - << 'PYTHON'
 import re, pathlib
-readme = pathlib.Path("README.md").read_text()
-section = readme.split("### REKI: the second app's contract", 1)[1]
+readme = pathlib.Path("docs/walkthrough.md").read_text()
+section = readme.split("## REKI: the second app's contract", 1)[1]
 print(re.search(r"```sh\n(.*?)```", section, re.S).group(1))
 PYTHON
 )

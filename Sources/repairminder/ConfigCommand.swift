@@ -22,7 +22,7 @@ struct ConfigCommand: ParsableCommand {
             """
     )
 
-    @Flag(help: "Print the README's table of every setting instead.")
+    @Flag(help: "Print docs/configuration.md's table of every setting instead.")
     var markdown = false
 
     @Flag(help: .hidden) var demo = false

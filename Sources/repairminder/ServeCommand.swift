@@ -113,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
             owner@suspended.test / "suspended password" (quarantined companies).
             Customers (passwordless): jane@example.test (one shop), multi@example.test (two shops):
               curl -s \(base)\(Routes.CustomerAuth.requestMagicLink.path) -H 'Content-Type: application/json' -d '{"email":"jane@example.test"}'
-            The README walks through every flow.
+            docs/walkthrough.md walks through every flow.
 
             """
     }

@@ -181,11 +181,11 @@ import Testing
     }
 
     @Test func theREADMETableIsTheDeclarations() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/configuration.md"), encoding: .utf8)
         let table = SettingsHelp.markdownTable()
         #expect(
             readme.contains("\n" + table + "\n"),
-            "README.md's settings table differs from the declarations: replace it with the output of `repairminder config --markdown`")
+            "docs/configuration.md's settings table differs from the declarations: replace it with the output of `repairminder config --markdown`")
     }
 
     /// `config` run as an operator would: each value and its source, secrets never printed.

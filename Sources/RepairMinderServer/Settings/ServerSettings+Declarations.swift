@@ -1,7 +1,7 @@
 import Logging
 
 extension ServerSettings {
-    /// Every setting an operator can give, in the order help and the README list them. Each is
+    /// Every setting an operator can give, in the order help and docs/configuration.md list them. Each is
     /// a flag (`--data-dir`), an environment variable (`REPAIRMINDER_DATA_DIR`) and a key of the
     /// `--config` file (`data-dir`); durations are seconds. Defaults are docs/API.md §7's.
     public static let declarations: [Setting] = [

@@ -2,7 +2,7 @@ import Foundation
 
 /// One server setting, declared once (`ServerSettings.declarations`): its key, kind, default,
 /// help and secrecy. Everything else is derived from it: the command-line flag, the environment
-/// variable, the config file key, `serve --help`, `repairminder config` and the README's table.
+/// variable, the config file key, `serve --help`, `repairminder config` and docs/configuration.md's table.
 public struct Setting: Sendable {
     /// What a setting's value is, and how a text (a flag, a variable, a secret file) is read as one.
     public enum Kind: Sendable, Equatable {
@@ -50,7 +50,7 @@ public struct Setting: Sendable {
     public let kind: Kind
     /// The default as help shows it (`8080`, `<data-dir>/repairminder.sqlite`, `none`).
     public let defaultDescription: String
-    /// What it does; `backticks` mark literal values (kept in the README, dropped in a terminal).
+    /// What it does; `backticks` mark literal values (kept in docs/configuration.md, dropped in a terminal).
     public let help: String
     /// Never printed or logged; may also be given as a file (`--jwt-secret-file`, `REPAIRMINDER_JWT_SECRET_FILE`).
     public let isSecret: Bool

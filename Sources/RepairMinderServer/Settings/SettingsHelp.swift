@@ -1,7 +1,7 @@
 import Foundation
 
 /// The settings' declarations written out for people: a section of a command's `--help`,
-/// wrapped to the terminal, and the README's table (a test keeps the README's copy current).
+/// wrapped to the terminal, and docs/configuration.md's table (a test keeps that copy current).
 public enum SettingsHelp {
     /// How the three ways of giving a setting are named, said once above every list.
     static let naming =
@@ -29,7 +29,7 @@ public enum SettingsHelp {
         return lines.joined(separator: "\n")
     }
 
-    /// The README's table of every setting, in Markdown.
+    /// docs/configuration.md's table of every setting, in Markdown.
     public static func markdownTable(_ settings: [Setting] = ServerSettings.declarations) -> String {
         var rows = ["| flag, or `REPAIRMINDER_*` variable, or config key | default | meaning |", "|---|---|---|"]
         for setting in settings {
