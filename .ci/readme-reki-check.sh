@@ -39,4 +39,4 @@ check '"message":"Unauthorized"'
 check '"statusCode":401'
 check '{"message":"If the email exists, a password reset link has been sent"}'
 [[ $(tail -1 <<< "$output") == *'"access_token"'* ]] || { echo "!! the final login did not sign in"; exit 1; }
-echo "README's REKI walk-through: OK"
+echo "docs/walkthrough.md's REKI walk-through: OK"

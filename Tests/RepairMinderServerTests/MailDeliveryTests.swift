@@ -84,7 +84,8 @@ struct MailDeliveryTests {
                 let userId = try await client.login(Self.admin, DemoFixtures.adminPassword)
                 let request = try await client.post("/api/auth/2fa/request", ["userId": userId, "email": Self.admin])
                 #expect(request.status == .ok)
-                #expect(ContinuousClock.now - started < .seconds(2), "the request waited for the mail server")
+                // Only a wait for the mail server (30 s to connect) fails this; a busy machine does not.
+                #expect(ContinuousClock.now - started < .seconds(15), "the request waited for the mail server")
                 userIds.append(userId)
             }
             try await Self.eventually("failed attempts recorded") {
