@@ -95,6 +95,21 @@ import Testing
         }
     }
 
+    /// The limit is one setting, `--max-body-size`, for the API and the reset page alike.
+    @Test func theBodyLimitIsASetting() async throws {
+        let server = try await TestServer { $0.maxBodySize = 2048 }
+        try await server.run { client in
+            let padding = String(repeating: "x", count: 3000)
+            try await client.send(.post, "/api/auth/login", json: #"{"email":"admin@acme.test","password":"\#(padding)"}"#)
+                .expectFailure(.contentTooLarge, "PAYLOAD_TOO_LARGE")
+            let small = try await client.post("/api/auth/login", ["email": "admin@acme.test", "password": "wrong password"])
+            #expect(small.status == .unauthorized)
+        }
+        var settings = ServerSettings()
+        settings.maxBodySize = 100
+        #expect(throws: SettingsError("--max-body-size must be between 1024 and 1048576 bytes")) { try settings.validate() }
+    }
+
     @Test(arguments: [
         ("/api/auth/2fa/request", #"{"email":"admin@acme.test"}"#, "userId is required"),
         ("/api/auth/2fa/request", #"{"userId":"x"}"#, "email is required"),

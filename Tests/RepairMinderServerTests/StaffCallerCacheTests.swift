@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import RepairMinderServer
@@ -14,16 +15,21 @@ import Testing
 
     private static func fill(_ cache: StaffCallerCache, session: String, user: String) {
         cache.remember(
-            sessionId: session, user: Self.user(user), lastUsedAt: nil, readAt: .now, generation: cache.currentGeneration)
+            sessionId: session, user: Self.user(user), lastUsedAt: nil, readAt: cache.now(), generation: cache.currentGeneration)
     }
 
-    @Test func anEntryServesItsOwnUserForItsLifetimeOnly() async throws {
-        let cache = StaffCallerCache(lifetime: .milliseconds(200))
+    /// Time moves when the test says so: no sleep, no race with a busy machine.
+    @Test func anEntryServesItsOwnUserForItsLifetimeOnly() {
+        let start = ContinuousClock.now
+        let elapsed = Locked(Duration.zero)
+        let cache = StaffCallerCache(lifetime: .seconds(2), now: { start + elapsed.value })
         Self.fill(cache, session: "s1", user: "u1")
         #expect(cache.entry(sessionId: "s1", userId: "u1")?.user.id == "u1")
         // A token naming another user never gets this session's entry.
         #expect(cache.entry(sessionId: "s1", userId: "u2") == nil)
-        try await Task.sleep(for: .milliseconds(300))
+        elapsed.value = .milliseconds(1999)
+        #expect(cache.entry(sessionId: "s1", userId: "u1") != nil)
+        elapsed.value = .seconds(2)
         #expect(cache.entry(sessionId: "s1", userId: "u1") == nil)
         #expect(cache.count == 0)
     }
@@ -45,7 +51,7 @@ import Testing
         let generation = cache.currentGeneration
         // The session is revoked while the read is in flight; what it read is not kept.
         cache.forget(sessionId: "s1")
-        cache.remember(sessionId: "s1", user: Self.user("u1"), lastUsedAt: nil, readAt: .now, generation: generation)
+        cache.remember(sessionId: "s1", user: Self.user("u1"), lastUsedAt: nil, readAt: cache.now(), generation: generation)
         #expect(cache.entry(sessionId: "s1", userId: "u1") == nil)
     }
 

@@ -22,6 +22,7 @@ public struct AppRequestContext: RequestContext {
         rekiUser = nil
     }
 
-    /// Bodies are read explicitly with a smaller limit (`RequestDecoder`); this only bounds other uses.
-    public var maxUploadSize: Int { 64 * 1024 }
+    /// Bodies are read explicitly up to `--max-body-size` (`RequestDecoder`, the reset page);
+    /// this only bounds Hummingbird's own reads, by the largest that setting takes.
+    public var maxUploadSize: Int { ServerSettings.maxBodySizeCeiling }
 }

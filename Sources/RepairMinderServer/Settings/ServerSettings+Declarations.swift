@@ -82,6 +82,10 @@ extension ServerSettings {
         ) { $0.customerSessionTTLMobile = $1 },
         .number("max-code-attempts", default: 5, help: "Wrong codes allowed per code or login challenge.") { $0.maxCodeAttempts = $1 },
         .number(
+            "max-body-size", default: 65_536, note: "64 KiB",
+            help: "Largest request body in bytes, 1024 to 1048576; a larger one is 413 PAYLOAD_TOO_LARGE."
+        ) { $0.maxBodySize = $1 },
+        .number(
             "refresh-reuse-grace", default: 10, help: "Seconds a rotated refresh token may be retried (a lost response)."
         ) { $0.refreshReuseGrace = $1 },
         .number(

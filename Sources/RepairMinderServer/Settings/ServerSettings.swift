@@ -115,8 +115,11 @@ public struct ServerSettings: Sendable {
     public var logFormat = LogFormat.text
     /// The least severe events logged.
     public var logLevel = Logger.Level.info
-    /// Largest accepted request body, in bytes.
+    /// Largest accepted request body, in bytes (`--max-body-size`): the one body limit, for the
+    /// API's JSON and the reset page's form alike.
     public var maxBodySize = 64 * 1024
+    /// The largest `--max-body-size` takes: what Hummingbird's own reads are bounded by.
+    public static let maxBodySizeCeiling = 1024 * 1024
 
     /// How queued mail leaves the server (`MailDeliveryService`).
     public enum MailTransportKind: String, Sendable, CaseIterable {
@@ -240,6 +243,9 @@ public struct ServerSettings: Sendable {
     public func validate() throws {
         guard (1...65535).contains(port) else { throw SettingsError("--port must be between 1 and 65535") }
         guard (4...31).contains(bcryptCost) else { throw SettingsError("--bcrypt-cost must be between 4 and 31") }
+        guard (1024...Self.maxBodySizeCeiling).contains(maxBodySize) else {
+            throw SettingsError("--max-body-size must be between 1024 and \(Self.maxBodySizeCeiling) bytes")
+        }
         guard (1...1000).contains(passkeysPerUser) else { throw SettingsError("--passkeys-per-user must be between 1 and 1000") }
         for (name, value) in [
             ("--access-token-ttl", accessTokenTTL), ("--refresh-token-ttl-web", refreshTokenTTLWeb),

@@ -22,21 +22,26 @@ final class StaffCallerCache: @unchecked Sendable {
 
     let capacity: Int
     let lifetime: Duration
+    /// What "now" is for lifetimes: the monotonic clock, or a test's.
+    let now: @Sendable () -> ContinuousClock.Instant
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
     /// Counts `forget`s: a read that started before one may not fill the cache with what it read.
     private var generation: UInt64 = 0
 
-    init(capacity: Int = 4096, lifetime: Duration = .seconds(2)) {
+    init(
+        capacity: Int = 4096, lifetime: Duration = .seconds(2), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.capacity = capacity
         self.lifetime = lifetime
+        self.now = now
     }
 
     /// The cached session `sessionId` of `userId`, if read less than `lifetime` ago.
     func entry(sessionId: String, userId: String) -> Entry? {
         lock.withLock {
             guard let entry = entries[sessionId], entry.user.id == userId else { return nil }
-            guard entry.readAt.duration(to: .now) < lifetime else {
+            guard entry.readAt.duration(to: now()) < lifetime else {
                 entries[sessionId] = nil
                 return nil
             }

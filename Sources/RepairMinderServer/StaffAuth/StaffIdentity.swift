@@ -16,7 +16,7 @@ struct StaffCallers: CallerLookup {
             guard let found = try await accounts.company(id: cached.user.companyId) else { return nil }
             (user, company, lastUsedAt) = (cached.user, found, cached.lastUsedAt)
         } else {
-            let generation = cache.currentGeneration, readAt = ContinuousClock.now
+            let generation = cache.currentGeneration, readAt = cache.now()
             // One round trip: the live session, its user and their company.
             guard let caller = try await accounts.caller(sessionId: claims.sid, userId: claims.userId), caller.user.canSignIn
             else { return nil }
