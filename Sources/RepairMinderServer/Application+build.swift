@@ -200,5 +200,15 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         tokens: DeviceTokenStore(database: database), preferences: PushPreferencesStore(database: database), clock: clock
     ).mount(on: routes)
     extra(routes)
+    // A route the table serves that no controller mounted stops the start, naming it: a client
+    // would otherwise meet a 404 the contract does not have. (REKI's routes are off with --reki false.)
+    let unmounted = mounted.missing(from: Routes.served.filter { settings.rekiEnabled || Routes.feature(of: $0) != "REKI" })
+    guard unmounted.isEmpty else { throw UnmountedRoutes(routes: unmounted.map { $0.description }) }
     return router
+}
+
+/// Routes of the table that the server was built without.
+struct UnmountedRoutes: Error, CustomStringConvertible {
+    let routes: [String]
+    var description: String { "the route table serves \(routes.joined(separator: ", ")), which no controller mounted" }
 }

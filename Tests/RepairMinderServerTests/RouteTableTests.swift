@@ -47,6 +47,17 @@ import Testing
         }
     }
 
+    /// What the start-up check compares: a served route no controller mounted is named.
+    @Test func anUnmountedRouteIsNamed() throws {
+        let mounted = MountedRoutes()
+        for route in Routes.served.dropFirst() { mounted.record(route) }
+        let first = try #require(Routes.served.first)
+        #expect(mounted.missing(from: Routes.served).map(\.description) == [first.description])
+        mounted.record(first)
+        #expect(mounted.missing(from: Routes.served).isEmpty)
+        #expect("\(UnmountedRoutes(routes: ["GET /api/x"]))" == "the route table serves GET /api/x, which no controller mounted")
+    }
+
     @Test func clientOnlyRoutesAreNotFoundButStillQuarantined() async throws {
         let server = try await TestServer()
         try await server.run { client in

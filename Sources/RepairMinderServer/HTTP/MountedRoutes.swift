@@ -14,6 +14,12 @@ final class MountedRoutes: @unchecked Sendable {
     /// Records a route that is not in the table (a browser page, `REKIResetPageController`).
     func record(_ method: HTTPMethod, _ path: RoutePath) { lock.withLock { routes.append((method, path)) } }
 
+    /// The routes of `expected` not mounted (compared by method and path template).
+    func missing(from expected: [AnyRoute]) -> [AnyRoute] {
+        let mounted = lock.withLock { Set(routes.map { "\($0.method.rawValue) \($0.path)" }) }
+        return expected.filter { !mounted.contains("\($0.method.rawValue) \($0.path)") }
+    }
+
     /// The methods mounted for `path`, as a router matches it (empty segments ignored).
     func methods(for path: String) -> Set<HTTPMethod> {
         let segments = path.split(separator: "/")
