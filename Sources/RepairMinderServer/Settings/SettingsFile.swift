@@ -38,8 +38,8 @@ enum SettingsFile {
 
     /// A YAML document's top-level mapping (Yams): each scalar's text as written (quotes
     /// removed), or a sequence of them as a list. Anything else (nesting, null, an alias) is
-    /// refused by key; a syntax error, or a key given twice, by its line and column, never with
-    /// the file's text around it (it may hold a secret).
+    /// refused by key; a syntax error by its line and column, a key given twice by its name,
+    /// never with the file's text around it (it may hold a secret).
     private static func yaml(_ text: String, path: String) throws -> [String: Value] {
         let document: Node?
         do {
