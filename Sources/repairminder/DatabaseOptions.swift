@@ -29,7 +29,11 @@ struct DatabaseOptions: ParsableArguments {
     /// it, whatever happens. A database that is not there is refused, never created: run in
     /// the wrong directory, an operator command would otherwise report an empty new one.
     func withDatabase<T: Sendable>(_ body: (Database) async throws -> T) async throws -> T {
-        let settings = try databaseSettings()
+        try await Self.withDatabase(settings: try databaseSettings(), body)
+    }
+
+    /// `withDatabase` for a command that read more settings than the database's (read once).
+    static func withDatabase<T: Sendable>(settings: ServerSettings, _ body: (Database) async throws -> T) async throws -> T {
         var logger = Logger(label: "repairminder")
         logger.logLevel = .warning
         let database = try await Database.openExisting(settings: settings, logger: logger)

@@ -216,7 +216,7 @@ struct KeysRotateEncryptionCommand: AsyncParsableCommand {
             )
         }
         let progress: @Sendable (String, Int) -> Void = { kind, count in if count > 0 { Terminal.note("  \(kind): \(count) sealed again") } }
-        let report = try await database.withDatabase { db in
+        let report = try await DatabaseOptions.withDatabase(settings: settings) { db in
             if settings.encryptionKey == nil {
                 return try await EncryptionKeyRotation.rotateGeneratedKey(in: settings.dataDirectory, database: db, progress: progress)
             }

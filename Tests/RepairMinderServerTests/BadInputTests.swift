@@ -102,6 +102,7 @@ import Testing
             let padding = String(repeating: "x", count: 3000)
             try await client.send(.post, "/api/auth/login", json: #"{"email":"admin@acme.test","password":"\#(padding)"}"#)
                 .expectFailure(.contentTooLarge, "PAYLOAD_TOO_LARGE")
+            #expect(try await server.withDatabase { db in try await db.count("login_challenges") } == 0, "nothing changed")
             let small = try await client.post("/api/auth/login", ["email": "admin@acme.test", "password": "wrong password"])
             #expect(small.status == .unauthorized)
         }

@@ -4,8 +4,8 @@ import Foundation
 /// and the server's check are derived; the SDK's forms use the same ones.
 public enum FieldRules {
     /// Free text a person reads (a name, a shop's name, a note): at most `maxLength` code points
-    /// as sent, non-blank, and none of `TextCharacters.forbidden` (controls, bidi controls, the
-    /// BOM) inside; a `multiline` field also takes line feeds. Whitespace around it is dropped
+    /// as sent, non-blank, and none of `TextCharacters.forbidden` (controls, bidi controls,
+    /// invisible format characters) inside; a `multiline` field also takes line feeds. Whitespace around it is dropped
     /// and it is handed on in Unicode's canonical composition (NFC), so a composed and a
     /// decomposed "é" are stored alike.
     public static func text(maxLength: Int = 1024, multiline: Bool = false, description: String? = nil) -> StringRule {

@@ -33,42 +33,35 @@ public enum TextCharacters {
         return beyondC0.contains { $0.contains(value) }
     }
 
-    /// Whether `text` holds none of `forbidden`.
-    public static func isClean(_ text: String) -> Bool {
-        !text.unicodeScalars.contains(where: isForbidden)
-    }
-
     /// `text` safe to write to a terminal or a log line: each forbidden character as Swift
     /// writes it, `\u{1b}`. `keepingLineFeeds` leaves line feeds (of a message the program
     /// formatted itself).
     public static func escaped(_ text: String, keepingLineFeeds: Bool = false) -> String {
-        guard text.unicodeScalars.contains(where: { isForbidden($0) && !(keepingLineFeeds && $0 == "\n") }) else { return text }
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if isForbidden(scalar), !(keepingLineFeeds && scalar == "\n") {
-                out.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
-            } else {
-                out.append(scalar)
-            }
+        replacing(in: text, where: { isForbidden($0) && !(keepingLineFeeds && $0 == "\n") }) {
+            "\\u{\(String($0, radix: 16))}"
         }
-        return String(out)
     }
 
-    /// A JSON text with each forbidden character a JSON encoder leaves raw (DEL, C1, the bidi
-    /// controls, the BOM) written as a `\uXXXX` escape: the same JSON value, safe on a terminal.
+    /// A JSON text with each forbidden character a JSON encoder leaves raw (DEL, C1, bidi and
+    /// invisible format characters) written as a `\uXXXX` escape: the same JSON value, safe on a terminal.
     /// C0 controls are escaped by every JSON encoder already: a raw tab, line feed or carriage
     /// return is the JSON's own whitespace (pretty-printed), and stays.
     public static func escapedJSON(_ json: String) -> String {
-        let unsafe = { (scalar: Unicode.Scalar) in isForbidden(scalar) && !["\t", "\n", "\r"].contains(scalar) }
-        guard json.unicodeScalars.contains(where: unsafe) else { return json }
+        replacing(in: json, where: { isForbidden($0) && !["\t", "\n", "\r"].contains($0) }) { value in
+            let hex = String(value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+    }
+
+    /// `text` with each scalar `unsafe` picks written as `escape` spells its value; `text`
+    /// itself (no copy) when there is none, as in nearly every log line.
+    private static func replacing(
+        in text: String, where unsafe: (Unicode.Scalar) -> Bool, with escape: (UInt32) -> String
+    ) -> String {
+        guard text.unicodeScalars.contains(where: unsafe) else { return text }
         var out = String.UnicodeScalarView()
-        for scalar in json.unicodeScalars {
-            if unsafe(scalar) {
-                let hex = String(scalar.value, radix: 16)
-                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
-            } else {
-                out.append(scalar)
-            }
+        for scalar in text.unicodeScalars {
+            if unsafe(scalar) { out.append(contentsOf: escape(scalar.value).unicodeScalars) } else { out.append(scalar) }
         }
         return String(out)
     }

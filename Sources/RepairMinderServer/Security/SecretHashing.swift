@@ -18,6 +18,7 @@ struct SecretHashing: Sendable {
         let masters = keys.all.map { SymmetricKey(data: Data($0.utf8)) }
         codeKeyBytes = masters.map { Self.derive($0, label: "repairminder.code-hash") }
         rotationKeyBytes = masters.map { Self.derive($0, label: "repairminder.refresh-rotation") }
+        keyID = String(SHA256.hash(data: codeKeyBytes[0]).hexString.prefix(16))
     }
 
     init(masterKey: String) { self.init(keys: EncryptionKeys(current: masterKey)) }
@@ -25,7 +26,7 @@ struct SecretHashing: Sendable {
     /// Names the current code-hash key without revealing it (16 hex digits of its SHA-256):
     /// stored beside a recovery code's hash, so a rotation can tell which codes an earlier key
     /// hashed.
-    var keyID: String { String(SHA256.hash(data: codeKeyBytes[0]).hexString.prefix(16)) }
+    let keyID: String
 
     private static func derive(_ key: SymmetricKey, label: String) -> [UInt8] {
         Array(HMAC<SHA256>.authenticationCode(for: Data(label.utf8), using: key))
@@ -38,12 +39,13 @@ struct SecretHashing: Sendable {
 
     /// Keyed hash (HMAC-SHA256 hex) of a short code, bound to what it is for, under the current key.
     func codeHash(_ code: String, scope: String) -> String {
-        codeHashes(code, scope: scope)[0]
+        Self.codeHash(code, scope: scope, key: codeKeyBytes[0])
     }
 
-    /// `codeHash` under each key, the current one first: what a stored hash may be.
-    func codeHashes(_ code: String, scope: String) -> [String] {
-        codeKeyBytes.map { HMAC<SHA256>.authenticationCode(for: Data("\(scope)|\(code)".utf8), using: SymmetricKey(data: $0)).hexString }
+    /// `codeHash` under each key, the current one first: what a stored hash may be. Lazy: a
+    /// caller that finds its hash under the current key computes no other.
+    func codeHashes(_ code: String, scope: String) -> some Sequence<String> {
+        codeKeyBytes.lazy.map { Self.codeHash(code, scope: scope, key: $0) }
     }
 
     /// The hash of `code` that equals `stored` (compared in constant time), under whichever key
@@ -52,15 +54,24 @@ struct SecretHashing: Sendable {
         codeHashes(code, scope: scope).first { Self.constantTimeEquals($0, stored) }
     }
 
-    /// The refresh token that replaces `token` on rotation: the same input always gives the same successor.
+    private static func codeHash(_ code: String, scope: String, key: [UInt8]) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data("\(scope)|\(code)".utf8), using: SymmetricKey(data: key)).hexString
+    }
+
+    /// The refresh token that replaces `token` on rotation: the same input always gives the
+    /// same successor. Every refresh derives one: under the current key only.
     func successor(of token: String) -> String {
-        successors(of: token)[0]
+        Self.successor(of: token, key: rotationKeyBytes[0])
     }
 
     /// `successor` under each key, the current one first: a retry across a switch of keys
     /// finds the successor the previous key made.
-    func successors(of token: String) -> [String] {
-        rotationKeyBytes.map { Data(HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: SymmetricKey(data: $0))).base64URLEncoded() }
+    func successors(of token: String) -> some Sequence<String> {
+        rotationKeyBytes.lazy.map { Self.successor(of: token, key: $0) }
+    }
+
+    private static func successor(of token: String, key: [UInt8]) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(token.utf8), using: SymmetricKey(data: key))).base64URLEncoded()
     }
 
     /// Compares two strings without an early exit, so timing does not reveal a matching prefix.

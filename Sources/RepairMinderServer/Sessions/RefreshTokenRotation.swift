@@ -153,16 +153,18 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
             // Rotated before: a retry within the grace window gets the same successor, as long
             // as that successor was not used yet; anything else is a stolen token being replayed.
             // (Made under the previous encryption key when the rotation straddled a switch.)
-            for candidate in hashing.successors(of: presented) where now - rotatedAt <= grace {
-                let unused = try await db.raw(
-                    """
-                    SELECT token_hash FROM \(ident: realm.refreshTokens)
-                    WHERE token_hash = \(bind: SecretHashing.tokenHash(candidate)) AND rotated_at IS NULL
-                    """
-                ).first() != nil
-                if unused {
-                    return .rotated(
-                        Rotated(refreshToken: candidate, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0), retried: true)
+            if now - rotatedAt <= grace {
+                for candidate in hashing.successors(of: presented) {
+                    let unused = try await db.raw(
+                        """
+                        SELECT token_hash FROM \(ident: realm.refreshTokens)
+                        WHERE token_hash = \(bind: SecretHashing.tokenHash(candidate)) AND rotated_at IS NULL
+                        """
+                    ).first() != nil
+                    if unused {
+                        return .rotated(
+                            Rotated(refreshToken: candidate, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0), retried: true)
+                    }
                 }
             }
             if realm.isStaff {

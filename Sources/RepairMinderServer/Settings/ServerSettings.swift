@@ -339,16 +339,16 @@ extension ServerSettings {
     /// Whether `host` is this machine's loopback for certain: `localhost` or a loopback
     /// address (not a `*.localhost` name, which a resolver may send elsewhere).
     static func isLoopback(_ host: String) -> Bool {
-        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return name == "localhost" || (isLocal(name) && !name.hasSuffix(".localhost") && !["0.0.0.0", "::"].contains(name))
+        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]."))
+        if ["localhost", "::1", "0:0:0:0:0:0:0:1"].contains(name) { return true }
+        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.allSatisfy { UInt8($0) != nil } && octets.first == "127"
     }
 
     /// Whether `host` names this machine or every address of it: `localhost`, a loopback address, `0.0.0.0`, `::`.
     static func isLocal(_ host: String) -> Bool {
         let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]."))
-        if ["localhost", "0.0.0.0", "::", "::1", "0:0:0:0:0:0:0:1"].contains(name) || name.hasSuffix(".localhost") { return true }
-        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets.allSatisfy { UInt8($0) != nil } && octets.first == "127"
+        return isLoopback(name) || ["0.0.0.0", "::"].contains(name) || name.hasSuffix(".localhost")
     }
 }
 
