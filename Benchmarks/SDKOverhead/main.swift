@@ -35,15 +35,15 @@ let serverTask = Task { try await app.runService() }
 let base = URL(string: "http://127.0.0.1:\(port)")!
 let api = APIClient(baseURL: base, store: InMemoryCredentialStore())
 for _ in 0..<100 {
-    if (try? await api.send(Routes.Public.health)) != nil { break }
+    if (try? await api.send(Routes.public.health)) != nil { break }
     try await Task.sleep(for: .milliseconds(50))
 }
 
 // Sign in through the SDK.
 let challenge = try await api.send(
-    Routes.StaffAuth.login, LoginRequest(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword))
+    Routes.staffAuth.login, LoginRequest(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword))
 _ = try await api.send(
-    Routes.StaffAuth.requestTwoFactorCode, TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email))
+    Routes.staffAuth.requestTwoFactorCode, TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email))
 let queue = try await Database.open(settings: settings, logger: logger)
 let mail = try await MailQueue(database: queue, encryptionKey: settings.resolvedEncryptionKey())
     .messages(to: DemoFixtures.adminEmail).last?.text ?? ""
@@ -51,18 +51,18 @@ await queue.close()
 guard let codeRange = mail.range(of: #"\d{6}"#, options: .regularExpression) else { fatalError("no code in the mail queue") }
 let code = String(mail[codeRange])
 let tokens = try await api.send(
-    Routes.StaffAuth.verifyTwoFactorCode, TwoFactorVerifyRequest(userId: challenge.userId, code: code))
+    Routes.staffAuth.verifyTwoFactorCode, TwoFactorVerifyRequest(userId: challenge.userId, code: code))
 try await api.signedIn(staff: tokens)
 
 let session = URLSession(configuration: .ephemeral)
 func bare() async throws {
-    var request = URLRequest(url: base.appendingPathComponent(Routes.StaffAuth.me.path.description))
+    var request = URLRequest(url: base.appendingPathComponent(Routes.staffAuth.me.path.description))
     request.setValue("Bearer \(tokens.token)", forHTTPHeaderField: "Authorization")
     let (data, _) = try await session.data(for: request)
     _ = try APIClient.decodeData(StaffMeResponse.self, from: data)
 }
 func sdk() async throws {
-    _ = try await api.send(Routes.StaffAuth.me)
+    _ = try await api.send(Routes.staffAuth.me)
 }
 
 func measure(_ name: String, _ body: () async throws -> Void) async throws -> [Double] {

@@ -202,7 +202,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     extra(routes)
     // A route the table serves that no controller mounted stops the start, naming it: a client
     // would otherwise meet a 404 the contract does not have. (REKI's routes are off with --reki false.)
-    let rekiRoutes = Set((Routes.features.first { $0.name == "REKI" }?.routes ?? []).map(\.description))
+    let rekiRoutes = Set(Routes.reki.routes.map(\.description))
     let unmounted = mounted.missing(from: Routes.served.filter { settings.rekiEnabled || !rekiRoutes.contains($0.description) })
     guard unmounted.isEmpty else { throw UnmountedRoutes(routes: unmounted.map { $0.description }) }
     return router

@@ -105,14 +105,14 @@ struct ServeCommand: AsyncParsableCommand {
         return """
 
             Demo accounts loaded. Sign in as the admin:
-              curl -s \(base)\(Routes.StaffAuth.login.path) -H 'Content-Type: application/json' \\
+              curl -s \(base)\(Routes.staffAuth.login.path) -H 'Content-Type: application/json' \\
                 -d '{"email":"\(DemoFixtures.adminEmail)","password":"\(DemoFixtures.adminPassword)"}'
-            then ask for the emailed code with \(Routes.StaffAuth.requestTwoFactorCode.path) and \(readMail(settings))
+            then ask for the emailed code with \(Routes.staffAuth.requestTwoFactorCode.path) and \(readMail(settings))
             Other demo staff: \(DemoFixtures.engineerEmail) / "\(DemoFixtures.engineerPassword)", nopassword@acme.test (magic link only),
             deactivated@acme.test, archived@acme.test, owner@pending.test / "pending password",
             owner@suspended.test / "suspended password" (quarantined companies).
             Customers (passwordless): jane@example.test (one shop), multi@example.test (two shops):
-              curl -s \(base)\(Routes.CustomerAuth.requestMagicLink.path) -H 'Content-Type: application/json' -d '{"email":"jane@example.test"}'
+              curl -s \(base)\(Routes.customerAuth.requestMagicLink.path) -H 'Content-Type: application/json' -d '{"email":"jane@example.test"}'
             docs/walkthrough.md walks through every flow.
 
             """

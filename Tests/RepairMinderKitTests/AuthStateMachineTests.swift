@@ -132,10 +132,10 @@ extension AuthStateMachineTests {
             try await auth.requestEmailCode()
             try await auth.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
             // Enrol an authenticator through the SDK's endpoints.
-            let setup: TOTPSetupResponse = try await api.send(Routes.StaffAuth.totpSetup)
+            let setup: TOTPSetupResponse = try await api.send(Routes.staffAuth.totpSetup)
             let secret = try #require(Base32Test.decode(setup.secret))
             let enabled = try await api.send(
-                Routes.StaffAuth.totpVerifySetup, TOTPCodeRequest(code: TOTPTestCode.code(secret: secret, time: server.clock.now)))
+                Routes.staffAuth.totpVerifySetup, TOTPCodeRequest(code: TOTPTestCode.code(secret: secret, time: server.clock.now)))
             await auth.logout()
 
             // Next login asks for the app (no email: docs/API.md §11.1), and a code from it signs in.
@@ -152,7 +152,7 @@ extension AuthStateMachineTests {
             try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
             try await auth.verifySecondFactor(code: enabled.recoveryCodes[0])
             guard case .signedIn = await auth.state else { Issue.record("not signed in"); return }
-            let status: TOTPStatusResponse = try await api.send(Routes.StaffAuth.totpStatus)
+            let status: TOTPStatusResponse = try await api.send(Routes.staffAuth.totpStatus)
             #expect(status.recoveryCodesRemaining == 9)
         }
     }

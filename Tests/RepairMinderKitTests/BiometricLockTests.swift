@@ -107,7 +107,7 @@ import Testing
         // Ended on the server too: the old refresh token no longer works.
         let other = server.client(url)
         await #expect(throws: APIError.self) {
-            _ = try await other.send(Routes.StaffAuth.refresh, RefreshRequest(refreshToken: stolen.refreshToken))
+            _ = try await other.send(Routes.staffAuth.refresh, RefreshRequest(refreshToken: stolen.refreshToken))
         }
     }
 

@@ -6,49 +6,49 @@ import Testing
 /// The endpoint catalogue, credential stores and tolerant decoding.
 @Suite struct CatalogueAndStorageTests {
     @Test(arguments: [
-        (Routes.StaffAuth.login.erased, HTTPMethod.post, "/api/auth/login", RouteCredential.none),
-        (Routes.StaffAuth.requestTwoFactorCode.erased, .post, "/api/auth/2fa/request", .none),
-        (Routes.StaffAuth.verifyTwoFactorCode.erased, .post, "/api/auth/2fa/verify", .none),
-        (Routes.StaffAuth.requestMagicLink.erased, .post, "/api/auth/magic-link/request", .none),
-        (Routes.StaffAuth.verifyMagicLink.erased, .post, "/api/auth/magic-link/verify-code", .none),
-        (Routes.StaffAuth.refresh.erased, .post, "/api/auth/refresh", .none),
-        (Routes.StaffAuth.me.erased, .get, "/api/auth/me", .staff), (Routes.StaffAuth.logout.erased, .post, "/api/auth/logout", .staff),
-        (Routes.StaffAuth.totpSetup.erased, .post, "/api/auth/totp/setup", .staff),
-        (Routes.StaffAuth.totpStatus.erased, .get, "/api/auth/totp/status", .staff),
-        (Routes.StaffAuth.totpVerifySetup.erased, .post, "/api/auth/totp/verify-setup", .staff),
-        (Routes.StaffAuth.totpDisable.erased, .post, "/api/auth/totp/disable", .staff),
-        (Routes.CustomerAuth.requestMagicLink.erased, .post, "/api/customer/auth/request-magic-link", .none),
-        (Routes.CustomerAuth.verifyCode.erased, .post, "/api/customer/auth/verify-code", .none),
-        (Routes.CustomerAuth.me.erased, .get, "/api/customer/auth/me", .customer),
-        (Routes.CustomerAuth.logout.erased, .post, "/api/customer/auth/logout", .customer),
-        (Routes.Accounts.currentUser.erased, .get, "/api/users/me", .staff),
-        (Routes.Accounts.company.erased, .get, "/api/companies/{id}", .staff),
-        (Routes.Dashboard.stats.erased, .get, "/api/dashboard/stats", .staff),
-        (Routes.Dashboard.bookingsByTime.erased, .get, "/api/dashboard/bookings-by-time", .staff),
-        (Routes.Devices.list.erased, .get, "/api/devices", .staff), (Routes.Devices.myQueue.erased, .get, "/api/devices/my-queue", .staff),
-        (Routes.Devices.updateStatus.erased, .patch, "/api/orders/{orderId}/devices/{deviceId}/status", .staff),
-        (Routes.Devices.executeAction.erased, .post, "/api/orders/{orderId}/devices/{deviceId}/action", .staff),
-        (Routes.Devices.delete.erased, .delete, "/api/orders/{orderId}/devices/{deviceId}", .staff),
-        (Routes.Orders.list.erased, .get, "/api/orders", .staff), (Routes.Orders.detail.erased, .get, "/api/orders/{id}", .staff),
-        (Routes.Orders.deletePayment.erased, .delete, "/api/orders/{id}/payments/{paymentId}", .staff),
-        (Routes.Orders.sendQuote.erased, .post, "/api/orders/{id}/send-quote", .staff),
-        (Routes.Orders.collect.erased, .post, "/api/orders/{id}/collect", .staff),
-        (Routes.Clients.list.erased, .get, "/api/clients", .staff), (Routes.Clients.delete.erased, .delete, "/api/clients/{id}", .staff),
-        (Routes.Clients.search.erased, .get, "/api/clients/search", .staff),
-        (Routes.Clients.import.erased, .post, "/api/clients/import", .staff),
-        (Routes.Tickets.list.erased, .get, "/api/tickets", .staff),
-        (Routes.Tickets.reassign.erased, .post, "/api/tickets/{id}/reassign", .staff),
-        (Routes.Tickets.createEnquiry.erased, .post, "/api/tickets/enquiry", .none),
-        (Routes.Push.registerDeviceToken.erased, .post, "/api/user/device-token", .staff),
-        (Routes.Push.unregisterDeviceToken.erased, .delete, "/api/user/device-token", .staff),
-        (Routes.Push.deviceTokens.erased, .get, "/api/user/device-tokens", .staff),
-        (Routes.Push.preferences.erased, .get, "/api/user/push-preferences", .staff),
-        (Routes.Push.updatePreferences.erased, .put, "/api/user/push-preferences", .staff),
-        (Routes.Push.registerCustomerDeviceToken.erased, .post, "/api/customer/device-token", .customer),
-        (Routes.CustomerPortal.orders.erased, .get, "/api/customer/orders", .customer),
-        (Routes.CustomerPortal.approve.erased, .post, "/api/customer/orders/{orderId}/approve", .customer),
-        (Routes.CustomerPortal.deviceImage.erased, .get, "/api/customer/devices/{deviceId}/images/{imageId}/file", .customer),
-        (Routes.Public.config.erased, .get, "/api/config", .none), (Routes.Public.health.erased, .get, "/api/health", .none),
+        (Routes.staffAuth.login.erased, HTTPMethod.post, "/api/auth/login", RouteCredential.none),
+        (Routes.staffAuth.requestTwoFactorCode.erased, .post, "/api/auth/2fa/request", .none),
+        (Routes.staffAuth.verifyTwoFactorCode.erased, .post, "/api/auth/2fa/verify", .none),
+        (Routes.staffAuth.requestMagicLink.erased, .post, "/api/auth/magic-link/request", .none),
+        (Routes.staffAuth.verifyMagicLink.erased, .post, "/api/auth/magic-link/verify-code", .none),
+        (Routes.staffAuth.refresh.erased, .post, "/api/auth/refresh", .none),
+        (Routes.staffAuth.me.erased, .get, "/api/auth/me", .staff), (Routes.staffAuth.logout.erased, .post, "/api/auth/logout", .staff),
+        (Routes.staffAuth.totpSetup.erased, .post, "/api/auth/totp/setup", .staff),
+        (Routes.staffAuth.totpStatus.erased, .get, "/api/auth/totp/status", .staff),
+        (Routes.staffAuth.totpVerifySetup.erased, .post, "/api/auth/totp/verify-setup", .staff),
+        (Routes.staffAuth.totpDisable.erased, .post, "/api/auth/totp/disable", .staff),
+        (Routes.customerAuth.requestMagicLink.erased, .post, "/api/customer/auth/request-magic-link", .none),
+        (Routes.customerAuth.verifyCode.erased, .post, "/api/customer/auth/verify-code", .none),
+        (Routes.customerAuth.me.erased, .get, "/api/customer/auth/me", .customer),
+        (Routes.customerAuth.logout.erased, .post, "/api/customer/auth/logout", .customer),
+        (Routes.accounts.currentUser.erased, .get, "/api/users/me", .staff),
+        (Routes.accounts.company.erased, .get, "/api/companies/{id}", .staff),
+        (Routes.dashboard.stats.erased, .get, "/api/dashboard/stats", .staff),
+        (Routes.dashboard.bookingsByTime.erased, .get, "/api/dashboard/bookings-by-time", .staff),
+        (Routes.devices.list.erased, .get, "/api/devices", .staff), (Routes.devices.myQueue.erased, .get, "/api/devices/my-queue", .staff),
+        (Routes.devices.updateStatus.erased, .patch, "/api/orders/{orderId}/devices/{deviceId}/status", .staff),
+        (Routes.devices.executeAction.erased, .post, "/api/orders/{orderId}/devices/{deviceId}/action", .staff),
+        (Routes.devices.delete.erased, .delete, "/api/orders/{orderId}/devices/{deviceId}", .staff),
+        (Routes.orders.list.erased, .get, "/api/orders", .staff), (Routes.orders.detail.erased, .get, "/api/orders/{id}", .staff),
+        (Routes.orders.deletePayment.erased, .delete, "/api/orders/{id}/payments/{paymentId}", .staff),
+        (Routes.orders.sendQuote.erased, .post, "/api/orders/{id}/send-quote", .staff),
+        (Routes.orders.collect.erased, .post, "/api/orders/{id}/collect", .staff),
+        (Routes.clients.list.erased, .get, "/api/clients", .staff), (Routes.clients.delete.erased, .delete, "/api/clients/{id}", .staff),
+        (Routes.clients.search.erased, .get, "/api/clients/search", .staff),
+        (Routes.clients.import.erased, .post, "/api/clients/import", .staff),
+        (Routes.tickets.list.erased, .get, "/api/tickets", .staff),
+        (Routes.tickets.reassign.erased, .post, "/api/tickets/{id}/reassign", .staff),
+        (Routes.tickets.createEnquiry.erased, .post, "/api/tickets/enquiry", .none),
+        (Routes.push.registerDeviceToken.erased, .post, "/api/user/device-token", .staff),
+        (Routes.push.unregisterDeviceToken.erased, .delete, "/api/user/device-token", .staff),
+        (Routes.push.deviceTokens.erased, .get, "/api/user/device-tokens", .staff),
+        (Routes.push.preferences.erased, .get, "/api/user/push-preferences", .staff),
+        (Routes.push.updatePreferences.erased, .put, "/api/user/push-preferences", .staff),
+        (Routes.push.registerCustomerDeviceToken.erased, .post, "/api/customer/device-token", .customer),
+        (Routes.customerPortal.orders.erased, .get, "/api/customer/orders", .customer),
+        (Routes.customerPortal.approve.erased, .post, "/api/customer/orders/{orderId}/approve", .customer),
+        (Routes.customerPortal.deviceImage.erased, .get, "/api/customer/devices/{deviceId}/images/{imageId}/file", .customer),
+        (Routes.public.config.erased, .get, "/api/config", .none), (Routes.public.health.erased, .get, "/api/health", .none),
     ])
     func catalogueEntry(route: AnyRoute, method: HTTPMethod, path: String, credential: RouteCredential) {
         #expect(route.method == method)
@@ -66,16 +66,16 @@ import Testing
     }
 
     @Test func pathValuesAreEscapedAndCounted() {
-        #expect(Routes.Accounts.company.path.rendered(["c 1"]) == "/api/companies/c%201")
-        #expect(Routes.Accounts.company.path.rendered(["a/b"]) == "/api/companies/a%2Fb")
-        #expect(Routes.Orders.deleteItem.path.rendered(["o", "i"]) == "/api/orders/o/items/i")
-        #expect(Routes.Orders.deleteItem.path.rendered(["o"]) == nil)
+        #expect(Routes.accounts.company.path.rendered(["c 1"]) == "/api/companies/c%201")
+        #expect(Routes.accounts.company.path.rendered(["a/b"]) == "/api/companies/a%2Fb")
+        #expect(Routes.orders.deleteItem.path.rendered(["o", "i"]) == "/api/orders/o/items/i")
+        #expect(Routes.orders.deleteItem.path.rendered(["o"]) == nil)
     }
 
     @Test func routesAreFoundByPathWithLiteralsFirst() {
-        #expect(Routes.route(.get, path: "/api/clients/search")?.path == Routes.Clients.search.path)
-        #expect(Routes.route(.get, path: "/api/clients/42")?.path == Routes.Clients.detail.path)
-        #expect(Routes.route(.get, path: "//api//auth/me")?.path == Routes.StaffAuth.me.path)
+        #expect(Routes.route(.get, path: "/api/clients/search")?.path == Routes.clients.search.path)
+        #expect(Routes.route(.get, path: "/api/clients/42")?.path == Routes.clients.detail.path)
+        #expect(Routes.route(.get, path: "//api//auth/me")?.path == Routes.staffAuth.me.path)
         #expect(Routes.route(.post, path: "/api/nothing") == nil)
     }
 

@@ -21,7 +21,7 @@ func signInAsStaff(server: URL, email: String, password: String, readCode: () as
 
     // Any route of the table, answered as its typed response; 401s, refresh and retries are
     // handled inside.
-    let preferences = try await api.send(Routes.Push.preferences)
+    let preferences = try await api.send(Routes.push.preferences)
     print("Signed in as \(me.user.email); push enabled: \(preferences.enabled)")
     return me
 }

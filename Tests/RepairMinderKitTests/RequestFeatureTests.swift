@@ -40,25 +40,25 @@ import FoundationNetworking
             return (200, body, [:])
         }
         let api = try Self.client(transport)
-        let first = try await api.page(Routes.Orders.list, limit: 1, filters: ["status": "ready"])
+        let first = try await api.page(Routes.orders.list, limit: 1, filters: ["status": "ready"])
         #expect(first.pagination.totalPages == 2)
         #expect(first.hasNextPage)
         #expect(try first.map { try $0.decoded(as: Order.self) }.items == [Order(id: "o1", orderNumber: 101, customerName: "Jane")])
-        let second = try #require(try await api.nextPage(after: first, of: Routes.Orders.list))
+        let second = try #require(try await api.nextPage(after: first, of: Routes.orders.list))
         #expect(second.items.first?["id"] == "o2")
         #expect(!second.hasNextPage)
-        #expect(try await api.nextPage(after: second, of: Routes.Orders.list) == nil)
+        #expect(try await api.nextPage(after: second, of: Routes.orders.list) == nil)
         #expect(transport.requests.map(\.url!.query) == ["page=1&limit=1&status=ready", "page=2&limit=1&status=ready"])
 
         // A filter the route does not take is refused before anything is sent.
-        await #expect(throws: APIError.self) { _ = try await api.page(Routes.Orders.list, filters: ["colour": "red"]) }
+        await #expect(throws: APIError.self) { _ = try await api.page(Routes.orders.list, filters: ["colour": "red"]) }
         #expect(transport.requests.count == 2)
     }
 
     @Test func actionPostsSendTheirBodies() async throws {
         let transport = ScriptedTransport { _ in (200, #"{"success":true,"data":{"sent":true}}"#, [:]) }
         let api = try Self.client(transport)
-        let answer = try await api.send(Routes.Orders.sendQuote, ["message": "Ready on Friday"], path: ["o1"])
+        let answer = try await api.send(Routes.orders.sendQuote, ["message": "Ready on Friday"], path: ["o1"])
         #expect(answer["sent"] == true)
         let request = try #require(transport.requests.last)
         #expect(request.httpMethod == "POST")
@@ -71,7 +71,7 @@ import FoundationNetworking
         let transport = ScriptedTransport { _ in try answers.next() }
         let api = try Self.client(transport)
         let started = ContinuousClock.now
-        #expect(try await api.send(Routes.Orders.detail, path: ["o1"])["ok"] == true)
+        #expect(try await api.send(Routes.orders.detail, path: ["o1"])["ok"] == true)
         #expect(transport.requests.count == 3)
         // Retry-After (a minute) is honoured only up to the policy's longest delay (40 ms).
         #expect(ContinuousClock.now - started < .seconds(20))
@@ -79,13 +79,13 @@ import FoundationNetworking
         // A POST is never retried: it may have been done.
         let posts = ScriptedTransport { _ in (503, "busy", [:]) }
         await #expect(throws: APIError.server(status: 503, message: "Service Unavailable", code: nil)) {
-            _ = try await Self.client(posts).send(Routes.Orders.collect, ["signature": "s"], path: ["o1"])
+            _ = try await Self.client(posts).send(Routes.orders.collect, ["signature": "s"], path: ["o1"])
         }
         #expect(posts.requests.count == 1)
 
         // Three tries at most, then the last failure.
         let down = ScriptedTransport { _ in throw URLError(.notConnectedToInternet) }
-        await #expect(throws: APIError.self) { _ = try await Self.client(down).send(Routes.Orders.detail, path: ["o1"]) }
+        await #expect(throws: APIError.self) { _ = try await Self.client(down).send(Routes.orders.detail, path: ["o1"]) }
         #expect(down.requests.count == 3)
     }
 
@@ -94,7 +94,7 @@ import FoundationNetworking
         let answers = Answers([(503, "busy", [:]), (200, #"{"success":true,"data":[],"pagination":{"page":1,"limit":20,"total":0,"total_pages":0}}"#, [:])])
         let transport = ScriptedTransport { _ in try answers.next() }
         let api = try Self.client(transport) { records.append($0) }
-        _ = try await api.page(Routes.Clients.list, filters: ["search": "jane@example.test"])
+        _ = try await api.page(Routes.clients.list, filters: ["search": "jane@example.test"])
         #expect(records.all.map(\.status) == [503, 200])
         #expect(records.all.map(\.attempt) == [1, 2])
         #expect(records.all.allSatisfy { $0.path == "/api/clients" && $0.method == "GET" })
@@ -106,7 +106,7 @@ import FoundationNetworking
 
     @Test func everyRequestCarriesTheUserAgentOfAPIMd() async throws {
         let transport = ScriptedTransport { _ in (200, #"{"success":true,"data":{}}"#, [:]) }
-        _ = try await Self.client(transport).send(Routes.Dashboard.stats, query: [URLQueryItem(name: "period", value: "week")])
+        _ = try await Self.client(transport).send(Routes.dashboard.stats, query: [URLQueryItem(name: "period", value: "week")])
         let agent = try #require(transport.requests.last?.value(forHTTPHeaderField: "User-Agent"))
         #if os(iOS)
         #expect(agent.wholeMatch(of: /RepairMinder-iOS\/[0-9.]+ \(iPhone; iOS [0-9]+\.[0-9]+(\.[0-9]+)?\)/) != nil)
@@ -134,7 +134,7 @@ extension RequestFeatureTests {
             headers["Date"] = date
             let limited = ScriptedTransport { [headers] _ in (429, #"{"success":false,"error":"Too many requests","code":"RATE_LIMITED"}"#, headers) }
             await #expect(throws: APIError.rateLimited(retryAfter: seconds, message: "Too many requests"), "\(value)") {
-                _ = try await Self.client(limited).send(Routes.Orders.collect, ["signature": "s"], path: ["o1"])
+                _ = try await Self.client(limited).send(Routes.orders.collect, ["signature": "s"], path: ["o1"])
             }
             let rekiBody = #"{"statusCode":429,"message":"Too Many Requests","timestamp":"2026-02-15T10:00:00.000Z"}"#
             let reki = REKIClient(

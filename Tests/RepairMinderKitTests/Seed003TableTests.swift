@@ -124,7 +124,7 @@ import Testing
         let database = try await Database.open(settings: server.settings, logger: logger)
         _ = try await database.setCompanyStatus(me.company.id, to: .suspended, actor: "tests")
         await #expect(throws: APIError.quarantined(status: .suspended, message: "Your account has been suspended. Please contact support.")) {
-            _ = try await app.api.send(Routes.Push.deviceTokens)
+            _ = try await app.api.send(Routes.push.deviceTokens)
         }
         try await eventually { app.screen == .staffQuarantined }
         guard case .signedIn(let quarantined) = app.staff.state else { throw APIError.notSignedIn }

@@ -59,9 +59,9 @@ import FoundationNetworking
         #expect(app.screen == .staffMain)
         // The refresh token is used elsewhere; past the grace window, this app's refresh is reuse.
         let stolen = try #require(try store.staffCredentials()).refreshToken
-        _ = try await server.client(url).send(Routes.StaffAuth.refresh, RefreshRequest(refreshToken: stolen))
+        _ = try await server.client(url).send(Routes.staffAuth.refresh, RefreshRequest(refreshToken: stolen))
         server.clock.advance(by: 901)
-        await #expect(throws: APIError.sessionExpired(code: .tokenReuseDetected)) { _ = try await app.api.send(Routes.StaffAuth.me) }
+        await #expect(throws: APIError.sessionExpired(code: .tokenReuseDetected)) { _ = try await app.api.send(Routes.staffAuth.me) }
         try await eventually { app.screen == .staffLogin }
         #expect(app.notice == "You were signed out because your session was used on another device. Please sign in again.")
         app.dismissNotice()
@@ -88,7 +88,7 @@ import FoundationNetworking
         request.httpMethod = "POST"
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         _ = try await URLSession.shared.data(for: request)
-        await #expect(throws: APIError.self) { _ = try await app.api.send(Routes.CustomerAuth.me) }
+        await #expect(throws: APIError.self) { _ = try await app.api.send(Routes.customerAuth.me) }
         try await eventually { app.screen == .customerLogin }
         #expect(app.notice == "Your session has ended. Please sign in again.")
         #expect(try app.api.store.customerCredentials() == nil)
@@ -100,7 +100,7 @@ import FoundationNetworking
         #expect(app.screen == .customerMain)
         server.clock.advance(by: 7 * 24 * 3600 + 1)
         let asked = transport.count("/api/customer/auth/me")
-        await #expect(throws: APIError.sessionExpired(code: .tokenExpired)) { _ = try await app.api.send(Routes.CustomerAuth.me) }
+        await #expect(throws: APIError.sessionExpired(code: .tokenExpired)) { _ = try await app.api.send(Routes.customerAuth.me) }
         #expect(transport.count("/api/customer/auth/me") == asked)
         try await eventually { app.screen == .customerLogin }
     }
@@ -199,7 +199,7 @@ import FoundationNetworking
             server.clock.advance(by: 901)
             // The person signs out just as the refresh goes out; its answer must not sign them in again.
             transport.beforeSending("/api/auth/refresh") { try await api.signedOut(.staff, reason: .userInitiated) }
-            await #expect(throws: APIError.notSignedIn) { _ = try await api.send(Routes.StaffAuth.me) }
+            await #expect(throws: APIError.notSignedIn) { _ = try await api.send(Routes.staffAuth.me) }
             #expect(transport.count("/api/auth/refresh") == 1)
             #expect(try store.staffCredentials() == nil)
             #expect(api.authState == .signedOut(reason: .userInitiated))
@@ -219,9 +219,9 @@ import FoundationNetworking
                 refreshing.value = true
                 while !released.value { try await Task.sleep(for: .milliseconds(10)) }
             }
-            let first = Task { try await api.send(Routes.StaffAuth.me).user.email }
+            let first = Task { try await api.send(Routes.staffAuth.me).user.email }
             try await eventually { refreshing.value }
-            let second = Task { try await api.send(Routes.StaffAuth.me).user.email }
+            let second = Task { try await api.send(Routes.staffAuth.me).user.email }
             // Time for the second caller to join the refresh in flight; cancelled earlier, it
             // must end at once all the same.
             try await Task.sleep(for: .milliseconds(200))
@@ -247,14 +247,14 @@ import FoundationNetworking
             server.clock.advance(by: 901)
             transport.setDown("/api/auth/refresh", true)
             for _ in 0..<3 {
-                await #expect(throws: APIError.self) { _ = try await api.send(Routes.StaffAuth.me) }
+                await #expect(throws: APIError.self) { _ = try await api.send(Routes.staffAuth.me) }
             }
             transport.setDown("/api/auth/refresh", false)
-            #expect(try await api.send(Routes.StaffAuth.me).user.email == DemoFixtures.adminEmail)
+            #expect(try await api.send(Routes.staffAuth.me).user.email == DemoFixtures.adminEmail)
             // The one refresh of the minute that reached the server is the limit: a 401 now
             // would need a second one.
             transport.setCanned("/api/auth/me", status: 401, body: #"{"success":false,"error":"Authentication required","code":"UNAUTHORIZED"}"#)
-            await #expect(throws: APIError.refreshLimitExceeded) { _ = try await api.send(Routes.StaffAuth.me) }
+            await #expect(throws: APIError.refreshLimitExceeded) { _ = try await api.send(Routes.staffAuth.me) }
             #expect(transport.count("/api/auth/refresh") == 4)
         }
     }
@@ -270,7 +270,7 @@ import FoundationNetworking
                 baseURL: url, store: InMemoryCredentialStore(), transport: transport,
                 now: { Date(timeIntervalSince1970: clock.now + 3600) })
             try await APIClientRefreshTests.signIn(api, server: server)
-            for _ in 0..<3 { _ = try await api.send(Routes.StaffAuth.me) }
+            for _ in 0..<3 { _ = try await api.send(Routes.staffAuth.me) }
             #expect(transport.count("/api/auth/refresh") == 0)
         }
     }
@@ -284,7 +284,7 @@ import FoundationNetworking
             try await APIClientRefreshTests.signIn(api, server: server)
             server.clock.advance(by: 901)
             transport.setCanned("/api/auth/refresh", status: 401, body: body)
-            await #expect(throws: APIError.self) { _ = try await api.send(Routes.StaffAuth.me) }
+            await #expect(throws: APIError.self) { _ = try await api.send(Routes.staffAuth.me) }
             #expect(try store.staffCredentials() == nil)
             guard case .signedOut(.sessionRejected) = api.authState else {
                 Issue.record("still \(api.authState)")

@@ -69,16 +69,10 @@ import Testing
 
     /// Every string field of every request body takes its schema from a rule, never a hand-written one.
     @Test func requestBodiesDescribeEveryFieldOnce() throws {
-        let bodies: [any WireRequest.Type] = [
-            LoginRequest.self, TwoFactorCodeRequest.self, TwoFactorVerifyRequest.self, MagicLinkRequest.self,
-            MagicLinkVerifyRequest.self, RefreshRequest.self, TOTPCodeRequest.self, CustomerMagicLinkRequest.self,
-            CustomerVerifyCodeRequest.self, DeviceTokenRegistration.self, DeviceTokenRemoval.self,
-            PushPreferencesUpdate.self, ForgotPasswordRequest.self, ResetPasswordRequest.self,
-            ChangePasswordRequest.self, RegisterRequest.self, RegisterVerifyRequest.self, REKIResetPasswordRequest.self,
-            PasskeyRegistrationRequest.self, PasskeyLoginRequest.self,
-        ]
-        let served = Set(Routes.served.compactMap { $0.requestType?.schemaName })
-        #expect(Set(bodies.map { $0.schemaName }) == served, "every request body of a served route is a WireRequest")
+        let requestTypes = Routes.served.compactMap(\.requestType)
+        let bodies = requestTypes.compactMap { $0 as? any WireRequest.Type }
+        #expect(bodies.count == requestTypes.count, "every request body of a served route is a WireRequest")
+        #expect(!bodies.isEmpty)
         for body in bodies {
             // A body of alternatives (`exactlyOneOf`) is one object per alternative.
             let objects: [JSONSchema] = if case .oneOf(let choices) = body.schema { choices } else { [body.schema] }

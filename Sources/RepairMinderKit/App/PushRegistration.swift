@@ -20,10 +20,10 @@ public enum PushRegistration {
         switch role {
         case .staff:
             return try await api.send(
-                Routes.Push.registerDeviceToken, DeviceTokenRegistration(deviceToken: token, platform: platform, appType: .staff))
+                Routes.push.registerDeviceToken, DeviceTokenRegistration(deviceToken: token, platform: platform, appType: .staff))
         case .customer:
             return try await api.send(
-                Routes.Push.registerCustomerDeviceToken,
+                Routes.push.registerCustomerDeviceToken,
                 DeviceTokenRegistration(deviceToken: token, platform: platform, appType: .customer))
         }
     }
@@ -48,8 +48,8 @@ public enum PushRegistration {
     /// Takes `token` off `role`'s endpoint.
     public static func unregister(_ token: String, role: AppRole, api: APIClient) async throws {
         switch role {
-        case .staff: _ = try await api.send(Routes.Push.unregisterDeviceToken, DeviceTokenRemoval(deviceToken: token))
-        case .customer: _ = try await api.send(Routes.Push.unregisterCustomerDeviceToken, DeviceTokenRemoval(deviceToken: token))
+        case .staff: _ = try await api.send(Routes.push.unregisterDeviceToken, DeviceTokenRemoval(deviceToken: token))
+        case .customer: _ = try await api.send(Routes.push.unregisterCustomerDeviceToken, DeviceTokenRemoval(deviceToken: token))
         }
     }
 

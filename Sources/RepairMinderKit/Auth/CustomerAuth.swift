@@ -48,7 +48,7 @@ public final class CustomerAuth {
             return
         }
         do {
-            state = .signedIn(try await api.send(Routes.CustomerAuth.me))
+            state = .signedIn(try await api.send(Routes.customerAuth.me))
         } catch let error as APIError where error.isRefusalOfTheSession {
             state = .signedOut
         } catch {
@@ -70,7 +70,7 @@ public final class CustomerAuth {
     public func requestCode(email: String, companyId: String? = nil) async throws {
         let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try await api.send(
-            Routes.CustomerAuth.requestMagicLink, CustomerMagicLinkRequest(email: trimmed, companyId: companyId))
+            Routes.customerAuth.requestMagicLink, CustomerMagicLinkRequest(email: trimmed, companyId: companyId))
         requestedCompanyId = companyId
         state = .codeSent(email: trimmed)
     }
@@ -87,7 +87,7 @@ public final class CustomerAuth {
     public func verify(code: String) async throws {
         guard case .codeSent(let email) = state else { throw SignInFlowError.noLoginInProgress }
         let request = CustomerVerifyCodeRequest(email: email, code: code, companyId: requestedCompanyId)
-        switch try await api.send(Routes.CustomerAuth.verifyCode, request) {
+        switch try await api.send(Routes.customerAuth.verifyCode, request) {
         case .selectCompany(let selection): state = .selectingCompany(selection)
         case .signedIn(let response): try await finish(response)
         }
@@ -97,7 +97,7 @@ public final class CustomerAuth {
     public func selectCompany(id: String) async throws {
         guard case .selectingCompany(let selection) = state else { throw SignInFlowError.noLoginInProgress }
         let request = CustomerVerifyCodeRequest(email: selection.email, code: selection.code, companyId: id)
-        guard case .signedIn(let response) = try await api.send(Routes.CustomerAuth.verifyCode, request) else {
+        guard case .signedIn(let response) = try await api.send(Routes.customerAuth.verifyCode, request) else {
             throw APIError.decoding("The server asked for a company again after one was chosen")
         }
         try await finish(response)
@@ -116,7 +116,7 @@ public final class CustomerAuth {
             try? await PushRegistration.unregister(token, role: .customer, api: api)
         }
         registeredDeviceToken = nil
-        _ = try? await api.send(Routes.CustomerAuth.logout)
+        _ = try? await api.send(Routes.customerAuth.logout)
         try? await api.signedOut(.customer, reason: .userInitiated)
         state = .signedOut
     }

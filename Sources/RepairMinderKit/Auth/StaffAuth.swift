@@ -62,7 +62,7 @@ public final class StaffAuth {
             return
         }
         do {
-            state = .signedIn(try await api.send(Routes.StaffAuth.me))
+            state = .signedIn(try await api.send(Routes.staffAuth.me))
         } catch let error as APIError where error.isRefusalOfTheSession {
             if case .unauthorized(_, let code) = error { try? await api.signedOut(.staff, reason: .sessionRejected(code: code)) }
             state = .signedOut
@@ -94,7 +94,7 @@ public final class StaffAuth {
     /// once the network is back ("Try again").
     public func reload() async throws {
         switch state {
-        case .signedIn, .offline: state = .signedIn(try await api.send(Routes.StaffAuth.me))
+        case .signedIn, .offline: state = .signedIn(try await api.send(Routes.staffAuth.me))
         case .signedOut, .awaitingSecondFactor, .awaitingMagicCode: throw SignInFlowError.noLoginInProgress
         }
     }
@@ -102,7 +102,7 @@ public final class StaffAuth {
     /// Login step 1. Emails are trimmed; the server compares them case-insensitively.
     public func login(email: String, password: String) async throws {
         let challenge = try await api.send(
-            Routes.StaffAuth.login,
+            Routes.staffAuth.login,
             LoginRequest(email: email.trimmingCharacters(in: .whitespacesAndNewlines), password: password))
         state = .awaitingSecondFactor(challenge)
     }
@@ -113,7 +113,7 @@ public final class StaffAuth {
     public func requestEmailCode() async throws -> String {
         guard case .awaitingSecondFactor(let challenge) = state else { throw SignInFlowError.noLoginInProgress }
         return try await api.send(
-            Routes.StaffAuth.requestTwoFactorCode,
+            Routes.staffAuth.requestTwoFactorCode,
             TwoFactorCodeRequest(userId: challenge.userId, email: challenge.email, challengeToken: challenge.challengeToken)
         ).message
     }
@@ -122,7 +122,7 @@ public final class StaffAuth {
     public func verifySecondFactor(code: String) async throws {
         guard case .awaitingSecondFactor(let challenge) = state else { throw SignInFlowError.noLoginInProgress }
         let tokens = try await api.send(
-            Routes.StaffAuth.verifyTwoFactorCode,
+            Routes.staffAuth.verifyTwoFactorCode,
             TwoFactorVerifyRequest(
                 userId: challenge.userId, code: code.trimmingCharacters(in: .whitespaces), challengeToken: challenge.challengeToken))
         try await finishSignIn(tokens)
@@ -134,7 +134,7 @@ public final class StaffAuth {
         guard let options = challenge.passkey else { throw PasskeyError.notOffered }
         let assertion = try await authenticator().signIn(options)
         let tokens = try await api.send(
-            Routes.StaffAuth.verifyTwoFactorCode,
+            Routes.staffAuth.verifyTwoFactorCode,
             TwoFactorVerifyRequest(userId: challenge.userId, passkey: assertion, challengeToken: challenge.challengeToken))
         try await finishSignIn(tokens)
     }
@@ -142,16 +142,16 @@ public final class StaffAuth {
     /// Signs in with a passkey alone (usernameless: the person picks one of this site's).
     public func signInWithPasskey() async throws {
         let authenticator = try authenticator()
-        let options = try await api.send(Routes.Passkeys.loginOptions)
+        let options = try await api.send(Routes.passkeys.loginOptions)
         let assertion = try await authenticator.signIn(options.publicKey)
         let tokens = try await api.send(
-            Routes.Passkeys.login, PasskeyLoginRequest(challengeId: options.challengeId, credential: assertion))
+            Routes.passkeys.login, PasskeyLoginRequest(challengeId: options.challengeId, credential: assertion))
         try await finishSignIn(tokens)
     }
 
     public func requestMagicLink(email: String) async throws {
         let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
-        _ = try await api.send(Routes.StaffAuth.requestMagicLink, MagicLinkRequest(email: trimmed))
+        _ = try await api.send(Routes.staffAuth.requestMagicLink, MagicLinkRequest(email: trimmed))
         state = .awaitingMagicCode(email: trimmed)
     }
 
@@ -163,7 +163,7 @@ public final class StaffAuth {
 
     public func verifyMagicCode(_ code: String) async throws {
         guard case .awaitingMagicCode(let email) = state else { throw SignInFlowError.noLoginInProgress }
-        switch try await api.send(Routes.StaffAuth.verifyMagicLink, MagicLinkVerifyRequest(email: email, code: code)) {
+        switch try await api.send(Routes.staffAuth.verifyMagicLink, MagicLinkVerifyRequest(email: email, code: code)) {
         case .signedIn(let tokens): try await finishSignIn(tokens)
         // The account has an authenticator app or passkeys: the code stood in for the password.
         case .secondFactorRequired(let challenge): state = .awaitingSecondFactor(challenge)
@@ -182,7 +182,7 @@ public final class StaffAuth {
         if let token = registeredDeviceToken {
             try? await PushRegistration.unregister(token, role: .staff, api: api)
         }
-        _ = try? await api.send(Routes.StaffAuth.logout)
+        _ = try? await api.send(Routes.staffAuth.logout)
         registeredDeviceToken = nil
         try? await api.signedOut(.staff, reason: .userInitiated)
         state = .signedOut
@@ -199,7 +199,7 @@ public final class StaffAuth {
     {
         let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try await api.send(
-            Routes.AccountLifecycle.register,
+            Routes.accountLifecycle.register,
             RegisterRequest(
                 companyName: companyName.trimmingCharacters(in: .whitespacesAndNewlines),
                 firstName: firstName.trimmingCharacters(in: .whitespacesAndNewlines),
@@ -211,7 +211,7 @@ public final class StaffAuth {
     /// then shows the quarantine screen until an operator approves the shop.
     public func verifyRegistration(email: String, code: String) async throws {
         let tokens = try await api.send(
-            Routes.AccountLifecycle.verifyRegistration,
+            Routes.accountLifecycle.verifyRegistration,
             RegisterVerifyRequest(email: email.trimmingCharacters(in: .whitespacesAndNewlines), code: code.trimmingCharacters(in: .whitespaces)))
         try await finishSignIn(tokens)
     }
@@ -219,14 +219,14 @@ public final class StaffAuth {
     /// Emails a password reset code, if the address has an account (the answer never says).
     public func requestPasswordReset(email: String) async throws {
         _ = try await api.send(
-            Routes.AccountLifecycle.forgotPassword, ForgotPasswordRequest(email: email.trimmingCharacters(in: .whitespacesAndNewlines)))
+            Routes.accountLifecycle.forgotPassword, ForgotPasswordRequest(email: email.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
     /// Sets a new password with the emailed code. Every session of the account is signed out,
     /// this device's included: sign in again with the new password.
     public func resetPassword(email: String, code: String, newPassword: String) async throws {
         _ = try await api.send(
-            Routes.AccountLifecycle.resetPassword,
+            Routes.accountLifecycle.resetPassword,
             ResetPasswordRequest(
                 email: email.trimmingCharacters(in: .whitespacesAndNewlines), code: code.trimmingCharacters(in: .whitespaces),
                 password: newPassword))
@@ -239,45 +239,45 @@ public final class StaffAuth {
     /// Sets (no `current` needed when the account has no password) or changes the password.
     /// The other sessions of the account are signed out; this one stays.
     public func changePassword(current: String?, new: String) async throws {
-        _ = try await api.send(Routes.AccountLifecycle.changePassword, ChangePasswordRequest(currentPassword: current, newPassword: new))
-        if let me = try? await api.send(Routes.StaffAuth.me) { state = .signedIn(me) }
+        _ = try await api.send(Routes.accountLifecycle.changePassword, ChangePasswordRequest(currentPassword: current, newPassword: new))
+        if let me = try? await api.send(Routes.staffAuth.me) { state = .signedIn(me) }
     }
 
     /// The account's signed-in devices, newest first; `current` marks this one.
     public func sessions() async throws -> [SessionInfo] {
-        try await api.send(Routes.AccountLifecycle.sessions)
+        try await api.send(Routes.accountLifecycle.sessions)
     }
 
     /// Signs out one of the account's other devices.
     public func revokeSession(_ id: String) async throws {
-        _ = try await api.send(Routes.AccountLifecycle.revokeSession, path: [id])
+        _ = try await api.send(Routes.accountLifecycle.revokeSession, path: [id])
     }
 
     /// Signs out every other device of the account; how many were signed out.
     @discardableResult
     public func signOutOtherDevices() async throws -> Int {
-        try await api.send(Routes.AccountLifecycle.logoutOthers).revoked
+        try await api.send(Routes.accountLifecycle.logoutOthers).revoked
     }
 
     // MARK: Passkeys (docs/API.md §11.2)
 
     /// The signed-in user's passkeys, oldest first.
     public func passkeys() async throws -> [Passkey] {
-        try await api.send(Routes.Passkeys.list)
+        try await api.send(Routes.passkeys.list)
     }
 
     /// Makes a passkey on this device and enrols it under `name` ("iPhone").
     @discardableResult
     public func addPasskey(name: String?) async throws -> Passkey {
         let authenticator = try authenticator()
-        let options = try await api.send(Routes.Passkeys.registrationOptions)
+        let options = try await api.send(Routes.passkeys.registrationOptions)
         let credential = try await authenticator.createPasskey(options.publicKey)
         return try await api.send(
-            Routes.Passkeys.register, PasskeyRegistrationRequest(challengeId: options.challengeId, name: name, credential: credential))
+            Routes.passkeys.register, PasskeyRegistrationRequest(challengeId: options.challengeId, name: name, credential: credential))
     }
 
     public func removePasskey(_ id: String) async throws {
-        _ = try await api.send(Routes.Passkeys.remove, path: [id])
+        _ = try await api.send(Routes.passkeys.remove, path: [id])
     }
 
     private func authenticator() throws -> any PasskeyAuthenticator {
@@ -289,6 +289,6 @@ public final class StaffAuth {
         try await api.signedIn(staff: tokens)
         state = .signedIn(StaffMeResponse(user: tokens.user, company: tokens.company, hasPassword: true))
         // The token response does not say whether a password is set; /me does.
-        if let me = try? await api.send(Routes.StaffAuth.me) { state = .signedIn(me) }
+        if let me = try? await api.send(Routes.staffAuth.me) { state = .signedIn(me) }
     }
 }

@@ -58,7 +58,7 @@ public actor ConfigStore {
     /// failures leave the current one in place (and throw, for the caller to log).
     @discardableResult
     public func refresh() async throws -> Bool {
-        var request = URLRequest(url: baseURL.appendingPathComponent(Routes.Public.config.path.description))
+        var request = URLRequest(url: baseURL.appendingPathComponent(Routes.public.config.path.description))
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         let (data, response) = try await transport.send(request)
         if response.statusCode == 304 { return false }

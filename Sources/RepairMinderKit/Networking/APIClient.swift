@@ -275,7 +275,7 @@ extension SessionKind {
     /// A staff session (docs/API.md §2): renewed at `/api/auth/refresh`, whose answer says how
     /// long the new access token lives; its renewal and its end are announced to the app.
     static func staff(announcing announcer: SessionAnnouncer) -> SessionKind {
-        SessionKind(key: .staff, refresh: Routes.StaffAuth.refresh) { answer, receivedAt in
+        SessionKind(key: .staff, refresh: Routes.staffAuth.refresh) { answer, receivedAt in
             let refreshed = try APIClient.decodeData(RefreshResponse.self, from: try APIClient.check(answer))
             return SessionCredentials(
                 accessToken: refreshed.token, refreshToken: refreshed.refreshToken,

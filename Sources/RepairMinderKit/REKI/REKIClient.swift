@@ -43,18 +43,18 @@ public actor REKIClient {
     /// password or a bad email `.server(status: 400, ...)` with the rule as message.
     @discardableResult
     public func register(email: String, password: String) async throws -> REKIUser {
-        try await signedIn(try await send(Routes.REKI.register, LoginRequest(email: email, password: password)))
+        try await signedIn(try await send(Routes.reki.register, LoginRequest(email: email, password: password)))
     }
 
     /// Signs in. Wrong email or password is `.unauthorized(message: "Invalid credentials", ...)`.
     @discardableResult
     public func login(email: String, password: String) async throws -> REKIUser {
-        try await signedIn(try await send(Routes.REKI.login, LoginRequest(email: email, password: password)))
+        try await signedIn(try await send(Routes.reki.login, LoginRequest(email: email, password: password)))
     }
 
     /// The signed-in user.
     public func me() async throws -> REKIUser {
-        try await sendSignedIn(Routes.REKI.me, EmptyPayload())
+        try await sendSignedIn(Routes.reki.me, EmptyPayload())
     }
 
     /// Ends the session on the server (refreshing an expired access token first, so the server
@@ -62,20 +62,20 @@ public actor REKIClient {
     /// local clean-up continues even if the server call fails).
     public func logout() async throws {
         guard try session.stored() != nil else { return }
-        _ = try? await sendSignedIn(Routes.REKI.logout, EmptyPayload())
+        _ = try? await sendSignedIn(Routes.reki.logout, EmptyPayload())
         try await session.end()
     }
 
     /// Asks for a reset link; the server answers the same for every address.
     @discardableResult
     public func requestPasswordReset(email: String) async throws -> String {
-        try await send(Routes.REKI.forgotPassword, ForgotPasswordRequest(email: email)).message
+        try await send(Routes.reki.forgotPassword, ForgotPasswordRequest(email: email)).message
     }
 
     /// Sets a new password with the token of the emailed link. Every session of the account
     /// ends, this one included: sign in again afterwards.
     public func resetPassword(token: String, newPassword: String) async throws {
-        _ = try await send(Routes.REKI.resetPassword, REKIResetPasswordRequest(token: token, newPassword: newPassword))
+        _ = try await send(Routes.reki.resetPassword, REKIResetPasswordRequest(token: token, newPassword: newPassword))
         try await session.end()
     }
 
@@ -138,7 +138,7 @@ public actor REKIClient {
 extension SessionKind {
     /// A REKI session: renewed at `/auth/refresh`, whose token pair carries no lifetime (it is
     /// read from the access token). REKI answers every refusal of a refresh token with one 401.
-    static let reki = SessionKind(key: .reki, refresh: Routes.REKI.refresh) { answer, receivedAt in
+    static let reki = SessionKind(key: .reki, refresh: Routes.reki.refresh) { answer, receivedAt in
         REKIClient.credentials(try REKIClient.answer(REKITokenPair.self, to: answer), receivedAt: receivedAt)
     }
 }

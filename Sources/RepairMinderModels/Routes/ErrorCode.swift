@@ -59,15 +59,20 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let emailTaken = ErrorCode(rawValue: "EMAIL_TAKEN")
     public static let companyNameTaken = ErrorCode(rawValue: "COMPANY_NAME_TAKEN")
 
-    /// Every code of docs/API.md.
-    public static let all: [ErrorCode] = [
-        .invalidJSON, .validationError, .payloadTooLarge, .notFound, .methodNotAllowed, .rateLimited, .internalError, .serviceUnavailable,
-        .unauthorized, .tokenExpired, .forbidden, .invalidCredentials, .accountDeactivated, .accountArchived,
-        .noPasswordSet, .loginChallengeExpired, .invalidCode, .codeExpired, .tooManyAttempts, .invalidRefreshToken,
-        .refreshTokenExpired, .userInactive, .tokenReuseDetected, .totpAlreadyEnabled, .totpSetupRequired,
-        .totpNotEnabled, .passkeyInvalid, .passkeyLimit, .accountPendingApproval, .accountSuspended, .weakPassword, .emailTaken,
-        .companyNameTaken,
+    /// The codes any route of its kind can answer, whatever it does (docs/API.md §1, §4): bad
+    /// input, credentials, limits, failures of the server, quarantine. A route's own codes are
+    /// the `failures` it declares.
+    public static let general: [ErrorCode] = [
+        .invalidJSON, .validationError, .payloadTooLarge, .notFound, .methodNotAllowed, .rateLimited, .internalError,
+        .serviceUnavailable, .unauthorized, .tokenExpired, .forbidden, .accountPendingApproval, .accountSuspended,
     ]
+
+    /// Every code of docs/API.md: the general ones, then each route's declared failures in the
+    /// route table's order. Read from the table, so a code a route declares is never missing.
+    public static let all: [ErrorCode] = {
+        var seen = Set<ErrorCode>()
+        return (general + Routes.all.flatMap { $0.failures.map(\.code) }).filter { seen.insert($0).inserted }
+    }()
 
     /// The codes after which a refresh token can never work again (§2.7).
     public static let refreshTokenRefusals: Set<ErrorCode> = [

@@ -1,47 +1,45 @@
 /// Password reset and change, registration, sessions and activity (docs/API.md §9).
 extension Routes {
-    public enum AccountLifecycle {
-        public static let register = Route<RegisterRequest, MessageResponse>(
+    public struct AccountLifecycle: RouteFeature {
+        public static let name = "Account lifecycle"
+        public let register = Route<RegisterRequest, MessageResponse>(
             .post, "/api/auth/register", .none,
             "Register a new shop: emails a code (the same answer whether or not the email has an account)",
             budgets: [.clientIP, .codeEmails(by: .foundByHandler, perNetwork: true)], successStatus: 201,
             failures: [.init(400, .weakPassword), .init(409, .companyNameTaken)])
-        public static let verifyRegistration = Route<RegisterVerifyRequest, StaffTokenResponse>(
+        public let verifyRegistration = Route<RegisterVerifyRequest, StaffTokenResponse>(
             .post, "/api/auth/register/verify", .none,
             "Finish registration with the code: creates the shop (pending approval) and its admin, and signs in",
             budgets: [.clientIP, .wrongCodes(by: .bodyEmail)],
             failures: [.init(401, .invalidCode), .init(409, .emailTaken), .init(409, .companyNameTaken)])
-        public static let forgotPassword = Route<ForgotPasswordRequest, MessageResponse>(
+        public let forgotPassword = Route<ForgotPasswordRequest, MessageResponse>(
             .post, "/api/auth/password/forgot", .none, "Email a password reset code (the same answer for every address)",
             budgets: [.clientIP, .codeEmails(by: .bodyEmail)])
-        public static let resetPassword = Route<ResetPasswordRequest, MessageResponse>(
+        public let resetPassword = Route<ResetPasswordRequest, MessageResponse>(
             .post, "/api/auth/password/reset", .none,
             "Set a new password with the emailed code; every session of the user is revoked",
             budgets: [.clientIP, .wrongCodes(by: .bodyEmail)],
             failures: [.init(400, .weakPassword), .init(401, .invalidCode)])
-        public static let changePassword = Route<ChangePasswordRequest, MessageResponse>(
+        public let changePassword = Route<ChangePasswordRequest, MessageResponse>(
             .put, "/api/users/me/password", .staff,
             "Set or change the signed-in user's password; their other sessions are revoked",
             quarantine: .allowed, budgets: [.failedSecrets(by: .callerEmail)], inputRuleBeyondSchema: "currentPassword is required when the user has a password",
             failures: [.init(400, .weakPassword), .init(401, .invalidCredentials)])
 
-        public static let sessions = Route<EmptyPayload, [SessionInfo]>(
+        public let sessions = Route<EmptyPayload, [SessionInfo]>(
             .get, "/api/auth/sessions", .staff, "The caller's live sessions, newest first", quarantine: .allowed)
-        public static let revokeSession = Route<EmptyPayload, EmptyPayload>(
+        public let revokeSession = Route<EmptyPayload, EmptyPayload>(
             .delete, "/api/auth/sessions/{id}", .staff, "Sign out one of the caller's sessions",
             quarantine: .allowed, failures: [.init(404, .notFound)])
-        public static let logoutOthers = Route<EmptyPayload, RevokedSessionsResponse>(
+        public let logoutOthers = Route<EmptyPayload, RevokedSessionsResponse>(
             .post, "/api/auth/logout-others", .staff, "Sign out every session of the caller but this one",
             quarantine: .allowed)
 
-        public static let activity = Route<EmptyPayload, [ActivityEvent]>(
+        public let activity = Route<EmptyPayload, [ActivityEvent]>(
             .get, "/api/auth/activity", .staff, "The caller's security events, newest first, paginated",
             quarantine: .allowed, format: .paginatedEnvelope, query: [.page, .limit],
             failures: [.init(400, .validationError)])
-
-        static let all: [AnyRoute] = [
-            register.erased, verifyRegistration.erased, forgotPassword.erased, resetPassword.erased, changePassword.erased, sessions.erased, revokeSession.erased,
-            logoutOthers.erased, activity.erased,
-        ]
     }
+    /// Account lifecycle: the routes of this feature.
+    public static let accountLifecycle = AccountLifecycle()
 }

@@ -1,28 +1,27 @@
 /// Passkeys: enrolment by a signed-in staff member, and sign-in with one (docs/API.md §11).
 extension Routes {
-    public enum Passkeys {
-        public static let registrationOptions = Route<EmptyPayload, PasskeyRegistrationOptions>(
+    public struct Passkeys: RouteFeature {
+        public static let name = "Passkeys"
+        public let registrationOptions = Route<EmptyPayload, PasskeyRegistrationOptions>(
             .post, "/api/auth/passkeys/register/options", .staff,
             "Start enrolling a passkey: creation options with a challenge that lives 5 minutes, once", quarantine: .allowed,
             budgets: [.passkeyEnrolments], failures: [.init(409, .passkeyLimit)])
-        public static let register = Route<PasskeyRegistrationRequest, Passkey>(
+        public let register = Route<PasskeyRegistrationRequest, Passkey>(
             .post, "/api/auth/passkeys/register/verify", .staff, "Finish enrolling: check the authenticator's answer and keep the passkey",
             quarantine: .allowed, successStatus: 201, failures: [.init(400, .passkeyInvalid), .init(409, .passkeyLimit)])
-        public static let list = Route<EmptyPayload, [Passkey]>(
+        public let list = Route<EmptyPayload, [Passkey]>(
             .get, "/api/auth/passkeys", .staff, "The caller's passkeys, oldest first", quarantine: .allowed)
-        public static let remove = Route<EmptyPayload, EmptyPayload>(
+        public let remove = Route<EmptyPayload, EmptyPayload>(
             .delete, "/api/auth/passkeys/{id}", .staff, "Remove one of the caller's passkeys", quarantine: .allowed,
             failures: [.init(404, .notFound)])
-        public static let loginOptions = Route<EmptyPayload, PasskeyLoginOptions>(
+        public let loginOptions = Route<EmptyPayload, PasskeyLoginOptions>(
             .post, "/api/auth/passkeys/login/options", .none,
             "Start a passkey sign-in: request options for any of this site's passkeys (usernameless)", budgets: [.clientIP])
-        public static let login = Route<PasskeyLoginRequest, StaffTokenResponse>(
+        public let login = Route<PasskeyLoginRequest, StaffTokenResponse>(
             .post, "/api/auth/passkeys/login/verify", .none, "Sign in with a passkey: a user-verified passkey is a whole sign-in",
             budgets: [.clientIP],
             failures: [.init(401, .passkeyInvalid), .init(401, .accountDeactivated), .init(401, .accountArchived)])
-
-        static let all: [AnyRoute] = [
-            registrationOptions.erased, register.erased, list.erased, remove.erased, loginOptions.erased, login.erased,
-        ]
     }
+    /// Passkeys: the routes of this feature.
+    public static let passkeys = Passkeys()
 }

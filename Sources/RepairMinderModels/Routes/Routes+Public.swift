@@ -1,29 +1,29 @@
 /// Endpoints anyone may call (docs/API.md §6, §3.2's logos). Prometheus' metrics are not here:
 /// they have a listener of their own (`--metrics-address`), never the API's.
 extension Routes {
-    public enum Public {
-        public static let health = Route<EmptyPayload, HealthResponse>(
+    public struct Public: RouteFeature {
+        public static let name = "Public"
+        public let health = Route<EmptyPayload, HealthResponse>(
             .get, "/api/health", .none, "Whether the server and its database answer",
             failures: [.init(503, .serviceUnavailable)])
-        public static let config = Route<EmptyPayload, AppConfig>(
+        public let config = Route<EmptyPayload, AppConfig>(
             .get, "/api/config", .none, "App configuration (statuses, workflows, ...), with an ETag")
-        public static let companyLogo = Route<EmptyPayload, BinaryFile>(
+        public let companyLogo = Route<EmptyPayload, BinaryFile>(
             .get, "/api/branding/{id}/logo", .none, "A company's logo image",
             format: .binary(["image/png", "image/jpeg", "image/svg+xml", "image/webp", "image/gif"]),
             failures: [.init(404, .notFound)])
-        public static let openAPI = Route<EmptyPayload, JSONValue>(
+        public let openAPI = Route<EmptyPayload, JSONValue>(
             .get, "/api/openapi.json", .none, "This document: the API as OpenAPI 3.1", format: .plain)
         /// Where other services find the keys that verify access tokens (RFC 8414's well-known place).
-        public static let jwks = Route<EmptyPayload, JSONValue>(
+        public let jwks = Route<EmptyPayload, JSONValue>(
             .get, "/.well-known/jwks.json", .none,
             "The public keys that verify access tokens now, as a JWK Set (never a private or symmetric key); cacheable for 5 minutes",
             format: .plain)
         /// What lets an iOS app use this domain's passkeys and open its reset links (`--apple-app-ids`).
-        public static let appleAppSiteAssociation = Route<EmptyPayload, AppleAppSiteAssociation>(
+        public let appleAppSiteAssociation = Route<EmptyPayload, AppleAppSiteAssociation>(
             .get, "/.well-known/apple-app-site-association", .none,
             "The iOS apps this domain vouches for: webcredentials (passkeys) and applinks (the reset-link path)", format: .plain)
-        static let all: [AnyRoute] = [
-            health.erased, config.erased, companyLogo.erased, openAPI.erased, jwks.erased, appleAppSiteAssociation.erased,
-        ]
     }
+    /// Public: the routes of this feature.
+    public static let `public` = Public()
 }

@@ -1,26 +1,24 @@
 /// Push device tokens and preferences (docs/API.md §5).
 extension Routes {
-    public enum Push {
-        public static let registerDeviceToken = Route<DeviceTokenRegistration, RegisteredDeviceToken>(
+    public struct Push: RouteFeature {
+        public static let name = "Push"
+        public let registerDeviceToken = Route<DeviceTokenRegistration, RegisteredDeviceToken>(
             .post, "/api/user/device-token", .staff, "Register this device for staff notifications",
             fixedFields: ["appType": PushAppType.staff.rawValue])
-        public static let unregisterDeviceToken = Route<DeviceTokenRemoval, EmptyPayload>(
+        public let unregisterDeviceToken = Route<DeviceTokenRemoval, EmptyPayload>(
             .delete, "/api/user/device-token", .staff, "Stop notifications to this device")
-        public static let deviceTokens = Route<EmptyPayload, [RegisteredDeviceToken]>(
+        public let deviceTokens = Route<EmptyPayload, [RegisteredDeviceToken]>(
             .get, "/api/user/device-tokens", .staff, "The caller's registered devices")
-        public static let preferences = Route<EmptyPayload, PushPreferences>(
+        public let preferences = Route<EmptyPayload, PushPreferences>(
             .get, "/api/user/push-preferences", .staff, "Which notifications the caller wants")
-        public static let updatePreferences = Route<PushPreferencesUpdate, PushPreferences>(
+        public let updatePreferences = Route<PushPreferencesUpdate, PushPreferences>(
             .put, "/api/user/push-preferences", .staff, "Change the preferences the body names")
-        public static let registerCustomerDeviceToken = Route<DeviceTokenRegistration, RegisteredDeviceToken>(
+        public let registerCustomerDeviceToken = Route<DeviceTokenRegistration, RegisteredDeviceToken>(
             .post, "/api/customer/device-token", .customer, "Register this device for customer notifications",
             fixedFields: ["appType": PushAppType.customer.rawValue])
-        public static let unregisterCustomerDeviceToken = Route<DeviceTokenRemoval, EmptyPayload>(
+        public let unregisterCustomerDeviceToken = Route<DeviceTokenRemoval, EmptyPayload>(
             .delete, "/api/customer/device-token", .customer, "Stop customer notifications to this device")
-
-        static let all: [AnyRoute] = [
-            registerDeviceToken.erased, unregisterDeviceToken.erased, deviceTokens.erased, preferences.erased,
-            updatePreferences.erased, registerCustomerDeviceToken.erased, unregisterCustomerDeviceToken.erased,
-        ]
     }
+    /// Push: the routes of this feature.
+    public static let push = Push()
 }

@@ -1,19 +1,20 @@
 /// Staff sign-in and the authenticator app: `/api/auth/*` (docs/API.md §2).
 extension Routes {
-    public enum StaffAuth {
-        public static let login = Route<LoginRequest, LoginChallengeResponse>(
+    public struct StaffAuth: RouteFeature {
+        public static let name = "Staff sign-in"
+        public let login = Route<LoginRequest, LoginChallengeResponse>(
             .post, "/api/auth/login", .none, "Login step 1: check the password and open a login challenge",
             budgets: [.clientIP, .failedSecrets(by: .bodyEmail)],
             failures: [
                 .init(401, .invalidCredentials), .init(401, .accountDeactivated), .init(401, .accountArchived),
                 .init(401, .noPasswordSet),
             ])
-        public static let requestTwoFactorCode = Route<TwoFactorCodeRequest, MessageResponse>(
+        public let requestTwoFactorCode = Route<TwoFactorCodeRequest, MessageResponse>(
             .post, "/api/auth/2fa/request", .none,
             "Login step 2: email a 6-digit code (nothing is sent to a user with an authenticator app or passkeys)",
             budgets: [.clientIP, .challengeEmails, .codeEmails(by: .foundByHandler, namespace: "login")],
             failures: [.init(401, .loginChallengeExpired)])
-        public static let verifyTwoFactorCode = Route<TwoFactorVerifyRequest, StaffTokenResponse>(
+        public let verifyTwoFactorCode = Route<TwoFactorVerifyRequest, StaffTokenResponse>(
             .post, "/api/auth/2fa/verify", .none,
             "Login step 3: one of the methods step 1 named (an emailed, authenticator or recovery code, or a passkey) completes sign-in",
             budgets: [.clientIP, .secondFactors(by: .foundByHandler)],
@@ -21,40 +22,36 @@ extension Routes {
                 .init(401, .invalidCode), .init(401, .codeExpired), .init(401, .loginChallengeExpired),
                 .init(401, .tooManyAttempts), .init(401, .passkeyInvalid),
             ])
-        public static let requestMagicLink = Route<MagicLinkRequest, MessageResponse>(
+        public let requestMagicLink = Route<MagicLinkRequest, MessageResponse>(
             .post, "/api/auth/magic-link/request", .none, "Email a sign-in code (magic link)",
             budgets: [.clientIP, .codeEmails(by: .bodyEmail)])
-        public static let verifyMagicLink = Route<MagicLinkVerifyRequest, MagicLinkVerifyResponse>(
+        public let verifyMagicLink = Route<MagicLinkVerifyRequest, MagicLinkVerifyResponse>(
             .post, "/api/auth/magic-link/verify-code", .none,
             "Sign in with a magic-link code; a user with an authenticator app or passkeys gets login step 1's answer instead",
             budgets: [.clientIP, .wrongCodes(by: .bodyEmail)], failures: [.init(401, .invalidCode)])
-        public static let refresh = Route<RefreshRequest, RefreshResponse>(
+        public let refresh = Route<RefreshRequest, RefreshResponse>(
             .post, "/api/auth/refresh", .none, "Rotate the refresh token; a new access token",
             quarantine: .allowed, budgets: [.clientIP],
             failures: ErrorCode.refreshTokenRefusals.sorted { $0.rawValue < $1.rawValue }.map { .init(401, $0) })
-        public static let me = Route<EmptyPayload, StaffMeResponse>(
+        public let me = Route<EmptyPayload, StaffMeResponse>(
             .get, "/api/auth/me", .staff, "The signed-in staff member and their company", quarantine: .allowed)
-        public static let logout = Route<EmptyPayload, EmptyPayload>(
+        public let logout = Route<EmptyPayload, EmptyPayload>(
             .post, "/api/auth/logout", .staff, "Revoke this session", quarantine: .allowed)
 
-        public static let totpSetup = Route<EmptyPayload, TOTPSetupResponse>(
+        public let totpSetup = Route<EmptyPayload, TOTPSetupResponse>(
             .post, "/api/auth/totp/setup", .staff, "Start authenticator-app enrolment: a new pending secret",
             failures: [.init(409, .totpAlreadyEnabled)])
-        public static let totpVerifySetup = Route<TOTPCodeRequest, TOTPEnabledResponse>(
+        public let totpVerifySetup = Route<TOTPCodeRequest, TOTPEnabledResponse>(
             .post, "/api/auth/totp/verify-setup", .staff, "Confirm enrolment with a code; returns recovery codes",
             budgets: [.failedSecrets(by: .callerId, namespace: "totp")],
             failures: [.init(400, .invalidCode), .init(400, .totpSetupRequired), .init(409, .totpAlreadyEnabled)])
-        public static let totpDisable = Route<TOTPCodeRequest, TOTPDisabledResponse>(
+        public let totpDisable = Route<TOTPCodeRequest, TOTPDisabledResponse>(
             .post, "/api/auth/totp/disable", .staff, "Turn the authenticator app off with a current or recovery code",
             budgets: [.failedSecrets(by: .callerId, namespace: "totp")],
             failures: [.init(400, .invalidCode), .init(400, .totpNotEnabled)])
-        public static let totpStatus = Route<EmptyPayload, TOTPStatusResponse>(
+        public let totpStatus = Route<EmptyPayload, TOTPStatusResponse>(
             .get, "/api/auth/totp/status", .staff, "Whether the authenticator app is on, and recovery codes left")
-
-        static let all: [AnyRoute] = [
-            login.erased, requestTwoFactorCode.erased, verifyTwoFactorCode.erased, requestMagicLink.erased,
-            verifyMagicLink.erased, refresh.erased, me.erased, logout.erased, totpSetup.erased,
-            totpVerifySetup.erased, totpDisable.erased, totpStatus.erased,
-        ]
     }
+    /// Staff sign-in: the routes of this feature.
+    public static let staffAuth = StaffAuth()
 }

@@ -1,13 +1,11 @@
 /// The route table: every endpoint of docs/API.md, grouped by feature. The server mounts the
 /// served ones, the SDK sends any of them, and the OpenAPI document is generated from it.
 public enum Routes {
-    /// The routes by feature, named for people (OpenAPI tags).
-    public static let features: [(name: String, routes: [AnyRoute])] = [
-        ("Staff sign-in", StaffAuth.all), ("Passkeys", Passkeys.all), ("Customer sign-in", CustomerAuth.all), ("Account", Accounts.all),
-        ("Account lifecycle", AccountLifecycle.all),
-        ("Push", Push.all), ("Public", Public.all), ("Dashboard", Dashboard.all), ("Devices", Devices.all),
-        ("Orders", Orders.all), ("Clients", Clients.all), ("Tickets", Tickets.all),
-        ("Customer portal", CustomerPortal.all), ("REKI", REKI.all),
+    /// The features, in the document's order. A feature's routes are its declarations
+    /// (`RouteFeature.routes`); this list is the one place a new feature is added.
+    public static let features: [any RouteFeature] = [
+        staffAuth, passkeys, customerAuth, accounts, accountLifecycle, push, `public`, dashboard, devices, orders,
+        clients, tickets, customerPortal, reki,
     ]
 
     /// Every route, served and client-only.
@@ -18,8 +16,24 @@ public enum Routes {
 
     /// The name of the feature `route` belongs to.
     public static func feature(of route: AnyRoute) -> String {
-        features.first { feature in feature.routes.contains { $0.description == route.description } }?.name ?? "Other"
+        featureNames[route.description] ?? "Other"
     }
+
+    /// Every wire type the table reaches: each route's request and response types and the
+    /// types their schemas reference, in turn, each once (by schema name), in table order.
+    /// The schema tests check each of them, so a new type is checked by being used.
+    public static let wireTypes: [any WireType.Type] = {
+        var seen = Set<String>()
+        var found: [any WireType.Type] = []
+        var pending: [any WireType.Type] = all.flatMap { [$0.requestType, $0.responseType].compactMap { $0 } }
+        while !pending.isEmpty {
+            let type = pending.removeFirst()
+            guard seen.insert(type.schemaName).inserted else { continue }
+            found.append(type)
+            pending += type.schema.references
+        }
+        return found
+    }()
 
     /// The routes this server answers.
     public static var served: [AnyRoute] { all.filter { $0.availability == .served } }
@@ -45,6 +59,10 @@ public enum Routes {
         if let literal = literalPaths["/" + segments.joined(separator: "/")] { return literal }
         return all.filter { $0.path.match(segments) != nil }.min { $0.path.parameterNames.count < $1.path.parameterNames.count }
     }
+
+    /// Each route's feature name, by `AnyRoute.description`.
+    private static let featureNames: [String: String] = Dictionary(
+        features.flatMap { feature in feature.routes.map { ($0.description, feature.name) } }, uniquingKeysWith: { first, _ in first })
 
     /// The first route of each path without parameters, by that path.
     private static let literalPaths: [String: AnyRoute] = Dictionary(

@@ -88,3 +88,16 @@ public protocol WireType: Codable, Sendable {
 extension WireType {
     public static var schemaName: String { String(describing: Self.self) }
 }
+
+extension JSONSchema {
+    /// The wire types this schema names by reference, directly (not theirs in turn).
+    public var references: [any WireType.Type] {
+        switch self {
+        case .reference(let type): [type]
+        case .nullable(let inner), .array(let inner): inner.references
+        case .oneOf(let choices): choices.flatMap(\.references)
+        case .object(let properties, _): properties.flatMap(\.schema.references)
+        case .string, .integer, .number, .boolean, .anything: []
+        }
+    }
+}

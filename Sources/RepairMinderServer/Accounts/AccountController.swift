@@ -5,8 +5,8 @@ struct AccountController {
     let serverURL: String
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.Accounts.currentUser, use: me)
-        routes.on(Routes.Accounts.company, use: company)
+        routes.on(Routes.accounts.currentUser, use: me)
+        routes.on(Routes.accounts.company, use: company)
     }
 
     @Sendable func me(_ call: RouteCall<EmptyPayload>) async throws -> StaffUser {

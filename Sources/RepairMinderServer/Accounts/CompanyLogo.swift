@@ -8,7 +8,7 @@ enum CompanyLogo {
     static func publicURL(for company: CompanyRecord, serverURL: String) -> String? {
         guard let stored = company.logoUrl, !stored.isEmpty else { return nil }
         if isRemote(stored) { return stored }
-        return serverURL + (Routes.Public.companyLogo.path.rendered([company.id]) ?? "")
+        return serverURL + (Routes.public.companyLogo.path.rendered([company.id]) ?? "")
     }
 
     static func isRemote(_ stored: String) -> Bool {

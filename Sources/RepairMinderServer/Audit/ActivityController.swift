@@ -9,7 +9,7 @@ struct ActivityController {
     static let maximumLimit = 100
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.AccountLifecycle.activity, page: activity)
+        routes.on(Routes.accountLifecycle.activity, page: activity)
     }
 
     @Sendable func activity(_ call: RouteCall<EmptyPayload>) async throws -> ([ActivityEvent], Pagination) {

@@ -11,10 +11,10 @@ struct CustomerAuthController {
     let metrics: ServerMetrics?
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.CustomerAuth.requestMagicLink, use: requestMagicLink)
-        routes.on(Routes.CustomerAuth.verifyCode, use: verifyCode)
-        routes.on(Routes.CustomerAuth.me, use: me)
-        routes.on(Routes.CustomerAuth.logout, use: logout)
+        routes.on(Routes.customerAuth.requestMagicLink, use: requestMagicLink)
+        routes.on(Routes.customerAuth.verifyCode, use: verifyCode)
+        routes.on(Routes.customerAuth.me, use: me)
+        routes.on(Routes.customerAuth.logout, use: logout)
     }
 
     @Sendable func requestMagicLink(_ call: RouteCall<CustomerMagicLinkRequest>) async throws -> MessageResponse {

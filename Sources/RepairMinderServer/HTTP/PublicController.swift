@@ -42,19 +42,19 @@ struct PublicController {
     }
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.Public.health, respond: health)
-        routes.on(Routes.Public.config, respond: appConfig)
-        routes.on(Routes.Public.companyLogo, respond: logo)
-        routes.on(Routes.Public.openAPI) { [openAPI] _ in
+        routes.on(Routes.public.health, respond: health)
+        routes.on(Routes.public.config, respond: appConfig)
+        routes.on(Routes.public.companyLogo, respond: logo)
+        routes.on(Routes.public.openAPI) { [openAPI] _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: openAPI))
         }
-        routes.on(Routes.Public.jwks) { [signer] _ in
+        routes.on(Routes.public.jwks) { [signer] _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=300"],
                 body: .init(byteBuffer: ByteBuffer(bytes: signer.publishedJSON)))
         }
-        routes.on(Routes.Public.appleAppSiteAssociation) { [appleAppSiteAssociation] _ in
+        routes.on(Routes.public.appleAppSiteAssociation) { [appleAppSiteAssociation] _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=3600"],
                 body: .init(byteBuffer: appleAppSiteAssociation))

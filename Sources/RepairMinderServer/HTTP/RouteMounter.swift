@@ -5,7 +5,9 @@ import RepairMinderModels
 /// come from the route, and so do the guards it asks for — the credential, the company it may
 /// reach (`RouteScope`), the budgets it spends (`RouteBudget`: spent before the handler when
 /// the request names their key, settled from the answer) — and the body is decoded into the
-/// route's request type. Handlers only ever see a validated body and an authorised caller.
+/// route's request type (each call goes through `RouteStages`). Handlers only ever see a
+/// validated body and an authorised caller. A route must be the table's and served: anything
+/// else stops the start.
 struct RouteMounter {
     let router: Router<AppRequestContext>
     /// Told of every route mounted here (for `ErrorMiddleware`'s 405).
@@ -50,62 +52,17 @@ struct RouteMounter {
         _ route: Route<Body, Answer>, respond handler: @escaping @Sendable (RouteCall<Body>) async throws -> Response
     ) {
         precondition(route.availability == .served, "\(route.erased) is client-only in the route table")
+        precondition(Routes.all.contains { $0.description == route.erased.description }, "\(route.erased) is not in the route table")
         Self.checkBudgets(of: route)
-        let decoder = self.decoder, limits = self.limits, budgets = route.budgets
-        let credential = route.credential, isSignIn = route.isSignIn, pattern = route.path.description
-        let staffIdentity = self.staffIdentity, customerIdentity = self.customerIdentity, metrics = self.metrics
-        let rekiIdentity = self.rekiIdentity, fixedFields = route.fixedFields, erased = route.erased
-        let respond: @Sendable (Request, AppRequestContext) async throws -> Response = { request, context in
-            let ledger =
-                budgets.isEmpty
-                ? nil : BudgetLedger(declared: budgets, limits: limits, clientNetwork: ClientAddress.networkKey(context.clientIP))
-            // The per-IP limit first: it needs nothing from the request, and holds back floods
-            // before any work is done for them.
-            if let ledger, budgets.contains(.clientIP) {
-                try await ledger.spend(.clientIP, key: ClientAddress.limitKey(context.clientIP ?? "unknown"))
-            }
-            var context = context
-            switch credential {
-            case .none: break
-            case .staff:
-                // The quarantine check may already have resolved the caller for this request.
-                if context.staff == nil { context.staff = try await staffIdentity.resolve(BearerToken.from(request)) }
-                if let staff = context.staff, !erased.scope.permits(erased, path: request.uri.path, companyId: staff.company.id) {
-                    throw APIError.forbidden
-                }
-            case .customer:
-                context.customer = try await customerIdentity.resolve(BearerToken.from(request))
-            case .reki:
-                guard let rekiIdentity else { throw APIError.notFound }
-                context.rekiUser = try await rekiIdentity.resolve(BearerToken.from(request))
-            }
-            let body = try await decoder.decode(Body.self, from: request, fixedFields: fixedFields)
-            guard let ledger else { return try await handler(RouteCall(body: body, request: request, context: context, budgets: nil)) }
-            let response: Response
-            do {
-                for budget in budgets where budget.key != .clientIP && budget.key != .foundByHandler {
-                    try await ledger.spend(budget, key: Self.key(budget.key, body: body, caller: context.staff))
-                }
-                response = try await handler(RouteCall(body: body, request: request, context: context, budgets: ledger))
-            } catch {
-                // A try the database would not take back stays counted: the safe side.
-                try? await ledger.settle(after: error)
-                throw error
-            }
-            do {
-                try await ledger.settle(after: nil)
-            } catch {
-                // What succeeded (a code used up, a session started) is committed: answer it,
-                // and leave the try counted rather than lose the answer.
-                context.logger.warning("Rate-limit budget not settled", metadata: ["error": "\(String(reflecting: error))"])
-            }
-            return response
-        }
-        mounted.record(erased)
+        let stages = RouteStages(
+            route: route.erased, decoder: decoder, limits: limits, staffIdentity: staffIdentity,
+            customerIdentity: customerIdentity, rekiIdentity: rekiIdentity)
+        let pattern = route.path.description, isSignIn = route.isSignIn, metrics = self.metrics
+        mounted.record(route.erased)
         router.on(RouterPath(pattern), method: route.method.hummingbird) { request, context in
-            guard let metrics else { return try await respond(request, context) }
+            guard let metrics else { return try await stages.run(request, context, Body.self, handler) }
             do {
-                return try await respond(request, context)
+                return try await stages.run(request, context, Body.self, handler)
             } catch let error as APIError {
                 if error.code == .rateLimited {
                     metrics.rateLimited(route: pattern)
@@ -120,7 +77,7 @@ struct RouteMounter {
 
 extension RouteMounter {
     /// What a budget keyed by the request is keyed by in this call.
-    private static func key(_ key: RouteBudget.Key, body: some Sendable, caller: AuthenticatedStaff?) throws -> String {
+    static func key(_ key: RouteBudget.Key, body: some Sendable, caller: AuthenticatedStaff?) throws -> String {
         let value: String? = switch key {
         case .bodyEmail: (body as? any WireRequest)?.text(of: "email")
         case .callerEmail: caller?.user.email

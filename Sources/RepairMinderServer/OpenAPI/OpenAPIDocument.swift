@@ -50,17 +50,17 @@ public enum OpenAPIDocument {
                     "staffBearer": [
                         "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
                         "description": .string(
-                            "A staff access token from \(Routes.StaffAuth.verifyTwoFactorCode.path), "
-                                + "\(Routes.StaffAuth.verifyMagicLink.path) or \(Routes.StaffAuth.refresh.path)"),
+                            "A staff access token from \(Routes.staffAuth.verifyTwoFactorCode.path), "
+                                + "\(Routes.staffAuth.verifyMagicLink.path) or \(Routes.staffAuth.refresh.path)"),
                     ],
                     "customerBearer": [
                         "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
-                        "description": .string("A customer token from \(Routes.CustomerAuth.verifyCode.path)"),
+                        "description": .string("A customer token from \(Routes.customerAuth.verifyCode.path)"),
                     ],
                     "rekiBearer": [
                         "type": "http", "scheme": "bearer", "bearerFormat": "JWT",
                         "description": .string(
-                            "A REKI access token from \(Routes.REKI.register.path), \(Routes.REKI.login.path) or \(Routes.REKI.refresh.path)"),
+                            "A REKI access token from \(Routes.reki.register.path), \(Routes.reki.login.path) or \(Routes.reki.refresh.path)"),
                     ],
                 ],
             ],
@@ -107,7 +107,7 @@ public enum OpenAPIDocument {
         }
         var responses = failureResponses(for: route, schemas: &schemas)
         responses[String(route.successStatus)] = successResponse(for: route, schemas: &schemas)
-        if route.path == Routes.Public.config.path {
+        if route.path == Routes.public.config.path {
             responses["304"] = ["description": "Not modified: the `If-None-Match` ETag is current", "headers": cacheHeaders]
         }
         operation["responses"] = .object(responses)
@@ -147,7 +147,7 @@ public enum OpenAPIDocument {
                 Dictionary(uniqueKeysWithValues: types.map { ($0, ["schema": ["type": "string", "format": "binary"]]) }))
         }
         var response: [String: JSONValue] = ["description": .string(route.summary), "content": content]
-        if route.path == Routes.Public.config.path { response["headers"] = cacheHeaders }
+        if route.path == Routes.public.config.path { response["headers"] = cacheHeaders }
         return .object(response)
     }
 

@@ -11,12 +11,12 @@ struct PasskeyController {
     let issuer: TokenIssuer
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.Passkeys.registrationOptions, use: registrationOptions)
-        routes.on(Routes.Passkeys.register, use: register)
-        routes.on(Routes.Passkeys.list, use: list)
-        routes.on(Routes.Passkeys.remove, use: remove)
-        routes.on(Routes.Passkeys.loginOptions, use: loginOptions)
-        routes.on(Routes.Passkeys.login, use: login)
+        routes.on(Routes.passkeys.registrationOptions, use: registrationOptions)
+        routes.on(Routes.passkeys.register, use: register)
+        routes.on(Routes.passkeys.list, use: list)
+        routes.on(Routes.passkeys.remove, use: remove)
+        routes.on(Routes.passkeys.loginOptions, use: loginOptions)
+        routes.on(Routes.passkeys.login, use: login)
     }
 
     // MARK: Enrolment (§11.2)

@@ -11,9 +11,9 @@ struct PasswordController {
     let codes: EmailedCodes
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.AccountLifecycle.forgotPassword, use: forgot)
-        routes.on(Routes.AccountLifecycle.resetPassword, use: reset)
-        routes.on(Routes.AccountLifecycle.changePassword, use: change)
+        routes.on(Routes.accountLifecycle.forgotPassword, use: forgot)
+        routes.on(Routes.accountLifecycle.resetPassword, use: reset)
+        routes.on(Routes.accountLifecycle.changePassword, use: change)
     }
 
     // MARK: Reset (§9.2)

@@ -9,20 +9,20 @@ struct PushController {
     let clock: ServerClock
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.Push.registerDeviceToken) { call in
+        routes.on(Routes.push.registerDeviceToken) { call in
             try await register(call, owner: try Self.staffOwner(call))
         }
-        routes.on(Routes.Push.unregisterDeviceToken) { call in
+        routes.on(Routes.push.unregisterDeviceToken) { call in
             try await tokens.remove(call.body.deviceToken, owner: try Self.staffOwner(call))
             return EmptyPayload()
         }
-        routes.on(Routes.Push.deviceTokens) { call in try await tokens.list(owner: try Self.staffOwner(call)) }
-        routes.on(Routes.Push.preferences) { call in try await preferences.preferences(userId: try call.staff.user.id) }
-        routes.on(Routes.Push.updatePreferences, use: updatePreferences)
-        routes.on(Routes.Push.registerCustomerDeviceToken) { call in
+        routes.on(Routes.push.deviceTokens) { call in try await tokens.list(owner: try Self.staffOwner(call)) }
+        routes.on(Routes.push.preferences) { call in try await preferences.preferences(userId: try call.staff.user.id) }
+        routes.on(Routes.push.updatePreferences, use: updatePreferences)
+        routes.on(Routes.push.registerCustomerDeviceToken) { call in
             try await register(call, owner: try Self.customerOwner(call))
         }
-        routes.on(Routes.Push.unregisterCustomerDeviceToken) { call in
+        routes.on(Routes.push.unregisterCustomerDeviceToken) { call in
             try await tokens.remove(call.body.deviceToken, owner: try Self.customerOwner(call))
             return EmptyPayload()
         }

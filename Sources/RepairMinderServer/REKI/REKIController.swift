@@ -19,13 +19,13 @@ struct REKIController {
     let policy: PasswordPolicy
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.REKI.register, use: register)
-        routes.on(Routes.REKI.login, use: login)
-        routes.on(Routes.REKI.refresh, use: refresh)
-        routes.on(Routes.REKI.me, use: me)
-        routes.on(Routes.REKI.logout, use: logout)
-        routes.on(Routes.REKI.forgotPassword, use: forgotPassword)
-        routes.on(Routes.REKI.resetPassword, use: resetPassword)
+        routes.on(Routes.reki.register, use: register)
+        routes.on(Routes.reki.login, use: login)
+        routes.on(Routes.reki.refresh, use: refresh)
+        routes.on(Routes.reki.me, use: me)
+        routes.on(Routes.reki.logout, use: logout)
+        routes.on(Routes.reki.forgotPassword, use: forgotPassword)
+        routes.on(Routes.reki.resetPassword, use: resetPassword)
     }
 
     /// The account and its first session in one transaction: of two registrations of one

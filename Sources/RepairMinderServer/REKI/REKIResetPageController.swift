@@ -15,7 +15,7 @@ struct REKIResetPageController {
 
     static let path: RoutePath = "/reset-password"
     /// What a `POST` spends: the budgets of `POST /auth/reset-password`.
-    static let budgets = Routes.REKI.resetPassword.budgets
+    static let budgets = Routes.reki.resetPassword.budgets
 
     /// The form's fields, as the page names them; any may be missing from a hand-made post.
     struct Form: Decodable {

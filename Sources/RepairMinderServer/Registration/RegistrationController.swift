@@ -15,8 +15,8 @@ struct RegistrationController {
     let issuer: TokenIssuer
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.AccountLifecycle.register, use: register)
-        routes.on(Routes.AccountLifecycle.verifyRegistration, use: verify)
+        routes.on(Routes.accountLifecycle.register, use: register)
+        routes.on(Routes.accountLifecycle.verifyRegistration, use: verify)
     }
 
     /// The same answer whether or not the email has an account, and about the same time (the

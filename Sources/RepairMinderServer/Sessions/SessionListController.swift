@@ -9,9 +9,9 @@ struct SessionListController {
     let revocation: SessionRevocation
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.AccountLifecycle.sessions, use: list)
-        routes.on(Routes.AccountLifecycle.revokeSession, use: revoke)
-        routes.on(Routes.AccountLifecycle.logoutOthers, use: logoutOthers)
+        routes.on(Routes.accountLifecycle.sessions, use: list)
+        routes.on(Routes.accountLifecycle.revokeSession, use: revoke)
+        routes.on(Routes.accountLifecycle.logoutOthers, use: logoutOthers)
     }
 
     @Sendable func list(_ call: RouteCall<EmptyPayload>) async throws -> [SessionInfo] {

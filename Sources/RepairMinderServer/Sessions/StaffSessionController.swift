@@ -10,9 +10,9 @@ struct StaffSessionController {
     let issuer: TokenIssuer
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.StaffAuth.refresh, use: refresh)
-        routes.on(Routes.StaffAuth.me, use: me)
-        routes.on(Routes.StaffAuth.logout, use: logout)
+        routes.on(Routes.staffAuth.refresh, use: refresh)
+        routes.on(Routes.staffAuth.me, use: me)
+        routes.on(Routes.staffAuth.logout, use: logout)
     }
 
     @Sendable func refresh(_ call: RouteCall<RefreshRequest>) async throws -> RefreshResponse {

@@ -10,8 +10,8 @@ struct MagicLinkController {
     let issuer: TokenIssuer
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.StaffAuth.requestMagicLink, use: requestMagicLink)
-        routes.on(Routes.StaffAuth.verifyMagicLink, use: verifyMagicLink)
+        routes.on(Routes.staffAuth.requestMagicLink, use: requestMagicLink)
+        routes.on(Routes.staffAuth.verifyMagicLink, use: verifyMagicLink)
     }
 
     @Sendable func requestMagicLink(_ call: RouteCall<MagicLinkRequest>) async throws -> MessageResponse {

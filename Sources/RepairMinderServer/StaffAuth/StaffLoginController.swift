@@ -21,9 +21,9 @@ struct StaffLoginController {
     private static let challengeCodeScope = "2fa"
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.StaffAuth.login, use: login)
-        routes.on(Routes.StaffAuth.requestTwoFactorCode, use: requestTwoFactorCode)
-        routes.on(Routes.StaffAuth.verifyTwoFactorCode, use: verifyTwoFactorCode)
+        routes.on(Routes.staffAuth.login, use: login)
+        routes.on(Routes.staffAuth.requestTwoFactorCode, use: requestTwoFactorCode)
+        routes.on(Routes.staffAuth.verifyTwoFactorCode, use: verifyTwoFactorCode)
     }
 
     // MARK: Login step 1 (§2.1)

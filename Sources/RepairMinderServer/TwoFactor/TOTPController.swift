@@ -11,10 +11,10 @@ struct TOTPController {
     let clock: ServerClock
 
     func mount(on routes: RouteMounter) {
-        routes.on(Routes.StaffAuth.totpSetup, use: setup)
-        routes.on(Routes.StaffAuth.totpVerifySetup, use: verifySetup)
-        routes.on(Routes.StaffAuth.totpDisable, use: disable)
-        routes.on(Routes.StaffAuth.totpStatus, use: status)
+        routes.on(Routes.staffAuth.totpSetup, use: setup)
+        routes.on(Routes.staffAuth.totpVerifySetup, use: verifySetup)
+        routes.on(Routes.staffAuth.totpDisable, use: disable)
+        routes.on(Routes.staffAuth.totpStatus, use: status)
     }
 
     @Sendable func setup(_ call: RouteCall<EmptyPayload>) async throws -> TOTPSetupResponse {

@@ -159,7 +159,7 @@ struct PasswordCommand: AsyncParsableCommand {
         @MainActor
         private func perform(_ context: ClientContext) async throws {
             let auth = StaffAuth(api: context.api)
-            let me = try await context.api.send(Routes.StaffAuth.me)
+            let me = try await context.api.send(Routes.staffAuth.me)
             var current: String?
             if me.hasPassword {
                 guard let typed = Terminal.askSecret("Current password: "), !typed.isEmpty else {

@@ -23,11 +23,11 @@ struct PasskeysCommand: AsyncParsableCommand {
         let context = try ClientContext(server: connection.server)
         try await ClientContext.run {
             if let remove {
-                _ = try await context.api.send(Routes.Passkeys.remove, path: [remove])
+                _ = try await context.api.send(Routes.passkeys.remove, path: [remove])
                 say("Passkey removed.")
                 return
             }
-            let passkeys = try await context.api.send(Routes.Passkeys.list)
+            let passkeys = try await context.api.send(Routes.passkeys.list)
             if passkeys.isEmpty {
                 say("No passkeys. Add one in the app or in a browser on your shop's site.")
                 return

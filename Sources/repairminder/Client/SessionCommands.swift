@@ -22,10 +22,10 @@ struct WhoamiCommand: AsyncParsableCommand {
         try await ClientContext.run {
             switch try context.store.role() {
             case .customer:
-                let me = try await context.api.send(Routes.CustomerAuth.me)
+                let me = try await context.api.send(Routes.customerAuth.me)
                 say(Describe.customer(me))
             case .staff:
-                let me = try await context.api.send(Routes.StaffAuth.me)
+                let me = try await context.api.send(Routes.staffAuth.me)
                 say(Describe.staff(me))
             case nil:
                 throw APIError.notSignedIn

@@ -33,7 +33,7 @@ struct TOTPCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try ClientContext(server: connection.server)
             try await ClientContext.run {
-                let setup = try await context.api.send(Routes.StaffAuth.totpSetup)
+                let setup = try await context.api.send(Routes.staffAuth.totpSetup)
                 say("Add this to your authenticator app:")
                 say("  \(setup.otpauthUrl)")
                 say("Secret (type it if you cannot scan): \(grouped(setup.secret))")
@@ -41,7 +41,7 @@ struct TOTPCommand: AsyncParsableCommand {
                 guard let code = Terminal.ask("Code shown by the app: ")?.trimmingCharacters(in: .whitespaces), !code.isEmpty else {
                     throw ClientInputError("a code from the app is required to finish setup")
                 }
-                let enabled = try await context.api.send(Routes.StaffAuth.totpVerifySetup, TOTPCodeRequest(code: code))
+                let enabled = try await context.api.send(Routes.staffAuth.totpVerifySetup, TOTPCodeRequest(code: code))
                 say("Authenticator app enabled. Recovery codes (each works once; keep them safe):")
                 for recovery in enabled.recoveryCodes { say("  \(recovery)") }
             }
@@ -78,7 +78,7 @@ struct TOTPCommand: AsyncParsableCommand {
         func run() async throws {
             let context = try ClientContext(server: connection.server)
             try await ClientContext.run {
-                let status = try await context.api.send(Routes.StaffAuth.totpStatus)
+                let status = try await context.api.send(Routes.staffAuth.totpStatus)
                 say(status.enabled ? "enabled, \(status.recoveryCodesRemaining) recovery codes left" : "not enabled")
             }
         }
@@ -102,7 +102,7 @@ struct TOTPCommand: AsyncParsableCommand {
                 guard let code = code ?? Terminal.ask("Code from the app or a recovery code: ")?.trimmingCharacters(in: .whitespaces),
                     !code.isEmpty
                 else { throw ClientInputError("a code is required (use --code)") }
-                _ = try await context.api.send(Routes.StaffAuth.totpDisable, TOTPCodeRequest(code: code))
+                _ = try await context.api.send(Routes.staffAuth.totpDisable, TOTPCodeRequest(code: code))
                 say("Authenticator app disabled.")
             }
         }

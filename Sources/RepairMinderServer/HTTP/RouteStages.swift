@@ -1,0 +1,89 @@
+import Hummingbird
+import RepairMinderModels
+
+/// What every call of a mounted route goes through, in order, each stage named for what it
+/// decides: admit the client (the per-IP limit), resolve the caller (the route's credential),
+/// check what the caller may reach (`RouteScope`), decode the body, spend the budgets keyed
+/// by the request, respond (the handler), settle the budgets from the answer.
+struct RouteStages: Sendable {
+    let route: AnyRoute
+    let decoder: RequestDecoder
+    let limits: AbuseLimits
+    let staffIdentity: StaffIdentity
+    let customerIdentity: CustomerIdentity
+    /// nil when REKI's routes are off (`--reki false`).
+    let rekiIdentity: REKIIdentity?
+
+    func run<Body: WireType>(
+        _ request: Request, _ context: AppRequestContext, _ body: Body.Type,
+        _ handler: @Sendable (RouteCall<Body>) async throws -> Response
+    ) async throws -> Response {
+        let ledger = try await admit(context)
+        var context = context
+        try await resolveCaller(request, &context)
+        try checkReach(request, context)
+        let body = try await decoder.decode(Body.self, from: request, fixedFields: route.fixedFields)
+        guard let ledger else { return try await handler(RouteCall(body: body, request: request, context: context, budgets: nil)) }
+        let response: Response
+        do {
+            try await spendBudgets(ledger, body: body, caller: context.staff)
+            response = try await handler(RouteCall(body: body, request: request, context: context, budgets: ledger))
+        } catch {
+            // A try the database would not take back stays counted: the safe side.
+            try? await ledger.settle(after: error)
+            throw error
+        }
+        await settle(ledger, context)
+        return response
+    }
+
+    /// The per-IP limit, first: it needs nothing from the request, and holds back floods
+    /// before any work is done for them. Returns the call's ledger; nil when the route
+    /// declares no budget.
+    private func admit(_ context: AppRequestContext) async throws -> BudgetLedger? {
+        guard !route.budgets.isEmpty else { return nil }
+        let ledger = BudgetLedger(declared: route.budgets, limits: limits, clientNetwork: ClientAddress.networkKey(context.clientIP))
+        if route.budgets.contains(.clientIP) {
+            try await ledger.spend(.clientIP, key: ClientAddress.limitKey(context.clientIP ?? "unknown"))
+        }
+        return ledger
+    }
+
+    /// Who is calling, by the route's credential: 401 without a valid one.
+    private func resolveCaller(_ request: Request, _ context: inout AppRequestContext) async throws {
+        switch route.credential {
+        case .none: break
+        case .staff:
+            // The quarantine check may already have resolved the caller for this request.
+            if context.staff == nil { context.staff = try await staffIdentity.resolve(BearerToken.from(request)) }
+        case .customer:
+            context.customer = try await customerIdentity.resolve(BearerToken.from(request))
+        case .reki:
+            guard let rekiIdentity else { throw APIError.notFound }
+            context.rekiUser = try await rekiIdentity.resolve(BearerToken.from(request))
+        }
+    }
+
+    /// Whether a staff caller may reach what the path names (`RouteScope`): 403 otherwise.
+    private func checkReach(_ request: Request, _ context: AppRequestContext) throws {
+        guard let staff = context.staff else { return }
+        if !route.scope.permits(route, path: request.uri.path, companyId: staff.company.id) { throw APIError.forbidden }
+    }
+
+    /// The budgets keyed by the request (its body's email, the caller), before the handler.
+    private func spendBudgets(_ ledger: BudgetLedger, body: some Sendable, caller: AuthenticatedStaff?) async throws {
+        for budget in route.budgets where budget.key != .clientIP && budget.key != .foundByHandler {
+            try await ledger.spend(budget, key: RouteMounter.key(budget.key, body: body, caller: caller))
+        }
+    }
+
+    /// Counts the tries from the answer. What succeeded (a code used up, a session started)
+    /// is committed: a failure here is logged and the answer kept, the try left counted.
+    private func settle(_ ledger: BudgetLedger, _ context: AppRequestContext) async {
+        do {
+            try await ledger.settle(after: nil)
+        } catch {
+            context.logger.warning("Rate-limit budget not settled", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+}
