@@ -81,3 +81,24 @@ public struct ActivityEvent: Codable, Sendable, Equatable, Identifiable {
         try c.encode(sessionId, forKey: .sessionId)
     }
 }
+
+extension ActivityEvent: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("id", .nonEmptyText),
+                .init("type", .cases(of: ActivityEventType.self)),
+                .init("at", .timestamp),
+                .init("ipAddress", .nullable(.text)),
+                .init("userAgent", .nullable(.text)),
+                .init("sessionId", .nullable(.text)),
+            ],
+            description: "A security event of the caller's account")
+    }
+    public static var example: ActivityEvent {
+        ActivityEvent(
+            id: "2b9d4e1f-6a3c-4f7e-9d21-8c5b0a3e7f16", type: .loginSucceeded,
+            at: WireExample.timestamp, ipAddress: "203.0.113.7", userAgent: "RepairMinder-iOS/1.0 (iPhone; iOS 18.0)",
+            sessionId: "7c1e9a3b-4d2f-4b8e-a6c5-0e9f3d2b1a74")
+    }
+}

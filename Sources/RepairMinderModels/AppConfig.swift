@@ -36,6 +36,61 @@ public struct AppConfig: Codable, Sendable, Equatable {
     }
 }
 
+extension AppConfig: WireType {
+    /// One entry of a configuration list (`ConfigOption`); the extras appear only on some lists.
+    private static var option: JSONSchema {
+        .object([
+            .init("key", .nonEmptyText),
+            .init("label", .text),
+            .init("customerLabel", .text, required: false),
+            .init("color", .text, required: false),
+            .init("isTerminal", .boolean, required: false),
+            .init("sortOrder", .integer(), required: false),
+            .init("description", .text, required: false),
+        ])
+    }
+
+    public static var schema: JSONSchema {
+        let options = JSONSchema.array(option)
+        return .object(
+            [
+                .init("version", .text),
+                .init("generatedAt", .timestamp),
+                .init(
+                    "deviceStatuses",
+                    .object(
+                        [.init("repair", options, required: false), .init("buyback", options, required: false)],
+                        description: "Device statuses per workflow, keyed by the values of `workflows`")),
+                .init("orderStatuses", options),
+                .init("workflows", .array(.text)),
+                .init("paymentMethods", options),
+                .init("intakeMethods", options),
+                .init("carriers", options),
+                .init("priorities", options),
+                .init("conditionGrades", options),
+                .init("accessoryTypes", options),
+                .init("passcodeTypes", options),
+                .init("findMyStatuses", options),
+                .init("imageTypes", options),
+                .init("authorisationTypes", options),
+                .init("ticketStatuses", options),
+            ],
+            description: "Statuses, methods and labels that clients show")
+    }
+
+    /// The configuration this module ships (`Resources/config.json`).
+    public static var example: AppConfig { bundledExample }
+
+    private static let bundledExample: AppConfig = {
+        do {
+            return try bundled()
+        } catch {
+            // The file is part of this module: failing to read it is a build defect, not bad input.
+            fatalError("RepairMinderModels' bundled config.json does not decode as AppConfig: \(error)")
+        }
+    }()
+}
+
 /// One entry of a configuration list: a machine `key` and a display `label`, plus the extras
 /// some lists carry.
 public struct ConfigOption: Codable, Sendable, Equatable {

@@ -53,3 +53,30 @@ public struct Company: Codable, Sendable, Equatable, Identifiable {
         try c.encode(vatRateDevicePurchase, forKey: .vatRateDevicePurchase)
     }
 }
+
+extension Company: WireType {
+    public static var schema: JSONSchema {
+        let vatRate = JSONSchema.nullable(
+            .string(.init(pattern: "^[0-9]+(\\.[0-9]+)?$", description: "A percentage as a decimal string, e.g. \"20.00\"")))
+        return .object(
+            [
+                .init("id", .nonEmptyText),
+                .init("name", .nonEmptyText),
+                .init("status", .cases(of: CompanyStatus.self)),
+                .init("currency_code", .nullable(.string(.init(description: "ISO 4217, e.g. GBP")))),
+                .init("vat_number", .nullable(.text)),
+                .init("logo_url", .nullable(.url)),
+                .init("vat_rate_repair", vatRate),
+                .init("vat_rate_device_sale", vatRate),
+                .init("vat_rate_accessory", vatRate),
+                .init("vat_rate_device_purchase", vatRate),
+            ],
+            description: "A repair shop, as its staff see it")
+    }
+    public static var example: Company {
+        Company(
+            id: WireExample.companyId, name: "Acme Repairs", status: .active, currencyCode: "GBP",
+            vatNumber: "GB123456789", logoUrl: WireExample.logoURL, vatRateRepair: "20.00",
+            vatRateDeviceSale: "20.00", vatRateAccessory: "20.00", vatRateDevicePurchase: "0.00")
+    }
+}

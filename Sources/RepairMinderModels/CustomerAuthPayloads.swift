@@ -8,6 +8,16 @@ public struct CustomerMagicLinkRequest: Codable, Sendable, Equatable {
     }
 }
 
+extension CustomerMagicLinkRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("email", \.email, FieldRules.email),
+        .optional("companyId", \.companyId, FieldRules.identifier),
+    ]
+    public static var example: CustomerMagicLinkRequest {
+        CustomerMagicLinkRequest(email: WireExample.customerEmail, companyId: WireExample.companyId)
+    }
+}
+
 /// `POST /api/customer/auth/verify-code` body (docs/API.md §3.2).
 public struct CustomerVerifyCodeRequest: Codable, Sendable, Equatable {
     public var email: String
@@ -17,6 +27,17 @@ public struct CustomerVerifyCodeRequest: Codable, Sendable, Equatable {
         self.email = email
         self.code = code
         self.companyId = companyId
+    }
+}
+
+extension CustomerVerifyCodeRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("email", \.email, FieldRules.email),
+        .string("code", \.code, FieldRules.sixDigitCode),
+        .optional("companyId", \.companyId, FieldRules.identifier),
+    ]
+    public static var example: CustomerVerifyCodeRequest {
+        CustomerVerifyCodeRequest(email: WireExample.customerEmail, code: WireExample.code)
     }
 }
 
@@ -67,6 +88,25 @@ public struct CustomerClient: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
+extension CustomerClient: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("id", .nonEmptyText),
+                .init("firstName", .nullable(.text)),
+                .init("lastName", .nullable(.text)),
+                .init("email", .email),
+                .init("name", .string(.init(description: "\"First Last\", or the email when there is no name"))),
+            ],
+            description: "A customer of a company")
+    }
+    public static var example: CustomerClient {
+        CustomerClient(
+            id: WireExample.clientId, firstName: "Jane", lastName: "Customer", email: WireExample.customerEmail,
+            name: "Jane Customer")
+    }
+}
+
 /// The customer-side `company` object: camelCase, `logoUrl` null without a logo (docs/API.md §3.2).
 public struct CustomerCompany: Codable, Sendable, Equatable, Identifiable {
     public var id: String
@@ -86,6 +126,21 @@ public struct CustomerCompany: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
+extension CustomerCompany: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("id", .nonEmptyText),
+                .init("name", .nonEmptyText),
+                .init("logoUrl", .nullable(.url)),
+            ],
+            description: "A repair shop, as its customers see it")
+    }
+    public static var example: CustomerCompany {
+        CustomerCompany(id: WireExample.companyId, name: "Acme Repairs", logoUrl: WireExample.logoURL)
+    }
+}
+
 /// A completed customer sign-in (docs/API.md §3.2). Customers get no refresh token.
 public struct CustomerTokenResponse: Codable, Sendable, Equatable {
     public var token: String
@@ -95,6 +150,21 @@ public struct CustomerTokenResponse: Codable, Sendable, Equatable {
         self.token = token
         self.client = client
         self.company = company
+    }
+}
+
+extension CustomerTokenResponse: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("token", .jwt),
+                .init("client", .ref(CustomerClient.self)),
+                .init("company", .ref(CustomerCompany.self)),
+            ],
+            description: "A completed customer sign-in; customers get no refresh token")
+    }
+    public static var example: CustomerTokenResponse {
+        CustomerTokenResponse(token: WireExample.accessToken, client: .example, company: .example)
     }
 }
 
@@ -113,6 +183,26 @@ public struct CompanySelectionResponse: Codable, Sendable, Equatable {
     }
 }
 
+extension CompanySelectionResponse: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("requiresCompanySelection", .boolean),
+                .init("companies", .array(.ref(CustomerCompany.self))),
+                .init("email", .email),
+                .init("code", .sixDigitCode),
+            ],
+            description: "The email is a client of several companies: verify again with the same code and a companyId")
+    }
+    public static var example: CompanySelectionResponse {
+        CompanySelectionResponse(
+            companies: [
+                .example, CustomerCompany(id: WireExample.otherCompanyId, name: "Fixit Phones", logoUrl: nil),
+            ],
+            email: WireExample.customerEmail, code: WireExample.code)
+    }
+}
+
 /// `GET /api/customer/auth/me`'s answer (docs/API.md §3.3).
 public struct CustomerMeResponse: Codable, Sendable, Equatable {
     public var client: CustomerClient
@@ -121,6 +211,16 @@ public struct CustomerMeResponse: Codable, Sendable, Equatable {
         self.client = client
         self.company = company
     }
+}
+
+extension CustomerMeResponse: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("client", .ref(CustomerClient.self)),
+            .init("company", .ref(CustomerCompany.self)),
+        ])
+    }
+    public static var example: CustomerMeResponse { CustomerMeResponse(client: .example, company: .example) }
 }
 
 /// The claims of a customer token (docs/API.md §3.2, seed 000).
@@ -173,4 +273,11 @@ public enum CustomerVerifyCodeResponse: Codable, Sendable, Equatable {
         case .selectCompany(let selection): try selection.encode(to: encoder)
         }
     }
+}
+
+extension CustomerVerifyCodeResponse: WireType {
+    public static var schema: JSONSchema {
+        .oneOf([.ref(CustomerTokenResponse.self), .ref(CompanySelectionResponse.self)])
+    }
+    public static var example: CustomerVerifyCodeResponse { .signedIn(.example) }
 }

@@ -51,6 +51,17 @@ public struct DeviceTokenRegistration: Codable, Sendable, Equatable {
     }
 }
 
+extension DeviceTokenRegistration: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("deviceToken", \.deviceToken, FieldRules.deviceToken),
+        .decoded("platform", .cases(of: PushPlatform.self)),
+        .decoded("appType", .cases(of: PushAppType.self)),
+    ]
+    public static var example: DeviceTokenRegistration {
+        DeviceTokenRegistration(deviceToken: WireExample.deviceToken, platform: .ios, appType: .staff)
+    }
+}
+
 /// A registered device token, as answered by registration and the list.
 public struct RegisteredDeviceToken: Codable, Sendable, Equatable, Identifiable {
     public var id: String
@@ -65,10 +76,30 @@ public struct RegisteredDeviceToken: Codable, Sendable, Equatable, Identifiable 
     }
 }
 
+extension RegisteredDeviceToken: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("id", .nonEmptyText),
+            .init("deviceToken", .nonEmptyText),
+            .init("platform", .cases(of: PushPlatform.self)),
+            .init("appType", .cases(of: PushAppType.self)),
+        ])
+    }
+    public static var example: RegisteredDeviceToken {
+        RegisteredDeviceToken(
+            id: WireExample.deviceTokenId, deviceToken: WireExample.deviceToken, platform: .ios, appType: .staff)
+    }
+}
+
 /// `DELETE .../device-token` body.
 public struct DeviceTokenRemoval: Codable, Sendable, Equatable {
     public var deviceToken: String
     public init(deviceToken: String) { self.deviceToken = deviceToken }
+}
+
+extension DeviceTokenRemoval: WireRequest {
+    public static let fields: [RequestField<Self>] = [.string("deviceToken", \.deviceToken, FieldRules.deviceToken)]
+    public static var example: DeviceTokenRemoval { DeviceTokenRemoval(deviceToken: WireExample.deviceToken) }
 }
 
 /// Which staff notifications a user wants (docs/API.md §5).
@@ -85,6 +116,19 @@ public struct PushPreferences: Codable, Sendable, Equatable {
         self.enquiries = enquiries
         self.payments = payments
     }
+}
+
+extension PushPreferences: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("enabled", .boolean),
+            .init("orders", .boolean),
+            .init("devices", .boolean),
+            .init("enquiries", .boolean),
+            .init("payments", .boolean),
+        ])
+    }
+    public static var example: PushPreferences { PushPreferences(enquiries: false) }
 }
 
 /// `PUT /api/user/push-preferences` body: the preferences to change; absent ones keep their value.
@@ -127,4 +171,13 @@ public struct PushPreferencesUpdate: Codable, Sendable, Equatable {
             enabled: preferences.enabled, orders: preferences.orders, devices: preferences.devices,
             enquiries: preferences.enquiries, payments: preferences.payments)
     }
+}
+
+extension PushPreferencesUpdate: WireRequest {
+    /// Booleans only: a present `null` is refused by decoding like any other non-boolean.
+    public static let fields: [RequestField<Self>] = ["enabled", "orders", "devices", "enquiries", "payments"].map {
+        .decoded($0, .boolean, required: false)
+    }
+    public static var bodyDescription: String? { "The preferences to change; absent ones keep their value" }
+    public static var example: PushPreferencesUpdate { PushPreferencesUpdate(enquiries: false) }
 }

@@ -36,6 +36,11 @@ public struct EmptyPayload: Codable, Sendable, Equatable {
     public init() {}
 }
 
+extension EmptyPayload: WireType {
+    public static var schema: JSONSchema { .object([]) }
+    public static var example: EmptyPayload { EmptyPayload() }
+}
+
 /// The failure envelope: `{"success": false, "error": message, "code": code}`.
 public typealias ErrorEnvelope = Envelope<EmptyPayload>
 
@@ -53,4 +58,9 @@ extension Envelope where Payload == EmptyPayload {
 public struct MessageResponse: Codable, Sendable, Equatable {
     public var message: String
     public init(message: String) { self.message = message }
+}
+
+extension MessageResponse: WireType {
+    public static var schema: JSONSchema { .object([.init("message", .text)]) }
+    public static var example: MessageResponse { MessageResponse(message: "2FA code sent to your email") }
 }

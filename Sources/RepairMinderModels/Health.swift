@@ -11,6 +11,19 @@ public struct HealthResponse: Codable, Sendable, Equatable {
     }
 }
 
+/// Endpoints anyone may call (docs/API.md §6) and the logo files of §3.2.
+
+extension HealthResponse: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("status", .oneOf(["ok", "unavailable"])),
+            .init("version", .string(.init(description: "Semantic version of the server"))),
+            .init("database", .oneOf(["ok", "unavailable"])),
+        ])
+    }
+    public static var example: HealthResponse { HealthResponse(status: "ok", version: "1.0.0", database: "ok") }
+}
+
 /// `GET /.well-known/apple-app-site-association` (docs/API.md §6, §11.4): the iOS apps this
 /// domain vouches for, for passkeys (`webcredentials`) and for opening reset links (`applinks`).
 public struct AppleAppSiteAssociation: Codable, Sendable, Equatable {
@@ -32,5 +45,25 @@ public struct AppleAppSiteAssociation: Codable, Sendable, Equatable {
     public init(appIds: [String], paths: [String]) {
         webcredentials = Apps(apps: appIds)
         applinks = AppLinks(details: appIds.isEmpty ? [] : [Detail(appIDs: appIds, components: paths.map { ["/": $0] })])
+    }
+}
+
+extension AppleAppSiteAssociation: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("webcredentials", .object([.init("apps", .array(.nonEmptyText))])),
+                .init(
+                    "applinks",
+                    .object([
+                        .init(
+                            "details",
+                            .array(
+                                .object([.init("appIDs", .array(.nonEmptyText)), .init("components", .array(.anything))])))
+                    ])),
+            ], description: "Apple's app-site association: the apps that may use this domain's passkeys and open its links")
+    }
+    public static var example: AppleAppSiteAssociation {
+        AppleAppSiteAssociation(appIds: ["ABCDE12345.com.repairminder.app"], paths: ["/reset-password"])
     }
 }

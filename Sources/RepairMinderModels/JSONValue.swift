@@ -48,6 +48,13 @@ public enum JSONValue: Codable, Sendable, Hashable {
     }
 }
 
+extension JSONValue: WireType {
+    public static var schema: JSONSchema { .anything }
+    public static var example: JSONValue {
+        ["id": .string(WireExample.companyId), "name": "Acme Repairs", "active": true, "count": 3]
+    }
+}
+
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {

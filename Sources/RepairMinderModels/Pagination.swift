@@ -42,3 +42,15 @@ public struct Pagination: Codable, Sendable, Equatable {
         try c.encode(totalPages, forKey: .totalPages)
     }
 }
+
+extension Pagination: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("page", .integer(minimum: 1)),
+            .init("limit", .integer(minimum: 1)),
+            .init("total", .integer(minimum: 0)),
+            .init("total_pages", .integer(minimum: 0)),
+        ])
+    }
+    public static var example: Pagination { Pagination(page: 1, limit: 20, total: 100, totalPages: 5) }
+}

@@ -13,6 +13,11 @@ public struct PublicKeyCredentialRpEntity: Codable, Sendable, Equatable {
     }
 }
 
+extension PublicKeyCredentialRpEntity: WireType {
+    public static var schema: JSONSchema { .object([.init("id", .nonEmptyText), .init("name", .nonEmptyText)]) }
+    public static var example: PublicKeyCredentialRpEntity { .init(id: WireExample.rpId, name: "Repair Minder") }
+}
+
 /// `PublicKeyCredentialUserEntityJSON`: `id` is an opaque per-user handle (never the email).
 public struct PublicKeyCredentialUserEntityJSON: Codable, Sendable, Equatable {
     public var id: String
@@ -22,6 +27,18 @@ public struct PublicKeyCredentialUserEntityJSON: Codable, Sendable, Equatable {
         self.id = id
         self.name = name
         self.displayName = displayName
+    }
+}
+
+extension PublicKeyCredentialUserEntityJSON: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("id", .base64URL("An opaque handle of the user (32 random bytes), never the email")),
+            .init("name", .email), .init("displayName", .nonEmptyText),
+        ])
+    }
+    public static var example: PublicKeyCredentialUserEntityJSON {
+        .init(id: WireExample.userHandle, name: WireExample.staffEmail, displayName: "Ada Lovelace")
     }
 }
 
@@ -35,6 +52,13 @@ public struct PublicKeyCredentialParameters: Codable, Sendable, Equatable {
     }
 }
 
+extension PublicKeyCredentialParameters: WireType {
+    public static var schema: JSONSchema {
+        .object([.init("type", .oneOf(["public-key"])), .init("alg", .integer(minimum: nil, maximum: nil))])
+    }
+    public static var example: PublicKeyCredentialParameters { .init(alg: -7) }
+}
+
 /// `PublicKeyCredentialDescriptorJSON`: a credential by id.
 public struct PublicKeyCredentialDescriptorJSON: Codable, Sendable, Equatable {
     public var type: String
@@ -43,6 +67,13 @@ public struct PublicKeyCredentialDescriptorJSON: Codable, Sendable, Equatable {
         type = "public-key"
         self.id = id
     }
+}
+
+extension PublicKeyCredentialDescriptorJSON: WireType {
+    public static var schema: JSONSchema {
+        .object([.init("type", .oneOf(["public-key"])), .init("id", .base64URL("The credential id"))])
+    }
+    public static var example: PublicKeyCredentialDescriptorJSON { .init(id: WireExample.credentialId) }
 }
 
 /// `AuthenticatorSelectionCriteria`.
@@ -54,6 +85,18 @@ public struct AuthenticatorSelectionCriteria: Codable, Sendable, Equatable {
         self.residentKey = residentKey
         self.requireResidentKey = requireResidentKey
         self.userVerification = userVerification
+    }
+}
+
+extension AuthenticatorSelectionCriteria: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("residentKey", .oneOf(["required"])), .init("requireResidentKey", .boolean),
+            .init("userVerification", .oneOf(["required"])),
+        ])
+    }
+    public static var example: AuthenticatorSelectionCriteria {
+        .init(residentKey: "required", requireResidentKey: true, userVerification: "required")
     }
 }
 
@@ -85,6 +128,28 @@ public struct PublicKeyCredentialCreationOptionsJSON: Codable, Sendable, Equatab
     }
 }
 
+extension PublicKeyCredentialCreationOptionsJSON: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("rp", .ref(PublicKeyCredentialRpEntity.self)),
+                .init("user", .ref(PublicKeyCredentialUserEntityJSON.self)),
+                .init("challenge", .base64URL("32 random bytes")),
+                .init("pubKeyCredParams", .array(.ref(PublicKeyCredentialParameters.self))),
+                .init("timeout", .integer(minimum: 1)),
+                .init("excludeCredentials", .array(.ref(PublicKeyCredentialDescriptorJSON.self))),
+                .init("authenticatorSelection", .ref(AuthenticatorSelectionCriteria.self)),
+                .init("attestation", .oneOf(["none"])),
+            ], description: "WebAuthn Level 3 PublicKeyCredentialCreationOptionsJSON")
+    }
+    public static var example: PublicKeyCredentialCreationOptionsJSON {
+        .init(
+            rp: .example, user: .example, challenge: WireExample.passkeyChallenge,
+            pubKeyCredParams: [.init(alg: -7), .init(alg: -8), .init(alg: -257)], timeout: 300_000,
+            excludeCredentials: [.example], authenticatorSelection: .example, attestation: "none")
+    }
+}
+
 /// `PublicKeyCredentialRequestOptionsJSON`: what `navigator.credentials.get` takes to sign in.
 public struct PublicKeyCredentialRequestOptionsJSON: Codable, Sendable, Equatable {
     public var challenge: String
@@ -106,6 +171,24 @@ public struct PublicKeyCredentialRequestOptionsJSON: Codable, Sendable, Equatabl
     }
 }
 
+extension PublicKeyCredentialRequestOptionsJSON: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("challenge", .base64URL("32 random bytes")),
+                .init("timeout", .integer(minimum: 1)),
+                .init("rpId", .nonEmptyText),
+                .init("allowCredentials", .array(.ref(PublicKeyCredentialDescriptorJSON.self))),
+                .init("userVerification", .oneOf(["required"])),
+            ], description: "WebAuthn Level 3 PublicKeyCredentialRequestOptionsJSON")
+    }
+    public static var example: PublicKeyCredentialRequestOptionsJSON {
+        .init(
+            challenge: WireExample.passkeyChallenge, timeout: 300_000, rpId: WireExample.rpId, allowCredentials: [],
+            userVerification: "required")
+    }
+}
+
 // MARK: What the authenticator answers
 
 /// `AuthenticatorAttestationResponseJSON`, the part of it the server reads.
@@ -115,6 +198,18 @@ public struct AuthenticatorAttestationResponseJSON: Codable, Sendable, Equatable
     public init(clientDataJSON: String, attestationObject: String) {
         self.clientDataJSON = clientDataJSON
         self.attestationObject = attestationObject
+    }
+}
+
+extension AuthenticatorAttestationResponseJSON: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("clientDataJSON", \.clientDataJSON, FieldRules.base64URL(maxLength: 4096)),
+        .string("attestationObject", \.attestationObject, FieldRules.base64URL(maxLength: 16384)),
+    ]
+    public static var example: AuthenticatorAttestationResponseJSON {
+        .init(
+            clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0",
+            attestationObject: "o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YUA")
     }
 }
 
@@ -133,6 +228,17 @@ public struct RegistrationResponseJSON: Codable, Sendable, Equatable {
     }
 }
 
+extension RegistrationResponseJSON: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("id", \.id, FieldRules.base64URL(maxLength: 1366, description: "The credential id")),
+        .string("rawId", \.rawId, FieldRules.base64URL(maxLength: 1366, description: "The credential id again")),
+        .string("type", \.type, FieldRules.publicKeyCredentialType),
+        .object("response", \.response),
+    ]
+    public static var bodyDescription: String? { "WebAuthn Level 3 RegistrationResponseJSON (other members are ignored)" }
+    public static var example: RegistrationResponseJSON { .init(id: WireExample.credentialId, response: .example) }
+}
+
 /// `AuthenticatorAssertionResponseJSON`.
 public struct AuthenticatorAssertionResponseJSON: Codable, Sendable, Equatable {
     public var clientDataJSON: String
@@ -145,6 +251,20 @@ public struct AuthenticatorAssertionResponseJSON: Codable, Sendable, Equatable {
         self.authenticatorData = authenticatorData
         self.signature = signature
         self.userHandle = userHandle
+    }
+}
+
+extension AuthenticatorAssertionResponseJSON: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("clientDataJSON", \.clientDataJSON, FieldRules.base64URL(maxLength: 4096)),
+        .string("authenticatorData", \.authenticatorData, FieldRules.base64URL(maxLength: 4096)),
+        .string("signature", \.signature, FieldRules.base64URL(maxLength: 1024)),
+        .optional("userHandle", \.userHandle, FieldRules.base64URL(maxLength: 128)),
+    ]
+    public static var example: AuthenticatorAssertionResponseJSON {
+        .init(
+            clientDataJSON: "eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0", authenticatorData: "SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ",
+            signature: "MEUCIQDx1x7E0pF3aQ", userHandle: WireExample.userHandle)
     }
 }
 
@@ -162,6 +282,17 @@ public struct AuthenticationResponseJSON: Codable, Sendable, Equatable {
     }
 }
 
+extension AuthenticationResponseJSON: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("id", \.id, FieldRules.base64URL(maxLength: 1366, description: "The credential id")),
+        .string("rawId", \.rawId, FieldRules.base64URL(maxLength: 1366, description: "The credential id again")),
+        .string("type", \.type, FieldRules.publicKeyCredentialType),
+        .object("response", \.response),
+    ]
+    public static var bodyDescription: String? { "WebAuthn Level 3 AuthenticationResponseJSON (other members are ignored)" }
+    public static var example: AuthenticationResponseJSON { .init(id: WireExample.credentialId, response: .example) }
+}
+
 // MARK: docs/API.md §11
 
 /// `POST /api/auth/passkeys/register/options`' answer.
@@ -175,6 +306,17 @@ public struct PasskeyRegistrationOptions: Codable, Sendable, Equatable {
     }
 }
 
+extension PasskeyRegistrationOptions: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("challengeId", .nonEmptyText), .init("publicKey", .ref(PublicKeyCredentialCreationOptionsJSON.self)),
+        ])
+    }
+    public static var example: PasskeyRegistrationOptions {
+        .init(challengeId: WireExample.passkeyChallengeId, publicKey: .example)
+    }
+}
+
 /// `POST /api/auth/passkeys/register/verify` body.
 public struct PasskeyRegistrationRequest: Codable, Sendable, Equatable {
     public var challengeId: String
@@ -185,6 +327,17 @@ public struct PasskeyRegistrationRequest: Codable, Sendable, Equatable {
         self.challengeId = challengeId
         self.name = name
         self.credential = credential
+    }
+}
+
+extension PasskeyRegistrationRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("challengeId", \.challengeId, FieldRules.identifier),
+        .optional("name", \.name, FieldRules.passkeyName),
+        .object("credential", \.credential),
+    ]
+    public static var example: PasskeyRegistrationRequest {
+        .init(challengeId: WireExample.passkeyChallengeId, name: "Ada's iPhone", credential: .example)
     }
 }
 
@@ -215,6 +368,18 @@ public struct Passkey: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
+extension Passkey: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("id", .nonEmptyText), .init("name", .nonEmptyText), .init("createdAt", .timestamp),
+            .init("lastUsedAt", .nullable(.timestamp)), .init("backedUp", .boolean),
+        ])
+    }
+    public static var example: Passkey {
+        .init(id: WireExample.deviceTokenId, name: "Ada's iPhone", createdAt: WireExample.timestamp, lastUsedAt: nil, backedUp: true)
+    }
+}
+
 /// `POST /api/auth/passkeys/login/options`' answer.
 public struct PasskeyLoginOptions: Codable, Sendable, Equatable {
     public var challengeId: String
@@ -225,6 +390,15 @@ public struct PasskeyLoginOptions: Codable, Sendable, Equatable {
     }
 }
 
+extension PasskeyLoginOptions: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("challengeId", .nonEmptyText), .init("publicKey", .ref(PublicKeyCredentialRequestOptionsJSON.self)),
+        ])
+    }
+    public static var example: PasskeyLoginOptions { .init(challengeId: WireExample.passkeyChallengeId, publicKey: .example) }
+}
+
 /// `POST /api/auth/passkeys/login/verify` body.
 public struct PasskeyLoginRequest: Codable, Sendable, Equatable {
     public var challengeId: String
@@ -233,4 +407,12 @@ public struct PasskeyLoginRequest: Codable, Sendable, Equatable {
         self.challengeId = challengeId
         self.credential = credential
     }
+}
+
+extension PasskeyLoginRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("challengeId", \.challengeId, FieldRules.identifier),
+        .object("credential", \.credential),
+    ]
+    public static var example: PasskeyLoginRequest { .init(challengeId: WireExample.passkeyChallengeId, credential: .example) }
 }

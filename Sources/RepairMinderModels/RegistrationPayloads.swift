@@ -14,6 +14,21 @@ public struct RegisterRequest: Codable, Sendable, Equatable {
     }
 }
 
+extension RegisterRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("companyName", \.companyName, FieldRules.text(maxLength: 200, description: "The shop's name")),
+        .string("firstName", \.firstName, FieldRules.text(maxLength: 100)),
+        .string("lastName", \.lastName, FieldRules.text(maxLength: 100)),
+        .string("email", \.email, FieldRules.email),
+        .string("password", \.password, FieldRules.newPassword),
+    ]
+    public static var example: RegisterRequest {
+        RegisterRequest(
+            companyName: "Fixit Phones", firstName: "Ada", lastName: "Lovelace", email: "ada@fixit.test",
+            password: "violet kettle 1987 drum")
+    }
+}
+
 /// `POST /api/auth/register/verify` body (docs/API.md §9.1): the emailed code finishes registration.
 public struct RegisterVerifyRequest: Codable, Sendable, Equatable {
     public var email: String
@@ -22,4 +37,12 @@ public struct RegisterVerifyRequest: Codable, Sendable, Equatable {
         self.email = email
         self.code = code
     }
+}
+
+extension RegisterVerifyRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("email", \.email, FieldRules.email),
+        .string("code", \.code, FieldRules.sixDigitCode),
+    ]
+    public static var example: RegisterVerifyRequest { RegisterVerifyRequest(email: "ada@fixit.test", code: WireExample.code) }
 }

@@ -39,8 +39,35 @@ public struct SessionInfo: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
+extension SessionInfo: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("id", .nonEmptyText),
+                .init("current", .boolean),
+                .init("isMobile", .boolean),
+                .init("userAgent", .nullable(.text)),
+                .init("ipAddress", .nullable(.text)),
+                .init("createdAt", .timestamp),
+                .init("lastUsedAt", .nullable(.timestamp)),
+            ],
+            description: "A live staff session (a signed-in device)")
+    }
+    public static var example: SessionInfo {
+        SessionInfo(
+            id: "7c1e9a3b-4d2f-4b8e-a6c5-0e9f3d2b1a74", current: true, isMobile: true,
+            userAgent: "RepairMinder-iOS/1.0 (iPhone; iOS 18.0)", ipAddress: "203.0.113.7",
+            createdAt: "2026-11-18T08:12:00Z", lastUsedAt: WireExample.timestamp)
+    }
+}
+
 /// `POST /api/auth/logout-others`' answer: how many sessions were revoked.
 public struct RevokedSessionsResponse: Codable, Sendable, Equatable {
     public var revoked: Int
     public init(revoked: Int) { self.revoked = revoked }
+}
+
+extension RevokedSessionsResponse: WireType {
+    public static var schema: JSONSchema { .object([.init("revoked", .integer(minimum: 0))]) }
+    public static var example: RevokedSessionsResponse { RevokedSessionsResponse(revoked: 3) }
 }

@@ -8,6 +8,14 @@ public struct LoginRequest: Codable, Sendable, Equatable {
     }
 }
 
+extension LoginRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("email", \.email, FieldRules.email),
+        .string("password", \.password, FieldRules.secret.described("Sent exactly as typed")),
+    ]
+    public static var example: LoginRequest { LoginRequest(email: WireExample.staffEmail, password: "correct horse battery") }
+}
+
 /// The camelCase user summary inside the login step-1 answer.
 public struct LoginUserSummary: Codable, Sendable, Equatable {
     public var id: String
@@ -21,6 +29,23 @@ public struct LoginUserSummary: Codable, Sendable, Equatable {
         self.firstName = firstName
         self.lastName = lastName
         self.companyId = companyId
+    }
+}
+
+extension LoginUserSummary: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("id", .nonEmptyText),
+            .init("email", .email),
+            .init("firstName", .text, required: false),
+            .init("lastName", .text, required: false),
+            .init("companyId", .nonEmptyText),
+        ])
+    }
+    public static var example: LoginUserSummary {
+        LoginUserSummary(
+            id: WireExample.userId, email: WireExample.staffEmail, firstName: "Ada", lastName: "Lovelace",
+            companyId: WireExample.companyId)
     }
 }
 
@@ -83,6 +108,31 @@ public struct LoginChallengeResponse: Codable, Sendable, Equatable {
     public var acceptsEmailedCode: Bool { methods.map { $0.contains(.email) } ?? true }
 }
 
+extension LoginChallengeResponse: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("requiresTwoFactor", .boolean),
+                .init("userId", .nonEmptyText),
+                .init("email", .email),
+                .init("user", .ref(LoginUserSummary.self)),
+                .init("methods", .array(.cases(of: TwoFactorMethod.self)), required: false),
+                .init(
+                    "twoFactorMethods", .array(.string(.init(allowed: ["email", "totp"], description: "Deprecated: methods"))),
+                    required: false),
+                .init("challengeToken", .challengeToken, required: false),
+                .init("passkey", .ref(PublicKeyCredentialRequestOptionsJSON.self), required: false),
+            ],
+            description: "The password was right; a second factor completes sign-in")
+    }
+    public static var example: LoginChallengeResponse {
+        LoginChallengeResponse(
+            userId: WireExample.userId, email: WireExample.staffEmail, user: .example,
+            methods: [.totp, .recoveryCode, .passkey], challengeToken: WireExample.challengeToken,
+            passkey: .example)
+    }
+}
+
 /// `POST /api/auth/2fa/request` body.
 public struct TwoFactorCodeRequest: Codable, Sendable, Equatable {
     public var userId: String
@@ -93,6 +143,17 @@ public struct TwoFactorCodeRequest: Codable, Sendable, Equatable {
         self.userId = userId
         self.email = email
         self.challengeToken = challengeToken
+    }
+}
+
+extension TwoFactorCodeRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("userId", \.userId, FieldRules.identifier),
+        .string("email", \.email, FieldRules.email),
+        .optional("challengeToken", \.challengeToken, FieldRules.challengeToken),
+    ]
+    public static var example: TwoFactorCodeRequest {
+        TwoFactorCodeRequest(userId: WireExample.userId, email: WireExample.staffEmail, challengeToken: WireExample.challengeToken)
     }
 }
 
@@ -116,10 +177,31 @@ public struct TwoFactorVerifyRequest: Codable, Sendable, Equatable {
     }
 }
 
+extension TwoFactorVerifyRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("userId", \.userId, FieldRules.identifier),
+        .optional("code", \.code, FieldRules.secondFactorCode),
+        .optional("challengeToken", \.challengeToken, FieldRules.challengeToken),
+        .optionalObject("passkey", \.passkey),
+    ]
+    public static let exactlyOneOf = ["code", "passkey"]
+    public static var bodyDescription: String? {
+        "A code (emailed, authenticator or recovery, as step 1's methods say) or a passkey's answer to step 1's passkey options"
+    }
+    public static var example: TwoFactorVerifyRequest {
+        TwoFactorVerifyRequest(userId: WireExample.userId, code: WireExample.code, challengeToken: WireExample.challengeToken)
+    }
+}
+
 /// `POST /api/auth/magic-link/request` body.
 public struct MagicLinkRequest: Codable, Sendable, Equatable {
     public var email: String
     public init(email: String) { self.email = email }
+}
+
+extension MagicLinkRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [.string("email", \.email, FieldRules.email)]
+    public static var example: MagicLinkRequest { MagicLinkRequest(email: WireExample.staffEmail) }
 }
 
 /// `POST /api/auth/magic-link/verify-code` body.
@@ -129,6 +211,16 @@ public struct MagicLinkVerifyRequest: Codable, Sendable, Equatable {
     public init(email: String, code: String) {
         self.email = email
         self.code = code
+    }
+}
+
+extension MagicLinkVerifyRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [
+        .string("email", \.email, FieldRules.email),
+        .string("code", \.code, FieldRules.sixDigitCode),
+    ]
+    public static var example: MagicLinkVerifyRequest {
+        MagicLinkVerifyRequest(email: WireExample.staffEmail, code: WireExample.code)
     }
 }
 
@@ -158,10 +250,22 @@ public enum MagicLinkVerifyResponse: Codable, Sendable, Equatable {
     }
 }
 
+extension MagicLinkVerifyResponse: WireType {
+    public static var schema: JSONSchema {
+        .oneOf([.ref(StaffTokenResponse.self), .ref(LoginChallengeResponse.self)])
+    }
+    public static var example: MagicLinkVerifyResponse { .signedIn(.example) }
+}
+
 /// `POST /api/auth/refresh` body.
 public struct RefreshRequest: Codable, Sendable, Equatable {
     public var refreshToken: String
     public init(refreshToken: String) { self.refreshToken = refreshToken }
+}
+
+extension RefreshRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [.string("refreshToken", \.refreshToken, FieldRules.refreshToken)]
+    public static var example: RefreshRequest { RefreshRequest(refreshToken: WireExample.refreshToken) }
 }
 
 /// A completed staff sign-in: tokens plus who signed in (docs/API.md §2.3, §2.5).
@@ -180,6 +284,25 @@ public struct StaffTokenResponse: Codable, Sendable, Equatable {
     }
 }
 
+extension StaffTokenResponse: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("token", .jwt),
+                .init("refreshToken", .nonEmptyText),
+                .init("expiresIn", .integer(minimum: 1)),
+                .init("user", .ref(StaffUser.self)),
+                .init("company", .ref(Company.self)),
+            ],
+            description: "A completed staff sign-in")
+    }
+    public static var example: StaffTokenResponse {
+        StaffTokenResponse(
+            token: WireExample.accessToken, refreshToken: WireExample.refreshToken, expiresIn: 900, user: .example,
+            company: .example)
+    }
+}
+
 /// `POST /api/auth/refresh`'s answer (docs/API.md §2.7).
 public struct RefreshResponse: Codable, Sendable, Equatable {
     public var token: String
@@ -189,6 +312,19 @@ public struct RefreshResponse: Codable, Sendable, Equatable {
         self.token = token
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
+    }
+}
+
+extension RefreshResponse: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("token", .jwt),
+            .init("refreshToken", .nonEmptyText),
+            .init("expiresIn", .integer(minimum: 1)),
+        ])
+    }
+    public static var example: RefreshResponse {
+        RefreshResponse(token: WireExample.accessToken, refreshToken: WireExample.refreshToken, expiresIn: 900)
     }
 }
 
@@ -202,4 +338,15 @@ public struct StaffMeResponse: Codable, Sendable, Equatable {
         self.company = company
         self.hasPassword = hasPassword
     }
+}
+
+extension StaffMeResponse: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("user", .ref(StaffUser.self)),
+            .init("company", .ref(Company.self)),
+            .init("hasPassword", .boolean),
+        ])
+    }
+    public static var example: StaffMeResponse { StaffMeResponse(user: .example, company: .example, hasPassword: true) }
 }

@@ -90,3 +90,33 @@ public struct StaffUser: Codable, Sendable, Equatable, Identifiable {
         try c.encode(updatedAt, forKey: .updatedAt)
     }
 }
+
+extension StaffUser: WireType {
+    public static var schema: JSONSchema {
+        .object(
+            [
+                .init("id", .nonEmptyText),
+                .init("email", .email),
+                .init("first_name", .nullable(.text)),
+                .init("last_name", .nullable(.text)),
+                .init("company_id", .nonEmptyText),
+                .init("role", .cases(of: UserRole.self)),
+                .init("phi_access_level", .nullable(.text)),
+                .init("data_classification", .nullable(.text)),
+                .init("is_active", .integerBoolean),
+                .init("magic_link_enabled", .nullable(.integerBoolean)),
+                .init("company_status", .nullable(.cases(of: CompanyStatus.self))),
+                .init("last_login", .nullable(.timestamp)),
+                .init("created_at", .nullable(.timestamp)),
+                .init("updated_at", .nullable(.timestamp)),
+            ],
+            description: "A staff member")
+    }
+    public static var example: StaffUser {
+        StaffUser(
+            id: WireExample.userId, email: WireExample.staffEmail, firstName: "Ada", lastName: "Lovelace",
+            companyId: WireExample.companyId, role: .admin, phiAccessLevel: "full", dataClassification: "internal",
+            isActive: true, magicLinkEnabled: true, companyStatus: CompanyStatus.active.rawValue,
+            lastLogin: WireExample.timestamp, createdAt: "2026-01-15T09:30:00Z", updatedAt: WireExample.timestamp)
+    }
+}

@@ -9,10 +9,34 @@ public struct TOTPSetupResponse: Codable, Sendable, Equatable {
     }
 }
 
+extension TOTPSetupResponse: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("secret", .string(.init(pattern: "^[A-Z2-7]+=*$", description: "Base32, for manual entry"))),
+            .init("otpauthUrl", .string(.init(format: "uri", pattern: "^otpauth://totp/"))),
+        ])
+    }
+    public static var example: TOTPSetupResponse {
+        let secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
+        return TOTPSetupResponse(
+            secret: secret,
+            otpauthUrl: "otpauth://totp/Repair%20Minder:admin@acme.test?secret=\(secret)"
+                + "&issuer=Repair%20Minder&algorithm=SHA1&digits=6&period=30")
+    }
+}
+
 /// The body of `verify-setup` and `disable`: a current TOTP code (or, to disable, a recovery code).
 public struct TOTPCodeRequest: Codable, Sendable, Equatable {
     public var code: String
     public init(code: String) { self.code = code }
+}
+
+extension TOTPCodeRequest: WireRequest {
+    public static let fields: [RequestField<Self>] = [.string("code", \.code, FieldRules.secondFactorCode)]
+    public static var bodyDescription: String? {
+        "verify-setup takes a current 6-digit code (anything else is a wrong code); disable also takes a recovery code"
+    }
+    public static var example: TOTPCodeRequest { TOTPCodeRequest(code: WireExample.code) }
 }
 
 /// `verify-setup`'s answer: the recovery codes, shown this once.
@@ -25,10 +49,32 @@ public struct TOTPEnabledResponse: Codable, Sendable, Equatable {
     }
 }
 
+extension TOTPEnabledResponse: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("enabled", .boolean),
+            .init(
+                "recoveryCodes",
+                .array(.string(.init(pattern: "^[A-HJKMNP-Z2-9]{8}$", description: "Shown this once")))),
+        ])
+    }
+    public static var example: TOTPEnabledResponse {
+        TOTPEnabledResponse(recoveryCodes: [
+            "ABCD2345", "K7M9P3QX", "ZT4H8NWR", "F2J6Y9UV", "R3S8E5GB", "W9X2C4HM", "N6P7Q2TK", "V3Y8J5AD",
+            "H4G7B2ZS", "U9E3R6WX",
+        ])
+    }
+}
+
 /// `disable`'s answer.
 public struct TOTPDisabledResponse: Codable, Sendable, Equatable {
     public var enabled: Bool
     public init() { enabled = false }
+}
+
+extension TOTPDisabledResponse: WireType {
+    public static var schema: JSONSchema { .object([.init("enabled", .boolean)]) }
+    public static var example: TOTPDisabledResponse { TOTPDisabledResponse() }
 }
 
 /// `GET /api/auth/totp/status`'s answer.
@@ -39,4 +85,14 @@ public struct TOTPStatusResponse: Codable, Sendable, Equatable {
         self.enabled = enabled
         self.recoveryCodesRemaining = recoveryCodesRemaining
     }
+}
+
+extension TOTPStatusResponse: WireType {
+    public static var schema: JSONSchema {
+        .object([
+            .init("enabled", .boolean),
+            .init("recoveryCodesRemaining", .integer(minimum: 0)),
+        ])
+    }
+    public static var example: TOTPStatusResponse { TOTPStatusResponse(enabled: true, recoveryCodesRemaining: 9) }
 }

@@ -19,8 +19,8 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
     let metrics: ServerMetrics?
     /// How the sessions a refresh ends (reuse, an inactive user) are ended.
     let revocation: SessionRevocation
-    /// SQLite only: concurrent exchanges claimed together (`claimTogether`).
-    private let batches: GroupCommit<Claim, Outcome?>?
+    /// The common case, claimed the engine's fastest way (`Database.refreshTokenClaim`).
+    private let fastClaim: any RefreshTokenClaiming<Account>
 
     init(database: Database, hashing: SecretHashing, settings: ServerSettings, metrics: ServerMetrics?, revocation: SessionRevocation) {
         self.database = database
@@ -28,9 +28,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         self.settings = settings
         self.metrics = metrics
         self.revocation = revocation
-        batches = database.engine == .sqlite
-            ? GroupCommit { claims in try await Self.claimTogether(claims, revocation: revocation, settings: settings) }
-            : nil
+        fastClaim = database.refreshTokenClaim(revocation: revocation, settings: settings)
     }
 
     /// One presented token's exchange, as its fast paths see it.
@@ -104,11 +102,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         // (unknown, expired, rotated before): the transaction below works out which, with the
         // same claim failing again.
         let claim = Claim(presentedHash: presentedHash, successor: successor, successorHash: successorHash, now: now)
-        if let batches {
-            if let outcome = try await batches.submit(claim) { return try finish(outcome) }
-        } else if let outcome = try await claimInOneStatement(claim) {
-            return try finish(outcome)
-        }
+        if let outcome = try await fastClaim.claim(claim) { return try finish(outcome) }
         // One transaction that starts by claiming the token: a conditional UPDATE, which of
         // concurrent refreshes (on any instance) exactly one wins; the others wait for its row
         // lock, find the token rotated, and take the retry path below.
@@ -186,49 +180,5 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
             if error.code == .tokenReuseDetected { metrics?.refreshReuseDetected() }
             throw error
         }
-    }
-
-    /// The common case on PostgreSQL in one statement (one round trip, one commit): claim the
-    /// token, insert its successor and read the session's user, with data-modifying CTEs (which
-    /// SQLite lacks). nil when the token was not claimable.
-    private func claimInOneStatement(_ claim: Claim) async throws -> Outcome? {
-        let (presentedHash, successorHash, successor, now) = (claim.presentedHash, claim.successorHash, claim.successor, claim.now)
-        let web = Account.refreshLifetime(isMobile: false, settings: settings)
-        let mobile = Account.refreshLifetime(isMobile: true, settings: settings)
-        let (webEnd, mobileEnd) = (settings.sessionMaxLifetime(isMobile: false), settings.sessionMaxLifetime(isMobile: true))
-        let realm = Account.realm
-        guard
-            let found = try await database.withConnection({ db in
-                try await db.raw(
-                    """
-                    WITH claimed AS (
-                        UPDATE \(ident: realm.refreshTokens) SET rotated_at = \(bind: now), successor_hash = \(bind: successorHash)
-                        WHERE token_hash = \(bind: presentedHash) AND rotated_at IS NULL AND expires_at > \(bind: now)
-                        RETURNING session_id
-                    ), successor AS (
-                        INSERT INTO \(ident: realm.refreshTokens) (token_hash, session_id, issued_at, expires_at)
-                        SELECT \(bind: successorHash), s.id, \(bind: now), LEAST(
-                            \(bind: now) + CASE WHEN s.is_mobile <> 0 THEN \(bind: mobile) ELSE \(bind: web) END,
-                            s.created_at + CASE WHEN s.is_mobile <> 0 THEN \(bind: mobileEnd) ELSE \(bind: webEnd) END)
-                        FROM claimed c JOIN \(ident: realm.sessions) s ON s.id = c.session_id
-                        RETURNING session_id
-                    )
-                    SELECT u.*, s.id AS session_id, s.is_mobile, s.revoked_at, s.created_at AS session_start
-                    FROM successor n JOIN \(ident: realm.sessions) s ON s.id = n.session_id
-                    JOIN \(ident: realm.accounts) u ON u.id = s.user_id
-                    """
-                ).first()
-            })
-        else { return nil }
-        let (row, user) = try Self.decode(found)
-        if let refusal = Self.refusal(row, user, now: now, settings: settings) {
-            guard refusal.code == .userInactive else { return .rejected(refusal) }
-            _ = try await revocation.transaction {
-                try await $0.revoke(session: row.sessionId, realm: realm, reason: "user_inactive", now: now)
-            }
-            return .rejected(refusal)
-        }
-        return .rotated(
-            Rotated(refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0), retried: false)
     }
 }

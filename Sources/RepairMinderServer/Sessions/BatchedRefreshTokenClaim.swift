@@ -1,12 +1,21 @@
 import SQLKit
 
-extension RefreshTokenRotation {
-    /// SQLite's common case: the exchanges that arrived together (`GroupCommit`), claimed in one
-    /// transaction of three statements whatever their number: claim every presented token, read
-    /// their sessions and users, insert the successors. SQLite writes one transaction at a time;
-    /// with one per exchange, each queued for the write lock behind the five round trips and the
-    /// commit of every other.
-    ///
+/// SQLite's common case of a refresh (`RefreshTokenRotation`): the exchanges that arrived
+/// together (`GroupCommit`), claimed in one transaction of three statements whatever their
+/// number: claim every presented token, read their sessions and users, insert the successors.
+/// SQLite writes one transaction at a time; with one per exchange, each queued for the write
+/// lock behind the five round trips and the commit of every other.
+struct BatchedRefreshTokenClaim<Account: SessionAccount>: RefreshTokenClaiming {
+    typealias Claim = RefreshTokenRotation<Account>.Claim
+    typealias Outcome = RefreshTokenRotation<Account>.Outcome
+    private let batches: GroupCommit<Claim, Outcome?>
+
+    init(revocation: SessionRevocation, settings: ServerSettings) {
+        batches = GroupCommit { claims in try await Self.claimTogether(claims, revocation: revocation, settings: settings) }
+    }
+
+    func claim(_ claim: Claim) async throws -> Outcome? { try await batches.submit(claim) }
+
     /// Per claim, in order: its outcome, or nil when its token was not claimable, or was
     /// presented twice in the batch (the second goes the one-by-one way, as the retry it is).
     static func claimTogether(_ claims: [Claim], revocation: SessionRevocation, settings: ServerSettings) async throws -> [Outcome?] {
@@ -41,8 +50,8 @@ extension RefreshTokenRotation {
                 let hash = try columns.decode(column: "token_hash", as: String.self)
                 guard let index = firstOfHash[hash] else { continue }
                 let claim = claims[index]
-                let (row, user) = try decode(columns)
-                if let refusal = refusal(row, user, now: claim.now, settings: settings) {
+                let (row, user) = try RefreshTokenRotation<Account>.decode(columns)
+                if let refusal = RefreshTokenRotation<Account>.refusal(row, user, now: claim.now, settings: settings) {
                     if refusal.code == .userInactive {
                         try await ending.revoke(session: row.sessionId, realm: realm, reason: "user_inactive", now: claim.now)
                         outcomes[hash] = .rejected(refusal)
@@ -53,7 +62,7 @@ extension RefreshTokenRotation {
                 }
                 let expiresAt = row.successorExpiry(now: claim.now, settings: settings)
                 successors.append("(\(bind: claim.successorHash), \(bind: row.sessionId), \(bind: claim.now), \(bind: expiresAt))")
-                let rotated = Rotated(refreshToken: claim.successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0)
+                let rotated = RefreshTokenRotation<Account>.Rotated(refreshToken: claim.successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0)
                 outcomes[hash] = .rotated(rotated, retried: false)
             }
             if !successors.isEmpty {
