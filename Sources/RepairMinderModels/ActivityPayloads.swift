@@ -82,19 +82,16 @@ public struct ActivityEvent: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-extension ActivityEvent: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [
-                .init("id", .nonEmptyText),
-                .init("type", .cases(of: ActivityEventType.self)),
-                .init("at", .timestamp),
-                .init("ipAddress", .nullable(.text)),
-                .init("userAgent", .nullable(.text)),
-                .init("sessionId", .nullable(.text)),
-            ],
-            description: "A security event of the caller's account")
-    }
+extension ActivityEvent: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText),
+        .init("type", \.type, .cases(of: ActivityEventType.self)),
+        .init("at", \.at, .timestamp),
+        .init("ipAddress", \.ipAddress, .nullable(.text)),
+        .init("userAgent", \.userAgent, .nullable(.text)),
+        .init("sessionId", \.sessionId, .nullable(.text)),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "A security event of the caller's account") }
     public static var example: ActivityEvent {
         ActivityEvent(
             id: "2b9d4e1f-6a3c-4f7e-9d21-8c5b0a3e7f16", type: .loginSucceeded,

@@ -36,7 +36,7 @@ public struct AppConfig: Codable, Sendable, Equatable {
     }
 }
 
-extension AppConfig: WireType {
+extension AppConfig: WireObject {
     /// One entry of a configuration list (`ConfigOption`); the extras appear only on some lists.
     private static var option: JSONSchema {
         .object([
@@ -50,33 +50,31 @@ extension AppConfig: WireType {
         ])
     }
 
-    public static var schema: JSONSchema {
-        let options = JSONSchema.array(option)
-        return .object(
-            [
-                .init("version", .text),
-                .init("generatedAt", .timestamp),
-                .init(
-                    "deviceStatuses",
-                    .object(
-                        [.init("repair", options, required: false), .init("buyback", options, required: false)],
-                        description: "Device statuses per workflow, keyed by the values of `workflows`")),
-                .init("orderStatuses", options),
-                .init("workflows", .array(.text)),
-                .init("paymentMethods", options),
-                .init("intakeMethods", options),
-                .init("carriers", options),
-                .init("priorities", options),
-                .init("conditionGrades", options),
-                .init("accessoryTypes", options),
-                .init("passcodeTypes", options),
-                .init("findMyStatuses", options),
-                .init("imageTypes", options),
-                .init("authorisationTypes", options),
-                .init("ticketStatuses", options),
-            ],
-            description: "Statuses, methods and labels that clients show")
-    }
+    private static var options: JSONSchema { .array(option) }
+
+    public static let fields: [ResponseField<Self>] = [
+        .init("version", \.version, .text),
+        .init("generatedAt", \.generatedAt, .timestamp),
+        .init(
+            "deviceStatuses", \.deviceStatuses,
+            .object(
+                [.init("repair", options, required: false), .init("buyback", options, required: false)],
+                description: "Device statuses per workflow, keyed by the values of `workflows`")),
+        .init("orderStatuses", \.orderStatuses, options),
+        .init("workflows", \.workflows, .array(.text)),
+        .init("paymentMethods", \.paymentMethods, options),
+        .init("intakeMethods", \.intakeMethods, options),
+        .init("carriers", \.carriers, options),
+        .init("priorities", \.priorities, options),
+        .init("conditionGrades", \.conditionGrades, options),
+        .init("accessoryTypes", \.accessoryTypes, options),
+        .init("passcodeTypes", \.passcodeTypes, options),
+        .init("findMyStatuses", \.findMyStatuses, options),
+        .init("imageTypes", \.imageTypes, options),
+        .init("authorisationTypes", \.authorisationTypes, options),
+        .init("ticketStatuses", \.ticketStatuses, options),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "Statuses, methods and labels that clients show") }
 
     /// The configuration this module ships (`Resources/config.json`).
     public static var example: AppConfig { bundledExample }

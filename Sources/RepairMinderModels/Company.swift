@@ -54,25 +54,23 @@ public struct Company: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-extension Company: WireType {
-    public static var schema: JSONSchema {
-        let vatRate = JSONSchema.nullable(
-            .string(.init(pattern: "^[0-9]+(\\.[0-9]+)?$", description: "A percentage as a decimal string, e.g. \"20.00\"")))
-        return .object(
-            [
-                .init("id", .nonEmptyText),
-                .init("name", .nonEmptyText),
-                .init("status", .cases(of: CompanyStatus.self)),
-                .init("currency_code", .nullable(.string(.init(description: "ISO 4217, e.g. GBP")))),
-                .init("vat_number", .nullable(.text)),
-                .init("logo_url", .nullable(.url)),
-                .init("vat_rate_repair", vatRate),
-                .init("vat_rate_device_sale", vatRate),
-                .init("vat_rate_accessory", vatRate),
-                .init("vat_rate_device_purchase", vatRate),
-            ],
-            description: "A repair shop, as its staff see it")
-    }
+extension Company: WireObject {
+    /// A VAT rate: a percentage as a decimal string.
+    private static let vatRate = JSONSchema.nullable(
+        .string(.init(pattern: "^[0-9]+(\\.[0-9]+)?$", description: "A percentage as a decimal string, e.g. \"20.00\"")))
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText),
+        .init("name", \.name, .nonEmptyText),
+        .init("status", \.status, .cases(of: CompanyStatus.self)),
+        .init("currency_code", \.currencyCode, .nullable(.string(.init(description: "ISO 4217, e.g. GBP")))),
+        .init("vat_number", \.vatNumber, .nullable(.text)),
+        .init("logo_url", \.logoUrl, .nullable(.url)),
+        .init("vat_rate_repair", \.vatRateRepair, vatRate),
+        .init("vat_rate_device_sale", \.vatRateDeviceSale, vatRate),
+        .init("vat_rate_accessory", \.vatRateAccessory, vatRate),
+        .init("vat_rate_device_purchase", \.vatRateDevicePurchase, vatRate),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "A repair shop, as its staff see it") }
     public static var example: Company {
         Company(
             id: WireExample.companyId, name: "Acme Repairs", status: .active, currencyCode: "GBP",

@@ -88,18 +88,15 @@ public struct CustomerClient: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-extension CustomerClient: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [
-                .init("id", .nonEmptyText),
-                .init("firstName", .nullable(.text)),
-                .init("lastName", .nullable(.text)),
-                .init("email", .email),
-                .init("name", .string(.init(description: "\"First Last\", or the email when there is no name"))),
-            ],
-            description: "A customer of a company")
-    }
+extension CustomerClient: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText),
+        .init("firstName", \.firstName, .nullable(.text)),
+        .init("lastName", \.lastName, .nullable(.text)),
+        .init("email", \.email, .email),
+        .init("name", \.name, .string(.init(description: "\"First Last\", or the email when there is no name"))),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "A customer of a company") }
     public static var example: CustomerClient {
         CustomerClient(
             id: WireExample.clientId, firstName: "Jane", lastName: "Customer", email: WireExample.customerEmail,
@@ -126,16 +123,13 @@ public struct CustomerCompany: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-extension CustomerCompany: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [
-                .init("id", .nonEmptyText),
-                .init("name", .nonEmptyText),
-                .init("logoUrl", .nullable(.url)),
-            ],
-            description: "A repair shop, as its customers see it")
-    }
+extension CustomerCompany: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText),
+        .init("name", \.name, .nonEmptyText),
+        .init("logoUrl", \.logoUrl, .nullable(.url)),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "A repair shop, as its customers see it") }
     public static var example: CustomerCompany {
         CustomerCompany(id: WireExample.companyId, name: "Acme Repairs", logoUrl: WireExample.logoURL)
     }
@@ -153,15 +147,14 @@ public struct CustomerTokenResponse: Codable, Sendable, Equatable {
     }
 }
 
-extension CustomerTokenResponse: WireType {
+extension CustomerTokenResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("token", \.token, .jwt),
+        .init("client", \.client, .ref(CustomerClient.self)),
+        .init("company", \.company, .ref(CustomerCompany.self)),
+    ]
     public static var schema: JSONSchema {
-        .object(
-            [
-                .init("token", .jwt),
-                .init("client", .ref(CustomerClient.self)),
-                .init("company", .ref(CustomerCompany.self)),
-            ],
-            description: "A completed customer sign-in; customers get no refresh token")
+        .object(fields, description: "A completed customer sign-in; customers get no refresh token")
     }
     public static var example: CustomerTokenResponse {
         CustomerTokenResponse(token: WireExample.accessToken, client: .example, company: .example)
@@ -183,16 +176,15 @@ public struct CompanySelectionResponse: Codable, Sendable, Equatable {
     }
 }
 
-extension CompanySelectionResponse: WireType {
+extension CompanySelectionResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("requiresCompanySelection", \.requiresCompanySelection, .boolean),
+        .init("companies", \.companies, .array(.ref(CustomerCompany.self))),
+        .init("email", \.email, .email),
+        .init("code", \.code, .sixDigitCode),
+    ]
     public static var schema: JSONSchema {
-        .object(
-            [
-                .init("requiresCompanySelection", .boolean),
-                .init("companies", .array(.ref(CustomerCompany.self))),
-                .init("email", .email),
-                .init("code", .sixDigitCode),
-            ],
-            description: "The email is a client of several companies: verify again with the same code and a companyId")
+        .object(fields, description: "The email is a client of several companies: verify again with the same code and a companyId")
     }
     public static var example: CompanySelectionResponse {
         CompanySelectionResponse(
@@ -213,13 +205,12 @@ public struct CustomerMeResponse: Codable, Sendable, Equatable {
     }
 }
 
-extension CustomerMeResponse: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("client", .ref(CustomerClient.self)),
-            .init("company", .ref(CustomerCompany.self)),
-        ])
-    }
+extension CustomerMeResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("client", \.client, .ref(CustomerClient.self)),
+        .init("company", \.company, .ref(CustomerCompany.self)),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: CustomerMeResponse { CustomerMeResponse(client: .example, company: .example) }
 }
 

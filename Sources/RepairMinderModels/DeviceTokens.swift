@@ -76,15 +76,14 @@ public struct RegisteredDeviceToken: Codable, Sendable, Equatable, Identifiable 
     }
 }
 
-extension RegisteredDeviceToken: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("id", .nonEmptyText),
-            .init("deviceToken", .nonEmptyText),
-            .init("platform", .cases(of: PushPlatform.self)),
-            .init("appType", .cases(of: PushAppType.self)),
-        ])
-    }
+extension RegisteredDeviceToken: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText),
+        .init("deviceToken", \.deviceToken, .nonEmptyText),
+        .init("platform", \.platform, .cases(of: PushPlatform.self)),
+        .init("appType", \.appType, .cases(of: PushAppType.self)),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: RegisteredDeviceToken {
         RegisteredDeviceToken(
             id: WireExample.deviceTokenId, deviceToken: WireExample.deviceToken, platform: .ios, appType: .staff)
@@ -118,16 +117,15 @@ public struct PushPreferences: Codable, Sendable, Equatable {
     }
 }
 
-extension PushPreferences: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("enabled", .boolean),
-            .init("orders", .boolean),
-            .init("devices", .boolean),
-            .init("enquiries", .boolean),
-            .init("payments", .boolean),
-        ])
-    }
+extension PushPreferences: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("enabled", \.enabled, .boolean),
+        .init("orders", \.orders, .boolean),
+        .init("devices", \.devices, .boolean),
+        .init("enquiries", \.enquiries, .boolean),
+        .init("payments", \.payments, .boolean),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: PushPreferences { PushPreferences(enquiries: false) }
 }
 

@@ -60,7 +60,8 @@ public struct MessageResponse: Codable, Sendable, Equatable {
     public init(message: String) { self.message = message }
 }
 
-extension MessageResponse: WireType {
-    public static var schema: JSONSchema { .object([.init("message", .text)]) }
+extension MessageResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [.init("message", \.message, .text)]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: MessageResponse { MessageResponse(message: "2FA code sent to your email") }
 }

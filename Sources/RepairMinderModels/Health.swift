@@ -13,14 +13,13 @@ public struct HealthResponse: Codable, Sendable, Equatable {
 
 /// Endpoints anyone may call (docs/API.md §6) and the logo files of §3.2.
 
-extension HealthResponse: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("status", .oneOf(["ok", "unavailable"])),
-            .init("version", .string(.init(description: "Semantic version of the server"))),
-            .init("database", .oneOf(["ok", "unavailable"])),
-        ])
-    }
+extension HealthResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("status", \.status, .oneOf(["ok", "unavailable"])),
+        .init("version", \.version, .string(.init(description: "Semantic version of the server"))),
+        .init("database", \.database, .oneOf(["ok", "unavailable"])),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: HealthResponse { HealthResponse(status: "ok", version: "1.0.0", database: "ok") }
 }
 
@@ -48,20 +47,19 @@ public struct AppleAppSiteAssociation: Codable, Sendable, Equatable {
     }
 }
 
-extension AppleAppSiteAssociation: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [
-                .init("webcredentials", .object([.init("apps", .array(.nonEmptyText))])),
+extension AppleAppSiteAssociation: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("webcredentials", \.webcredentials, .object([.init("apps", .array(.nonEmptyText))])),
+        .init(
+            "applinks", \.applinks,
+            .object([
                 .init(
-                    "applinks",
-                    .object([
-                        .init(
-                            "details",
-                            .array(
-                                .object([.init("appIDs", .array(.nonEmptyText)), .init("components", .array(.anything))])))
-                    ])),
-            ], description: "Apple's app-site association: the apps that may use this domain's passkeys and open its links")
+                    "details",
+                    .array(.object([.init("appIDs", .array(.nonEmptyText)), .init("components", .array(.anything))])))
+            ])),
+    ]
+    public static var schema: JSONSchema {
+        .object(fields, description: "Apple's app-site association: the apps that may use this domain's passkeys and open its links")
     }
     public static var example: AppleAppSiteAssociation {
         AppleAppSiteAssociation(appIds: ["ABCDE12345.com.repairminder.app"], paths: ["/reset-password"])

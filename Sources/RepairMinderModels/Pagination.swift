@@ -43,14 +43,13 @@ public struct Pagination: Codable, Sendable, Equatable {
     }
 }
 
-extension Pagination: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("page", .integer(minimum: 1)),
-            .init("limit", .integer(minimum: 1)),
-            .init("total", .integer(minimum: 0)),
-            .init("total_pages", .integer(minimum: 0)),
-        ])
-    }
+extension Pagination: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("page", \.page, .integer(minimum: 1)),
+        .init("limit", \.limit, .integer(minimum: 1)),
+        .init("total", \.total, .integer(minimum: 0)),
+        .init("total_pages", \.totalPages, .integer(minimum: 0)),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: Pagination { Pagination(page: 1, limit: 20, total: 100, totalPages: 5) }
 }

@@ -13,8 +13,9 @@ public struct PublicKeyCredentialRpEntity: Codable, Sendable, Equatable {
     }
 }
 
-extension PublicKeyCredentialRpEntity: WireType {
-    public static var schema: JSONSchema { .object([.init("id", .nonEmptyText), .init("name", .nonEmptyText)]) }
+extension PublicKeyCredentialRpEntity: WireObject {
+    public static let fields: [ResponseField<Self>] = [.init("id", \.id, .nonEmptyText), .init("name", \.name, .nonEmptyText)]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: PublicKeyCredentialRpEntity { .init(id: WireExample.rpId, name: "Repair Minder") }
 }
 
@@ -30,13 +31,12 @@ public struct PublicKeyCredentialUserEntityJSON: Codable, Sendable, Equatable {
     }
 }
 
-extension PublicKeyCredentialUserEntityJSON: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("id", .base64URL("An opaque handle of the user (32 random bytes), never the email")),
-            .init("name", .email), .init("displayName", .nonEmptyText),
-        ])
-    }
+extension PublicKeyCredentialUserEntityJSON: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .base64URL("An opaque handle of the user (32 random bytes), never the email")),
+        .init("name", \.name, .email), .init("displayName", \.displayName, .nonEmptyText),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: PublicKeyCredentialUserEntityJSON {
         .init(id: WireExample.userHandle, name: WireExample.staffEmail, displayName: "Ada Lovelace")
     }
@@ -52,10 +52,11 @@ public struct PublicKeyCredentialParameters: Codable, Sendable, Equatable {
     }
 }
 
-extension PublicKeyCredentialParameters: WireType {
-    public static var schema: JSONSchema {
-        .object([.init("type", .oneOf(["public-key"])), .init("alg", .integer(minimum: nil, maximum: nil))])
-    }
+extension PublicKeyCredentialParameters: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("type", \.type, .oneOf(["public-key"])), .init("alg", \.alg, .integer(minimum: nil, maximum: nil))
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: PublicKeyCredentialParameters { .init(alg: -7) }
 }
 
@@ -69,10 +70,11 @@ public struct PublicKeyCredentialDescriptorJSON: Codable, Sendable, Equatable {
     }
 }
 
-extension PublicKeyCredentialDescriptorJSON: WireType {
-    public static var schema: JSONSchema {
-        .object([.init("type", .oneOf(["public-key"])), .init("id", .base64URL("The credential id"))])
-    }
+extension PublicKeyCredentialDescriptorJSON: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("type", \.type, .oneOf(["public-key"])), .init("id", \.id, .base64URL("The credential id"))
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: PublicKeyCredentialDescriptorJSON { .init(id: WireExample.credentialId) }
 }
 
@@ -88,13 +90,12 @@ public struct AuthenticatorSelectionCriteria: Codable, Sendable, Equatable {
     }
 }
 
-extension AuthenticatorSelectionCriteria: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("residentKey", .oneOf(["required"])), .init("requireResidentKey", .boolean),
-            .init("userVerification", .oneOf(["required"])),
-        ])
-    }
+extension AuthenticatorSelectionCriteria: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("residentKey", \.residentKey, .oneOf(["required"])), .init("requireResidentKey", \.requireResidentKey, .boolean),
+        .init("userVerification", \.userVerification, .oneOf(["required"])),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: AuthenticatorSelectionCriteria {
         .init(residentKey: "required", requireResidentKey: true, userVerification: "required")
     }
@@ -128,19 +129,19 @@ public struct PublicKeyCredentialCreationOptionsJSON: Codable, Sendable, Equatab
     }
 }
 
-extension PublicKeyCredentialCreationOptionsJSON: WireType {
+extension PublicKeyCredentialCreationOptionsJSON: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("rp", \.rp, .ref(PublicKeyCredentialRpEntity.self)),
+        .init("user", \.user, .ref(PublicKeyCredentialUserEntityJSON.self)),
+        .init("challenge", \.challenge, .base64URL("32 random bytes")),
+        .init("pubKeyCredParams", \.pubKeyCredParams, .array(.ref(PublicKeyCredentialParameters.self))),
+        .init("timeout", \.timeout, .integer(minimum: 1)),
+        .init("excludeCredentials", \.excludeCredentials, .array(.ref(PublicKeyCredentialDescriptorJSON.self))),
+        .init("authenticatorSelection", \.authenticatorSelection, .ref(AuthenticatorSelectionCriteria.self)),
+        .init("attestation", \.attestation, .oneOf(["none"])),
+    ]
     public static var schema: JSONSchema {
-        .object(
-            [
-                .init("rp", .ref(PublicKeyCredentialRpEntity.self)),
-                .init("user", .ref(PublicKeyCredentialUserEntityJSON.self)),
-                .init("challenge", .base64URL("32 random bytes")),
-                .init("pubKeyCredParams", .array(.ref(PublicKeyCredentialParameters.self))),
-                .init("timeout", .integer(minimum: 1)),
-                .init("excludeCredentials", .array(.ref(PublicKeyCredentialDescriptorJSON.self))),
-                .init("authenticatorSelection", .ref(AuthenticatorSelectionCriteria.self)),
-                .init("attestation", .oneOf(["none"])),
-            ], description: "WebAuthn Level 3 PublicKeyCredentialCreationOptionsJSON")
+        .object(fields, description: "WebAuthn Level 3 PublicKeyCredentialCreationOptionsJSON")
     }
     public static var example: PublicKeyCredentialCreationOptionsJSON {
         .init(
@@ -171,16 +172,16 @@ public struct PublicKeyCredentialRequestOptionsJSON: Codable, Sendable, Equatabl
     }
 }
 
-extension PublicKeyCredentialRequestOptionsJSON: WireType {
+extension PublicKeyCredentialRequestOptionsJSON: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("challenge", \.challenge, .base64URL("32 random bytes")),
+        .init("timeout", \.timeout, .integer(minimum: 1)),
+        .init("rpId", \.rpId, .nonEmptyText),
+        .init("allowCredentials", \.allowCredentials, .array(.ref(PublicKeyCredentialDescriptorJSON.self))),
+        .init("userVerification", \.userVerification, .oneOf(["required"])),
+    ]
     public static var schema: JSONSchema {
-        .object(
-            [
-                .init("challenge", .base64URL("32 random bytes")),
-                .init("timeout", .integer(minimum: 1)),
-                .init("rpId", .nonEmptyText),
-                .init("allowCredentials", .array(.ref(PublicKeyCredentialDescriptorJSON.self))),
-                .init("userVerification", .oneOf(["required"])),
-            ], description: "WebAuthn Level 3 PublicKeyCredentialRequestOptionsJSON")
+        .object(fields, description: "WebAuthn Level 3 PublicKeyCredentialRequestOptionsJSON")
     }
     public static var example: PublicKeyCredentialRequestOptionsJSON {
         .init(
@@ -306,12 +307,11 @@ public struct PasskeyRegistrationOptions: Codable, Sendable, Equatable {
     }
 }
 
-extension PasskeyRegistrationOptions: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("challengeId", .nonEmptyText), .init("publicKey", .ref(PublicKeyCredentialCreationOptionsJSON.self)),
-        ])
-    }
+extension PasskeyRegistrationOptions: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("challengeId", \.challengeId, .nonEmptyText), .init("publicKey", \.publicKey, .ref(PublicKeyCredentialCreationOptionsJSON.self)),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: PasskeyRegistrationOptions {
         .init(challengeId: WireExample.passkeyChallengeId, publicKey: .example)
     }
@@ -368,13 +368,12 @@ public struct Passkey: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-extension Passkey: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("id", .nonEmptyText), .init("name", .nonEmptyText), .init("createdAt", .timestamp),
-            .init("lastUsedAt", .nullable(.timestamp)), .init("backedUp", .boolean),
-        ])
-    }
+extension Passkey: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText), .init("name", \.name, .nonEmptyText), .init("createdAt", \.createdAt, .timestamp),
+        .init("lastUsedAt", \.lastUsedAt, .nullable(.timestamp)), .init("backedUp", \.backedUp, .boolean),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: Passkey {
         .init(id: WireExample.deviceTokenId, name: "Ada's iPhone", createdAt: WireExample.timestamp, lastUsedAt: nil, backedUp: true)
     }
@@ -390,12 +389,11 @@ public struct PasskeyLoginOptions: Codable, Sendable, Equatable {
     }
 }
 
-extension PasskeyLoginOptions: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("challengeId", .nonEmptyText), .init("publicKey", .ref(PublicKeyCredentialRequestOptionsJSON.self)),
-        ])
-    }
+extension PasskeyLoginOptions: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("challengeId", \.challengeId, .nonEmptyText), .init("publicKey", \.publicKey, .ref(PublicKeyCredentialRequestOptionsJSON.self)),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: PasskeyLoginOptions { .init(challengeId: WireExample.passkeyChallengeId, publicKey: .example) }
 }
 

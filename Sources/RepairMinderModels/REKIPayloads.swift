@@ -16,12 +16,11 @@ public struct REKIUser: Codable, Sendable, Equatable {
     }
 }
 
-extension REKIUser: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [.init("id", .nonEmptyText), .init("email", .email), .init("createdAt", .timestamp)],
-            description: "A REKI user")
-    }
+extension REKIUser: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText), .init("email", \.email, .email), .init("createdAt", \.createdAt, .timestamp)
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "A REKI user") }
     public static var example: REKIUser {
         REKIUser(id: "7bdebd26-6626-4716-86d0-cce370e37b74", email: "test@example.com", createdAt: "2026-02-15T10:00:00.000Z")
     }
@@ -46,11 +45,12 @@ public struct REKIAuthResponse: Codable, Sendable, Equatable {
     public var tokens: REKITokenPair { REKITokenPair(accessToken: accessToken, refreshToken: refreshToken) }
 }
 
-extension REKIAuthResponse: WireType {
+extension REKIAuthResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("user", \.user, .ref(REKIUser.self)), .init("access_token", \.accessToken, .jwt), .init("refresh_token", \.refreshToken, .nonEmptyText)
+    ]
     public static var schema: JSONSchema {
-        .object(
-            [.init("user", .ref(REKIUser.self)), .init("access_token", .jwt), .init("refresh_token", .nonEmptyText)],
-            description: "A new REKI session: the user, a 15-minute access token and a refresh token")
+        .object(fields, description: "A new REKI session: the user, a 15-minute access token and a refresh token")
     }
     public static var example: REKIAuthResponse {
         REKIAuthResponse(user: .example, accessToken: WireExample.accessToken, refreshToken: WireExample.refreshToken)
@@ -71,12 +71,11 @@ public struct REKITokenPair: Codable, Sendable, Equatable {
     }
 }
 
-extension REKITokenPair: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [.init("access_token", .jwt), .init("refresh_token", .nonEmptyText)],
-            description: "The rotated tokens: the refresh token sent is used up")
-    }
+extension REKITokenPair: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("access_token", \.accessToken, .jwt), .init("refresh_token", \.refreshToken, .nonEmptyText)
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "The rotated tokens: the refresh token sent is used up") }
     public static var example: REKITokenPair {
         REKITokenPair(accessToken: WireExample.accessToken, refreshToken: WireExample.refreshToken)
     }
@@ -116,16 +115,13 @@ public struct REKIErrorBody: Codable, Sendable, Equatable {
     }
 }
 
-extension REKIErrorBody: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [
-                .init("statusCode", .integer(minimum: 400, maximum: 599)),
-                .init("message", .text),
-                .init("timestamp", .timestamp),
-            ],
-            description: "Every REKI failure (seed 002's shape)")
-    }
+extension REKIErrorBody: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("statusCode", \.statusCode, .integer(minimum: 400, maximum: 599)),
+        .init("message", \.message, .text),
+        .init("timestamp", \.timestamp, .timestamp),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "Every REKI failure (seed 002's shape)") }
     public static var example: REKIErrorBody {
         REKIErrorBody(statusCode: 401, message: "Invalid credentials", timestamp: "2026-02-15T10:00:00.000Z")
     }

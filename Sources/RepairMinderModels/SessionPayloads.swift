@@ -39,20 +39,17 @@ public struct SessionInfo: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-extension SessionInfo: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [
-                .init("id", .nonEmptyText),
-                .init("current", .boolean),
-                .init("isMobile", .boolean),
-                .init("userAgent", .nullable(.text)),
-                .init("ipAddress", .nullable(.text)),
-                .init("createdAt", .timestamp),
-                .init("lastUsedAt", .nullable(.timestamp)),
-            ],
-            description: "A live staff session (a signed-in device)")
-    }
+extension SessionInfo: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText),
+        .init("current", \.current, .boolean),
+        .init("isMobile", \.isMobile, .boolean),
+        .init("userAgent", \.userAgent, .nullable(.text)),
+        .init("ipAddress", \.ipAddress, .nullable(.text)),
+        .init("createdAt", \.createdAt, .timestamp),
+        .init("lastUsedAt", \.lastUsedAt, .nullable(.timestamp)),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "A live staff session (a signed-in device)") }
     public static var example: SessionInfo {
         SessionInfo(
             id: "7c1e9a3b-4d2f-4b8e-a6c5-0e9f3d2b1a74", current: true, isMobile: true,
@@ -67,7 +64,8 @@ public struct RevokedSessionsResponse: Codable, Sendable, Equatable {
     public init(revoked: Int) { self.revoked = revoked }
 }
 
-extension RevokedSessionsResponse: WireType {
-    public static var schema: JSONSchema { .object([.init("revoked", .integer(minimum: 0))]) }
+extension RevokedSessionsResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [.init("revoked", \.revoked, .integer(minimum: 0))]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: RevokedSessionsResponse { RevokedSessionsResponse(revoked: 3) }
 }

@@ -32,16 +32,15 @@ public struct LoginUserSummary: Codable, Sendable, Equatable {
     }
 }
 
-extension LoginUserSummary: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("id", .nonEmptyText),
-            .init("email", .email),
-            .init("firstName", .text, required: false),
-            .init("lastName", .text, required: false),
-            .init("companyId", .nonEmptyText),
-        ])
-    }
+extension LoginUserSummary: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText),
+        .init("email", \.email, .email),
+        .init("firstName", \.firstName, .text, required: false),
+        .init("lastName", \.lastName, .text, required: false),
+        .init("companyId", \.companyId, .nonEmptyText),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: LoginUserSummary {
         LoginUserSummary(
             id: WireExample.userId, email: WireExample.staffEmail, firstName: "Ada", lastName: "Lovelace",
@@ -108,22 +107,21 @@ public struct LoginChallengeResponse: Codable, Sendable, Equatable {
     public var acceptsEmailedCode: Bool { methods.map { $0.contains(.email) } ?? true }
 }
 
-extension LoginChallengeResponse: WireType {
+extension LoginChallengeResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("requiresTwoFactor", \.requiresTwoFactor, .boolean),
+        .init("userId", \.userId, .nonEmptyText),
+        .init("email", \.email, .email),
+        .init("user", \.user, .ref(LoginUserSummary.self)),
+        .init("methods", \.methods, .array(.cases(of: TwoFactorMethod.self)), required: false),
+        .init(
+            "twoFactorMethods", \.twoFactorMethods,
+            .array(.string(.init(allowed: ["email", "totp"], description: "Deprecated: methods"))), required: false),
+        .init("challengeToken", \.challengeToken, .challengeToken, required: false),
+        .init("passkey", \.passkey, .ref(PublicKeyCredentialRequestOptionsJSON.self), required: false),
+    ]
     public static var schema: JSONSchema {
-        .object(
-            [
-                .init("requiresTwoFactor", .boolean),
-                .init("userId", .nonEmptyText),
-                .init("email", .email),
-                .init("user", .ref(LoginUserSummary.self)),
-                .init("methods", .array(.cases(of: TwoFactorMethod.self)), required: false),
-                .init(
-                    "twoFactorMethods", .array(.string(.init(allowed: ["email", "totp"], description: "Deprecated: methods"))),
-                    required: false),
-                .init("challengeToken", .challengeToken, required: false),
-                .init("passkey", .ref(PublicKeyCredentialRequestOptionsJSON.self), required: false),
-            ],
-            description: "The password was right; a second factor completes sign-in")
+        .object(fields, description: "The password was right; a second factor completes sign-in")
     }
     public static var example: LoginChallengeResponse {
         LoginChallengeResponse(
@@ -284,18 +282,15 @@ public struct StaffTokenResponse: Codable, Sendable, Equatable {
     }
 }
 
-extension StaffTokenResponse: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [
-                .init("token", .jwt),
-                .init("refreshToken", .nonEmptyText),
-                .init("expiresIn", .integer(minimum: 1)),
-                .init("user", .ref(StaffUser.self)),
-                .init("company", .ref(Company.self)),
-            ],
-            description: "A completed staff sign-in")
-    }
+extension StaffTokenResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("token", \.token, .jwt),
+        .init("refreshToken", \.refreshToken, .nonEmptyText),
+        .init("expiresIn", \.expiresIn, .integer(minimum: 1)),
+        .init("user", \.user, .ref(StaffUser.self)),
+        .init("company", \.company, .ref(Company.self)),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "A completed staff sign-in") }
     public static var example: StaffTokenResponse {
         StaffTokenResponse(
             token: WireExample.accessToken, refreshToken: WireExample.refreshToken, expiresIn: 900, user: .example,
@@ -315,14 +310,13 @@ public struct RefreshResponse: Codable, Sendable, Equatable {
     }
 }
 
-extension RefreshResponse: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("token", .jwt),
-            .init("refreshToken", .nonEmptyText),
-            .init("expiresIn", .integer(minimum: 1)),
-        ])
-    }
+extension RefreshResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("token", \.token, .jwt),
+        .init("refreshToken", \.refreshToken, .nonEmptyText),
+        .init("expiresIn", \.expiresIn, .integer(minimum: 1)),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: RefreshResponse {
         RefreshResponse(token: WireExample.accessToken, refreshToken: WireExample.refreshToken, expiresIn: 900)
     }
@@ -340,13 +334,12 @@ public struct StaffMeResponse: Codable, Sendable, Equatable {
     }
 }
 
-extension StaffMeResponse: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("user", .ref(StaffUser.self)),
-            .init("company", .ref(Company.self)),
-            .init("hasPassword", .boolean),
-        ])
-    }
+extension StaffMeResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("user", \.user, .ref(StaffUser.self)),
+        .init("company", \.company, .ref(Company.self)),
+        .init("hasPassword", \.hasPassword, .boolean),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: StaffMeResponse { StaffMeResponse(user: .example, company: .example, hasPassword: true) }
 }

@@ -91,27 +91,24 @@ public struct StaffUser: Codable, Sendable, Equatable, Identifiable {
     }
 }
 
-extension StaffUser: WireType {
-    public static var schema: JSONSchema {
-        .object(
-            [
-                .init("id", .nonEmptyText),
-                .init("email", .email),
-                .init("first_name", .nullable(.text)),
-                .init("last_name", .nullable(.text)),
-                .init("company_id", .nonEmptyText),
-                .init("role", .cases(of: UserRole.self)),
-                .init("phi_access_level", .nullable(.text)),
-                .init("data_classification", .nullable(.text)),
-                .init("is_active", .integerBoolean),
-                .init("magic_link_enabled", .nullable(.integerBoolean)),
-                .init("company_status", .nullable(.cases(of: CompanyStatus.self))),
-                .init("last_login", .nullable(.timestamp)),
-                .init("created_at", .nullable(.timestamp)),
-                .init("updated_at", .nullable(.timestamp)),
-            ],
-            description: "A staff member")
-    }
+extension StaffUser: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText),
+        .init("email", \.email, .email),
+        .init("first_name", \.firstName, .nullable(.text)),
+        .init("last_name", \.lastName, .nullable(.text)),
+        .init("company_id", \.companyId, .nonEmptyText),
+        .init("role", \.role, .cases(of: UserRole.self)),
+        .init("phi_access_level", \.phiAccessLevel, .nullable(.text)),
+        .init("data_classification", \.dataClassification, .nullable(.text)),
+        .init("is_active", \.isActive, .integerBoolean),
+        .init("magic_link_enabled", \.magicLinkEnabled, .nullable(.integerBoolean)),
+        .init("company_status", \.companyStatus, .nullable(.cases(of: CompanyStatus.self))),
+        .init("last_login", \.lastLogin, .nullable(.timestamp)),
+        .init("created_at", \.createdAt, .nullable(.timestamp)),
+        .init("updated_at", \.updatedAt, .nullable(.timestamp)),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "A staff member") }
     public static var example: StaffUser {
         StaffUser(
             id: WireExample.userId, email: WireExample.staffEmail, firstName: "Ada", lastName: "Lovelace",

@@ -9,13 +9,12 @@ public struct TOTPSetupResponse: Codable, Sendable, Equatable {
     }
 }
 
-extension TOTPSetupResponse: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("secret", .string(.init(pattern: "^[A-Z2-7]+=*$", description: "Base32, for manual entry"))),
-            .init("otpauthUrl", .string(.init(format: "uri", pattern: "^otpauth://totp/"))),
-        ])
-    }
+extension TOTPSetupResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("secret", \.secret, .string(.init(pattern: "^[A-Z2-7]+=*$", description: "Base32, for manual entry"))),
+        .init("otpauthUrl", \.otpauthUrl, .string(.init(format: "uri", pattern: "^otpauth://totp/"))),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: TOTPSetupResponse {
         let secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP"
         return TOTPSetupResponse(
@@ -49,15 +48,14 @@ public struct TOTPEnabledResponse: Codable, Sendable, Equatable {
     }
 }
 
-extension TOTPEnabledResponse: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("enabled", .boolean),
-            .init(
-                "recoveryCodes",
-                .array(.string(.init(pattern: "^[A-HJKMNP-Z2-9]{8}$", description: "Shown this once")))),
-        ])
-    }
+extension TOTPEnabledResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("enabled", \.enabled, .boolean),
+        .init(
+            "recoveryCodes", \.recoveryCodes,
+            .array(.string(.init(pattern: "^[A-HJKMNP-Z2-9]{8}$", description: "Shown this once")))),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: TOTPEnabledResponse {
         TOTPEnabledResponse(recoveryCodes: [
             "ABCD2345", "K7M9P3QX", "ZT4H8NWR", "F2J6Y9UV", "R3S8E5GB", "W9X2C4HM", "N6P7Q2TK", "V3Y8J5AD",
@@ -72,8 +70,9 @@ public struct TOTPDisabledResponse: Codable, Sendable, Equatable {
     public init() { enabled = false }
 }
 
-extension TOTPDisabledResponse: WireType {
-    public static var schema: JSONSchema { .object([.init("enabled", .boolean)]) }
+extension TOTPDisabledResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [.init("enabled", \.enabled, .boolean)]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: TOTPDisabledResponse { TOTPDisabledResponse() }
 }
 
@@ -87,12 +86,11 @@ public struct TOTPStatusResponse: Codable, Sendable, Equatable {
     }
 }
 
-extension TOTPStatusResponse: WireType {
-    public static var schema: JSONSchema {
-        .object([
-            .init("enabled", .boolean),
-            .init("recoveryCodesRemaining", .integer(minimum: 0)),
-        ])
-    }
+extension TOTPStatusResponse: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("enabled", \.enabled, .boolean),
+        .init("recoveryCodesRemaining", \.recoveryCodesRemaining, .integer(minimum: 0)),
+    ]
+    public static var schema: JSONSchema { .object(fields) }
     public static var example: TOTPStatusResponse { TOTPStatusResponse(enabled: true, recoveryCodesRemaining: 9) }
 }
