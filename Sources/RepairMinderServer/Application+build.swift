@@ -128,15 +128,13 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let mounted = MountedRoutes()
     router.add(middleware: ErrorMiddleware(rekiServed: settings.rekiEnabled, mounted: mounted))
     router.add(middleware: QuarantineMiddleware(identity: staffIdentity))
-    let routes = RouteMounter(
-        router: router, mounted: mounted, decoder: RequestDecoder(limit: settings.maxBodySize),
-        limits: limits,
-        staffIdentity: staffIdentity,
+    let guards = RouteGuards(
+        decoder: RequestDecoder(limit: settings.maxBodySize), limits: limits, staffIdentity: staffIdentity,
         customerIdentity: CustomerIdentity(
             signer: signer, lookup: CustomerCallers(customers: customers, accounts: accounts), clock: clock),
         rekiIdentity: settings.rekiEnabled
-            ? REKIIdentity(signer: signer, lookup: REKICallers(sessions: rekiSessions, users: rekiUsers), clock: clock) : nil,
-        metrics: parts.metrics)
+            ? REKIIdentity(signer: signer, lookup: REKICallers(sessions: rekiSessions, users: rekiUsers), clock: clock) : nil)
+    let routes = RouteMounter(router: router, mounted: mounted, guards: guards, metrics: parts.metrics)
 
     try PublicController(
         database: database, accounts: accounts, serverURL: settings.serverURL, logoDirectory: settings.dataDirectory,

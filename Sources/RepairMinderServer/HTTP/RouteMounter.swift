@@ -11,13 +11,8 @@ struct RouteMounter {
     let router: Router<AppRequestContext>
     /// Told of every route mounted here (for `ErrorMiddleware`'s 405).
     let mounted: MountedRoutes
-    let decoder: RequestDecoder
-    /// The limits the routes' budgets are counted by.
-    let limits: AbuseLimits
-    let staffIdentity: StaffIdentity
-    let customerIdentity: CustomerIdentity
-    /// nil when REKI's routes are off (`--reki false`).
-    var rekiIdentity: REKIIdentity?
+    /// What each call is checked with.
+    let guards: RouteGuards
     /// nil when metrics are off.
     let metrics: ServerMetrics?
 
@@ -52,9 +47,7 @@ struct RouteMounter {
     ) {
         precondition(route.availability == .served, "\(route.erased) is client-only in the route table")
         Self.checkBudgets(of: route)
-        let stages = RouteStages(
-            route: route.erased, decoder: decoder, limits: limits, staffIdentity: staffIdentity,
-            customerIdentity: customerIdentity, rekiIdentity: rekiIdentity)
+        let stages = RouteStages(route: route.erased, guards: guards)
         let pattern = route.path.description, isSignIn = route.isSignIn, metrics = self.metrics
         mounted.record(route.erased)
         router.on(RouterPath(pattern), method: route.method.hummingbird) { request, context in

@@ -7,12 +7,7 @@ import RepairMinderModels
 /// by the request, respond (the handler), settle the budgets from the answer.
 struct RouteStages: Sendable {
     let route: AnyRoute
-    let decoder: RequestDecoder
-    let limits: AbuseLimits
-    let staffIdentity: StaffIdentity
-    let customerIdentity: CustomerIdentity
-    /// nil when REKI's routes are off (`--reki false`).
-    let rekiIdentity: REKIIdentity?
+    let guards: RouteGuards
 
     func run<Body: WireType>(
         _ request: Request, _ context: AppRequestContext, _ body: Body.Type,
@@ -22,7 +17,7 @@ struct RouteStages: Sendable {
         var context = context
         try await resolveCaller(request, &context)
         try checkReach(request, context)
-        let body = try await decoder.decode(Body.self, from: request, fixedFields: route.fixedFields)
+        let body = try await guards.decoder.decode(Body.self, from: request, fixedFields: route.fixedFields)
         guard let ledger else { return try await handler(RouteCall(body: body, request: request, context: context, budgets: nil)) }
         let response: Response
         do {
@@ -42,7 +37,7 @@ struct RouteStages: Sendable {
     /// declares no budget.
     private func admit(_ context: AppRequestContext) async throws -> BudgetLedger? {
         guard !route.budgets.isEmpty else { return nil }
-        let ledger = BudgetLedger(declared: route.budgets, limits: limits, clientNetwork: ClientAddress.networkKey(context.clientIP))
+        let ledger = BudgetLedger(declared: route.budgets, limits: guards.limits, clientNetwork: ClientAddress.networkKey(context.clientIP))
         if route.budgets.contains(.clientIP) {
             try await ledger.spend(.clientIP, key: ClientAddress.limitKey(context.clientIP ?? "unknown"))
         }
@@ -55,11 +50,11 @@ struct RouteStages: Sendable {
         case .none: break
         case .staff:
             // The quarantine check may already have resolved the caller for this request.
-            if context.staff == nil { context.staff = try await staffIdentity.resolve(BearerToken.from(request)) }
+            if context.staff == nil { context.staff = try await guards.staffIdentity.resolve(BearerToken.from(request)) }
         case .customer:
-            context.customer = try await customerIdentity.resolve(BearerToken.from(request))
+            context.customer = try await guards.customerIdentity.resolve(BearerToken.from(request))
         case .reki:
-            guard let rekiIdentity else { throw APIError.notFound }
+            guard let rekiIdentity = guards.rekiIdentity else { throw APIError.notFound }
             context.rekiUser = try await rekiIdentity.resolve(BearerToken.from(request))
         }
     }
@@ -86,4 +81,15 @@ struct RouteStages: Sendable {
             context.logger.warning("Rate-limit budget not settled", metadata: ["error": "\(String(reflecting: error))"])
         }
     }
+}
+
+/// What every route's calls are checked with: the body decoder, the limits budgets are
+/// counted by, and the identities that resolve each kind of bearer.
+struct RouteGuards: Sendable {
+    let decoder: RequestDecoder
+    let limits: AbuseLimits
+    let staffIdentity: StaffIdentity
+    let customerIdentity: CustomerIdentity
+    /// nil when REKI's routes are off (`--reki false`).
+    let rekiIdentity: REKIIdentity?
 }

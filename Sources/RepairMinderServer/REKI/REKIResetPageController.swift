@@ -33,7 +33,7 @@ struct REKIResetPageController {
         // The form's body has no key but the caller's address: a budget keyed by anything else
         // would have to be read from the form, which nothing here does.
         precondition(Self.budgets.allSatisfy { $0.key == .clientIP }, "the reset page spends only per-IP budgets")
-        let (limits, bodyLimit, metrics) = (routes.limits, routes.decoder.limit, routes.metrics)
+        let (limits, bodyLimit, metrics) = (routes.guards.limits, routes.guards.decoder.limit, routes.metrics)
         routes.mounted.record(.get, Self.path)
         routes.mounted.record(.post, Self.path)
         routes.router.get(RouterPath(Self.path.description)) { request, context in
