@@ -1,5 +1,6 @@
 import ExtrasBase64
 import Foundation
+import RepairMinderKit
 import RepairMinderModels
 import TestSupport
 import Testing
@@ -144,8 +145,13 @@ import Testing
         let entry = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect(entry["state"] as? String == "sent")
         #expect(!json.output.contains(try server.latestCode(to: "admin@acme.test")))
-        // A 61 s token is within the SDK's 60 s margin after a second: whoami refreshes once.
-        Thread.sleep(forTimeInterval: 1.1)
+        // A 61 s token is within the SDK's 60 s margin once a second has passed since it was
+        // issued (the outbox commands above often took that long): whoami then refreshes once.
+        let stored = FileCredentialStore(directory: URL(fileURLWithPath: server.configHome).appendingPathComponent("repairminder"))
+        let expiresAt = try #require(try stored.staffCredentials()).accessTokenExpiresAt
+        try waitUntilBlocking("the access token within the SDK's refresh margin", interval: .milliseconds(50)) {
+            expiresAt.timeIntervalSinceNow < 60
+        }
         let whoami = try server.client(["whoami"])
         #expect(whoami.status == 0, "\(whoami.error)")
         #expect(whoami.output == "Ada Admin <admin@acme.test>, admin at Acme Repairs (active)\n")

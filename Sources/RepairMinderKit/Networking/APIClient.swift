@@ -55,6 +55,10 @@ public actor APIClient {
         }
     }
 
+    /// How many callers wait for the staff refresh in flight (for tests that act once one
+    /// joined it).
+    var staffRefreshWaiters: Int { get async { await staffSession.refreshWaiters } }
+
     /// Where the session stands now.
     public nonisolated var authState: AuthState { announcer.states.value ?? .signedOut(reason: nil) }
 
