@@ -118,6 +118,8 @@ import Testing
         // Signed in first, permission after: the token registers as soon as it arrives.
         await push.requestPermission()
         try await waitUntil { try await Self.serverTokens(server) == [["deadbeef", "customer", "customer"]] }
+        // The server's row is there before the app has read the answer: wait for the app too.
+        try await waitUntil { push.registeredRole == .customer }
         await app.customer.logout()
         #expect(transport.count("/api/customer/device-token") == 2)
         #expect(try await Self.serverTokens(server).isEmpty)

@@ -125,6 +125,9 @@ extension PushAndDeepLinkTests {
         system.token = Data([0xca, 0xfe, 0xf0, 0x0d])
         await push.didReceiveDeviceToken(system.token)
         try await waitUntil { try await serverTokens(server) == registered("cafef00d", as: .staff) }
+        // The server's row is there before the app has read the answer and taken the old
+        // token off: wait for the app too.
+        try await waitUntil { app.staff.registeredDeviceToken == "cafef00d" && transport.count("DELETE", path) >= 1 }
         #expect(push.deviceToken == "cafef00d")
         #expect(push.registeredRole == .staff)
         #expect(app.staff.registeredDeviceToken == "cafef00d")
