@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Logging
 import RepairMinderKit
 import RepairMinderServer
 import TestSupport

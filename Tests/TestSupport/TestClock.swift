@@ -14,7 +14,6 @@ public final class TestClock: @unchecked Sendable {
     private let running: Bool
     private let started = Date()
     private var sleepers: [UUID: (deadline: Double, continuation: CheckedContinuation<Void, any Error>)] = [:]
-    private var sleepsBegun = 0
 
     /// A clock at `start` (seconds since 1970; now by default).
     public init(start: Double = Date().timeIntervalSince1970, running: Bool = false) {
@@ -44,9 +43,6 @@ public final class TestClock: @unchecked Sendable {
     /// How many tasks sleep on this clock now: a timer the code under test has set.
     public var sleeping: Int { lock.withLock { sleepers.count } }
 
-    /// How many sleeps were ever begun on this clock (one more each time a timer is set).
-    public var sleepsStarted: Int { lock.withLock { sleepsBegun } }
-
     /// Suspends until `advance(by:)` moves the clock past now + `duration`; throws
     /// `CancellationError` when the task is cancelled first, as `Task.sleep` does.
     public func sleep(for duration: Duration) async throws {
@@ -55,7 +51,6 @@ public final class TestClock: @unchecked Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let wakeNow: Bool = lock.withLock {
-                    sleepsBegun += 1
                     if Task.isCancelled { return true }
                     sleepers[id] = (nowLocked + seconds, continuation)
                     return false

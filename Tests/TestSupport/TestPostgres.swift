@@ -5,7 +5,8 @@ import SQLKit
 
 /// The PostgreSQL server the tests may use. With `REPAIRMINDER_TEST_POSTGRES_URL` set (an admin
 /// URL: `bash .ci/postgres.sh start DIR` starts a throwaway server and prints one), every
-/// `TestServer` runs on a fresh database of its own there, and the PostgreSQL-only tests run;
+/// `ServerHarness` (the server tests' `TestServer`, the SDK tests' `LiveServer`) runs on a
+/// fresh database of its own there, and the PostgreSQL-only tests run;
 /// without it everything runs on SQLite and those tests are skipped.
 public enum TestPostgres {
     public static let adminURL = ProcessInfo.processInfo.environment["REPAIRMINDER_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
