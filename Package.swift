@@ -80,6 +80,9 @@ let package = Package(
             dependencies: [
                 "RepairMinderServer", "RepairMinderKit", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/TestSupport"
         ),

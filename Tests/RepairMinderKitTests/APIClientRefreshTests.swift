@@ -2,6 +2,7 @@ import Foundation
 import RepairMinderKit
 import RepairMinderModels
 import RepairMinderServer
+import TestSupport
 import Testing
 
 /// The SDK's single-flight refresh against the real server (issue 5).

@@ -2,6 +2,7 @@ import Foundation
 import RepairMinderKit
 import RepairMinderModels
 import RepairMinderServer
+import TestSupport
 import Testing
 
 /// Deep links, tabs, config, push registration and the screens' view models.
@@ -194,7 +195,7 @@ import Testing
             let config = try ConfigStore(baseURL: url, cacheDirectory: nil, transport: transport)
             let app = await AppModel(api: server.client(url), config: config)
             await app.launch()
-            try await eventually { await config.currentETag != nil }
+            try await waitUntil { await config.currentETag != nil }
             #expect(transport.count("/api/config") == 1)
         }
     }

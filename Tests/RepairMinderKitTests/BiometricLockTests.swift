@@ -2,6 +2,7 @@ import Foundation
 import RepairMinderKit
 import RepairMinderModels
 import RepairMinderServer
+import TestSupport
 import Testing
 
 /// The opt-in Face ID / Touch ID lock (issue 28, item 3), with a scripted authenticator, against
@@ -67,7 +68,9 @@ import Testing
         await app.unlock()
         #expect(app.screen == .locked)
         #expect(app.lock?.problem == "Not recognised. Try again, or sign out.")
-        try await Task.sleep(for: .milliseconds(300))
+        // Nothing was started while locked (no timer, no task with the session), so there is
+        // nothing to wait for; a request sent later anyway would show in the exact counts
+        // after the unlock below.
         #expect(transport.sessionRequests == 0)
         #expect(push.prompts == 0)
         #expect(!app.isKeepingSessionFresh)
@@ -76,9 +79,11 @@ import Testing
         #expect(app.screen == .staffMain)
         #expect(app.lock?.problem == nil)
         #expect(transport.count("/api/auth/me") == 1)
-        try await eventually { transport.count("POST", "/api/user/device-token") == 1 }
+        try await waitUntil { transport.count("POST", "/api/user/device-token") == 1 }
         #expect(app.isKeepingSessionFresh)
         app.appWillResignActive()
+        #expect(transport.count("/api/auth/me") == 1)
+        #expect(push.prompts == 0)
         #expect(biometrics.prompts.suffix(2) == ["Unlock Repair Minder", "Unlock Repair Minder"])
     }
 

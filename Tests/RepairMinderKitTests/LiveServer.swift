@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Logging
 import RepairMinderKit
 import RepairMinderServer
 import TestSupport
@@ -10,14 +9,6 @@ import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// A clock the test moves; shared by the server and the SDK so token expiry lines up.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seconds = Date().timeIntervalSince1970
-    var now: Double { lock.withLock { seconds } }
-    func advance(by delta: Double) { lock.withLock { seconds += delta } }
-}
 
 /// Counts requests per path and can fail chosen paths as if the server were down.
 final class ObservingTransport: HTTPTransport, @unchecked Sendable {
@@ -80,41 +71,24 @@ final class ObservingTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-/// The real server on a free loopback port with the demo accounts, and an SDK client for it.
+/// The real server (the shared `ServerHarness`) on a free loopback port with the demo
+/// accounts, and SDK clients for it on the same clock.
 struct LiveServer {
-    let clock = TestClock()
-    let settings: ServerSettings
+    let harness: ServerHarness
+    var clock: TestClock { harness.clock }
+    var settings: ServerSettings { harness.settings }
 
     init(configure: @Sendable (inout ServerSettings) -> Void = { _ in }) async throws {
-        var settings = ServerSettings()
-        settings.dataDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("repairminder-kit-\(UUID().uuidString)").path
-        settings.bcryptCost = 4
-        settings.ipRateLimit = 0
-        settings.loginFailureLimit = 0
-        settings.codeResendInterval = 0
-        settings.codeEmailsPerHour = 0
-        settings.codeRequestMinimumMilliseconds = 0
-        settings.jwtSecret = "kit-test-secret-kit-test-secret-kit-test"
-        configure(&settings)
-        self.settings = settings
-        var logger = Logger(label: "kit-test")
-        logger.logLevel = .critical
-        let database = try await Database.openMigrated(settings: settings, logger: logger)
-        _ = try await FixtureLoader(database: database, bcryptCost: 4).load(DemoFixtures.file)
-        await database.close()
+        harness = try await ServerHarness(configure: configure)
     }
 
     /// Runs `body` with the server listening and a client factory pointing at it.
     func run(_ body: @Sendable @escaping (URL) async throws -> Void) async throws {
-        defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
-        var logger = Logger(label: "kit-test")
-        logger.logLevel = .critical
-        let clock = self.clock
-        let app = try await buildApplication(settings: settings, clock: ServerClock { clock.now }, logger: logger)
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            try await body(URL(string: "http://127.0.0.1:\(port)")!)
+        try await harness.removingAfterwards {
+            try await harness.run(.live) { client in
+                let port = try #require(client.port)
+                try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+            }
         }
     }
 
@@ -122,7 +96,7 @@ struct LiveServer {
         -> APIClient
     {
         let clock = self.clock
-        return APIClient(baseURL: baseURL, store: store, transport: transport, now: { Date(timeIntervalSince1970: clock.now) })
+        return APIClient(baseURL: baseURL, store: store, transport: transport, now: { clock.date })
     }
 
     /// The newest six-digit code mailed to `email`.
@@ -137,17 +111,8 @@ final class StateLog {
     private(set) var states: [AuthState] = []
     func append(_ state: AuthState) { states.append(state) }
 
-    /// Waits (up to 5 s) until `count` states were seen.
+    /// Waits until `count` states were seen.
     func waitFor(count: Int) async throws {
-        for _ in 0..<500 where states.count < count { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(states.count >= count, "states so far: \(states)")
+        try await waitUntil("\(count) states; so far: \(states)") { states.count >= count }
     }
-}
-
-/// Waits (up to 5 s) until `condition` holds, for what the app does after an await returns
-/// (state streams, a registration after sign-in), then expects it.
-@MainActor
-func eventually(_ condition: @MainActor () async throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-    for _ in 0..<500 where try await !condition() { try await Task.sleep(for: .milliseconds(10)) }
-    #expect(try await condition(), sourceLocation: sourceLocation)
 }

@@ -3,6 +3,7 @@ import Logging
 import RepairMinderKit
 import RepairMinderModels
 import RepairMinderServer
+import TestSupport
 import Testing
 
 /// Push notifications and deep links end to end (issue 17, item 4; seed 003's "Push
@@ -85,19 +86,20 @@ import Testing
         // Permission and the token come first (the app asks after its first sign-in, but order
         // does not matter): nothing is registered while signed out.
         await push.requestPermission()
-        try await eventually { push.deviceToken == "deadbeef" }
+        try await waitUntil { push.deviceToken == "deadbeef" }
         #expect(push.isAuthorized == true)
         #expect(try await Self.serverTokens(server).isEmpty)
         app.roles.select(.staff)
         try await SessionStateTests.signIn(app.staff, server: server)
-        try await eventually { try await Self.serverTokens(server) == [["deadbeef", "staff", "staff"]] }
-        #expect(push.registeredRole == .staff)
+        try await waitUntil { try await Self.serverTokens(server) == [["deadbeef", "staff", "staff"]] }
+        // The server's row is there before the app has read the answer: wait for the app too.
+        try await waitUntil { push.registeredRole == .staff }
         await app.staff.logout()
         // Unregistered by the app before its session ended (the server would drop it with the
         // session anyway).
         #expect(transport.count("/api/user/device-token") == 2)
         #expect(try await Self.serverTokens(server).isEmpty)
-        try await eventually { push.registeredRole == nil }
+        try await waitUntil { push.registeredRole == nil }
     }
 
     @Test func customerTokenRegistersAsCustomerAndIsRemovedAtLogout() async throws {
@@ -115,7 +117,9 @@ import Testing
         try await app.customer.verify(code: try await server.latestCode(to: "jane@example.test"))
         // Signed in first, permission after: the token registers as soon as it arrives.
         await push.requestPermission()
-        try await eventually { try await Self.serverTokens(server) == [["deadbeef", "customer", "customer"]] }
+        try await waitUntil { try await Self.serverTokens(server) == [["deadbeef", "customer", "customer"]] }
+        // The server's row is there before the app has read the answer: wait for the app too.
+        try await waitUntil { push.registeredRole == .customer }
         await app.customer.logout()
         #expect(transport.count("/api/customer/device-token") == 2)
         #expect(try await Self.serverTokens(server).isEmpty)
@@ -133,7 +137,8 @@ import Testing
         system.coordinator = push
         try await SessionStateTests.signIn(app.staff, server: server)
         await push.requestPermission()
-        try await Task.sleep(for: .milliseconds(100))
+        // No token was asked of the system, so none can be registered later: nothing to wait for.
+        #expect(system.tokenRequests == 0)
         #expect(push.isAuthorized == false)
         #expect(push.deviceToken == nil)
         #expect(try await Self.serverTokens(server).isEmpty)
@@ -152,7 +157,7 @@ import Testing
         #expect(app.router.destination == nil)
         app.roles.select(.staff)
         try await SessionStateTests.signIn(app.staff, server: server)
-        try await eventually { app.router.destination == .enquiry(ticketId: "t-7") }
+        try await waitUntil { app.router.destination == .enquiry(ticketId: "t-7") }
         #expect(app.router.staffTab == .enquiries)
         #expect(app.router.pending == nil)
         // Signed in: a tap goes straight to its tab.
@@ -161,7 +166,7 @@ import Testing
         #expect(app.router.destination == .order(orderId: "o-1"))
         // Signing out goes back to the first tab, nothing open.
         await app.staff.logout()
-        try await eventually { app.router.destination == nil }
+        try await waitUntil { app.router.destination == nil }
         #expect(app.router.staffTab == .dashboard)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import RepairMinderKit
 import RepairMinderModels
+import TestSupport
 import Testing
 
 /// Issue 28's push fixes, against the real server with the fake system: permission asked after
@@ -56,10 +57,10 @@ extension PushAndDeepLinkTests {
         #expect(system.tokenRequests == 0)
         // The app never calls requestPermission(): signing in is enough.
         try await signIn(app, as: role, server: server)
-        try await eventually { try await serverTokens(server) == registered("deadbeef", as: role) }
+        try await waitUntil { try await serverTokens(server) == registered("deadbeef", as: role) }
         #expect(system.prompts == 1)
         #expect(push.isAuthorized == true)
-        try await eventually { recordedToken(app, role) == "deadbeef" }
+        try await waitUntil { recordedToken(app, role) == "deadbeef" }
         await logout(app, as: role)
         #expect(try await serverTokens(server).isEmpty)
         // Cleared at logout, in memory and in the store.
@@ -68,8 +69,8 @@ extension PushAndDeepLinkTests {
         // The next sign-in asks again; the person answered already, so there is no prompt,
         // but the token is asked for and registered again.
         try await signIn(app, as: role, server: server)
-        try await eventually { try await serverTokens(server) == registered("deadbeef", as: role) }
-        try await eventually { system.tokenRequests == 2 }
+        try await waitUntil { try await serverTokens(server) == registered("deadbeef", as: role) }
+        try await waitUntil { system.tokenRequests == 2 }
         #expect(system.prompts == 1)
         await logout(app, as: role)
     }
@@ -88,11 +89,11 @@ extension PushAndDeepLinkTests {
         #expect(system.tokenRequests == 1)
         #expect(system.prompts == 0)
         #expect(push.isAuthorized == true)
-        try await eventually { push.deviceToken == "deadbeef" }
+        try await waitUntil { push.deviceToken == "deadbeef" }
         // Signed out: the token waits for a sign-in.
         #expect(try await serverTokens(server).isEmpty)
         try await signIn(app, as: .staff, server: server)
-        try await eventually { try await serverTokens(server) == registered("deadbeef", as: .staff) }
+        try await waitUntil { try await serverTokens(server) == registered("deadbeef", as: .staff) }
         #expect(system.prompts == 0)
 
         // Refused before: launch asks nothing and requests no token.
@@ -119,11 +120,14 @@ extension PushAndDeepLinkTests {
         system.coordinator = push
         let path = tokenPath(.staff)
         try await signIn(app, as: .staff, server: server)
-        try await eventually { app.staff.registeredDeviceToken == "deadbeef" }
+        try await waitUntil { app.staff.registeredDeviceToken == "deadbeef" }
         // APNs hands a new token while signed in (a restore from backup, say).
         system.token = Data([0xca, 0xfe, 0xf0, 0x0d])
         await push.didReceiveDeviceToken(system.token)
-        try await eventually { try await serverTokens(server) == registered("cafef00d", as: .staff) }
+        try await waitUntil { try await serverTokens(server) == registered("cafef00d", as: .staff) }
+        // The server's row is there before the app has read the answer and taken the old
+        // token off: wait for the app too.
+        try await waitUntil { app.staff.registeredDeviceToken == "cafef00d" && transport.count("DELETE", path) >= 1 }
         #expect(push.deviceToken == "cafef00d")
         #expect(push.registeredRole == .staff)
         #expect(app.staff.registeredDeviceToken == "cafef00d")
@@ -153,8 +157,8 @@ extension PushAndDeepLinkTests {
         // The server cannot be reached for the first two attempts.
         transport.failNext(path, times: 2)
         try await signIn(app, as: .staff, server: server)
-        try await eventually { try await serverTokens(server) == registered("deadbeef", as: .staff) }
-        try await eventually { push.registeredRole == .staff }
+        try await waitUntil { try await serverTokens(server) == registered("deadbeef", as: .staff) }
+        try await waitUntil { push.registeredRole == .staff }
         #expect(transport.count("POST", path) == 3)
         #expect(push.lastError == nil)
         #expect(app.staff.registeredDeviceToken == "deadbeef")
@@ -175,15 +179,15 @@ extension PushAndDeepLinkTests {
         // Every attempt of the first round fails: three tries, then it gives up.
         transport.failNext(path, times: 3)
         try await signIn(app, as: .staff, server: server)
-        try await eventually { push.lastError != nil }
+        try await waitUntil { push.lastError != nil }
         #expect(transport.count("POST", path) == 3)
         #expect(push.registeredRole == nil)
         #expect(app.staff.registeredDeviceToken == nil)
         #expect(try await serverTokens(server).isEmpty)
         // Back in the foreground, with the server reachable again.
         app.appBecameActive()
-        try await eventually { try await serverTokens(server) == registered("deadbeef", as: .staff) }
-        try await eventually { push.lastError == nil }
+        try await waitUntil { try await serverTokens(server) == registered("deadbeef", as: .staff) }
+        try await waitUntil { push.lastError == nil }
         app.appWillResignActive()
         #expect(transport.count("POST", path) == 4)
         #expect(push.registeredRole == .staff)
@@ -204,8 +208,8 @@ extension PushAndDeepLinkTests {
             let app = AppModel(api: server.client(url, store: store), push: system)
             system.coordinator = app.push
             try await signIn(app, as: role, server: server)
-            try await eventually { try await serverTokens(server) == registered("deadbeef", as: role) }
-            try await eventually { try store.registeredDeviceToken(for: role) == "deadbeef" }
+            try await waitUntil { try await serverTokens(server) == registered("deadbeef", as: role) }
+            try await waitUntil { try store.registeredDeviceToken(for: role) == "deadbeef" }
         }
         // The app is relaunched on the same store; APNs has not handed this launch's token yet,
         // so only the stored one can say what to unregister.

@@ -1,6 +1,7 @@
 import Foundation
 import RepairMinderKit
 import RepairMinderModels
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -15,11 +16,14 @@ import FoundationNetworking
     static let fast = RetryPolicy(attempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(40))
 
     /// A customer signed in, so staff-free routes and customer routes both have a credential.
-    static func client(_ transport: ScriptedTransport, log: (@Sendable (RequestRecord) -> Void)? = nil) throws -> APIClient {
+    static func client(
+        _ transport: ScriptedTransport, log: (@Sendable (RequestRecord) -> Void)? = nil,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = SDKClock.system.sleep
+    ) throws -> APIClient {
         let store = InMemoryCredentialStore()
         try store.saveStaff(StaffCredentials(accessToken: "staff-access-token", refreshToken: "staff-refresh-token",
                                              accessTokenExpiresAt: Date().addingTimeInterval(3600)))
-        return APIClient(baseURL: base, store: store, transport: transport, retry: fast, log: log)
+        return APIClient(baseURL: base, store: store, transport: transport, retry: fast, log: log, sleep: sleep)
     }
 
     /// An app's own model of an order, with camelCase properties.
@@ -69,12 +73,15 @@ import FoundationNetworking
     @Test func idempotentRequestsAreRetriedOnNetworkErrorsAnd503() async throws {
         let answers = Answers([Answers.failure, (503, "busy", ["Retry-After": "60"]), (200, #"{"success":true,"data":{"ok":true}}"#, [:])])
         let transport = ScriptedTransport { _ in try answers.next() }
-        let api = try Self.client(transport)
-        let started = ContinuousClock.now
+        let waits = Locked([Duration]())
+        let api = try Self.client(transport, sleep: { wait in waits.update { $0.append(wait) } })
         #expect(try await api.send(Routes.orders.detail, path: ["o1"])["ok"] == true)
         #expect(transport.requests.count == 3)
-        // Retry-After (a minute) is honoured only up to the policy's longest delay (40 ms).
-        #expect(ContinuousClock.now - started < .seconds(20))
+        // A wait before each retry; Retry-After (a minute) is honoured only up to the policy's
+        // longest delay (40 ms).
+        #expect(waits.value.count == 2)
+        #expect(waits.value.last == .milliseconds(40))
+        #expect(waits.value.allSatisfy { $0 <= .milliseconds(40) }, "\(waits.value)")
 
         // A POST is never retried: it may have been done.
         let posts = ScriptedTransport { _ in (503, "busy", [:]) }

@@ -126,7 +126,7 @@ import Testing
         await #expect(throws: APIError.quarantined(status: .suspended, message: "Your account has been suspended. Please contact support.")) {
             _ = try await app.api.send(Routes.push.deviceTokens)
         }
-        try await eventually { app.screen == .staffQuarantined }
+        try await waitUntil { app.screen == .staffQuarantined }
         guard case .signedIn(let quarantined) = app.staff.state else { throw APIError.notSignedIn }
         #expect(quarantined.company.status == .suspended)
         // Still signed in (the quarantine screen can check again and sign out).

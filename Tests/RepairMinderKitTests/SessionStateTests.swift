@@ -1,9 +1,10 @@
 import Foundation
-import RepairMinderKit
 import RepairMinderModels
 import RepairMinderServer
 import TestSupport
 import Testing
+
+@testable import RepairMinderKit
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -62,7 +63,7 @@ import FoundationNetworking
         _ = try await server.client(url).send(Routes.staffAuth.refresh, RefreshRequest(refreshToken: stolen))
         server.clock.advance(by: 901)
         await #expect(throws: APIError.sessionExpired(code: .tokenReuseDetected)) { _ = try await app.api.send(Routes.staffAuth.me) }
-        try await eventually { app.screen == .staffLogin }
+        try await waitUntil { app.screen == .staffLogin }
         #expect(app.notice == "You were signed out because your session was used on another device. Please sign in again.")
         app.dismissNotice()
         #expect(app.notice == nil)
@@ -89,7 +90,7 @@ import FoundationNetworking
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         _ = try await URLSession.shared.data(for: request)
         await #expect(throws: APIError.self) { _ = try await app.api.send(Routes.customerAuth.me) }
-        try await eventually { app.screen == .customerLogin }
+        try await waitUntil { app.screen == .customerLogin }
         #expect(app.notice == "Your session has ended. Please sign in again.")
         #expect(try app.api.store.customerCredentials() == nil)
 
@@ -102,7 +103,7 @@ import FoundationNetworking
         let asked = transport.count("/api/customer/auth/me")
         await #expect(throws: APIError.sessionExpired(code: .tokenExpired)) { _ = try await app.api.send(Routes.customerAuth.me) }
         #expect(transport.count("/api/customer/auth/me") == asked)
-        try await eventually { app.screen == .customerLogin }
+        try await waitUntil { app.screen == .customerLogin }
     }
 
     @Test(arguments: [
@@ -147,13 +148,13 @@ import FoundationNetworking
         await app.launch()
         #expect(app.staff.state == .offline)
         app.appBecameActive()
-        try await eventually { transport.count("/api/auth/me") >= 2 }
+        try await waitUntil { transport.count("/api/auth/me") >= 2 }
         #expect(app.staff.state == .offline)
         await #expect(throws: APIError.self) { try await app.staff.reload() }  // still down: an error, not "no login"
         #expect(app.staff.state == .offline)
         transport.setDown("/api/auth/me", false)
         app.appBecameActive()
-        try await eventually {
+        try await waitUntil {
             if case .signedIn = app.staff.state { true } else { false }
         }
         #expect(app.screen == .staffMain)
@@ -172,12 +173,13 @@ import FoundationNetworking
         let transport = ObservingTransport(), asking = Locked(false)
         transport.beforeSending("/api/auth/me") {
             asking.value = true
-            try await Task.sleep(for: .seconds(60))
+            // Held until the launch is cancelled: nothing moves this clock.
+            try await TestClock().sleep(for: .seconds(60))
         }
         let restored = StaffAuth(api: server.client(url, store: store, transport: transport))
         let launch = Task { @MainActor in try await restored.restoreSession() }
         // Cancelled while it asks the server, whenever that is on a busy machine.
-        try await eventually { asking.value }
+        try await waitUntil { asking.value }
         launch.cancel()
         try await launch.value
         #expect(restored.state == .offline)
@@ -217,14 +219,13 @@ import FoundationNetworking
             let refreshing = Locked(false), released = Locked(false)
             transport.beforeSending("/api/auth/refresh") {
                 refreshing.value = true
-                while !released.value { try await Task.sleep(for: .milliseconds(10)) }
+                try await waitUntil("the refresh released") { released.value }
             }
             let first = Task { try await api.send(Routes.staffAuth.me).user.email }
-            try await eventually { refreshing.value }
+            try await waitUntil { refreshing.value }
             let second = Task { try await api.send(Routes.staffAuth.me).user.email }
-            // Time for the second caller to join the refresh in flight; cancelled earlier, it
-            // must end at once all the same.
-            try await Task.sleep(for: .milliseconds(200))
+            // Cancelled once it waits for the refresh in flight (the first caller waits too).
+            try await waitUntil("the second caller joined the refresh") { await api.staffRefreshWaiters == 2 }
             second.cancel()
             await #expect(throws: CancellationError.self) { _ = try await second.value }
             // It ended while the refresh was still held: it did not wait for it.
@@ -301,23 +302,31 @@ import FoundationNetworking
     @MainActor
     static func foreground(server: LiveServer, url: URL) async throws {
         let transport = ObservingTransport(), store = InMemoryCredentialStore()
-        let app = AppModel(api: server.client(url, store: store, transport: transport))
+        let app = AppModel(api: server.client(url, store: store, transport: transport), clock: server.clock.sdkClock)
         try await signIn(app.staff, server: server)
         let before = try store.staffCredentials()
         server.clock.advance(by: 850)
         app.appBecameActive()
         #expect(app.isKeepingSessionFresh)
-        // Refreshed (and saved) without any request asking for it.
-        try await eventually { (try? store.staffCredentials()) != before }
+        // Refreshed (and saved) without any request asking for it, then asleep until a minute
+        // before the new token expires.
+        try await waitUntil { (try? store.staffCredentials()) != before }
+        try await waitUntil { server.clock.sleeping == 1 }
         #expect(transport.count("/api/auth/refresh") == 1)
+        // The timer fires when the clock reaches it: the next refresh, with no request asking.
+        let refreshed = try store.staffCredentials()
+        server.clock.advance(by: 850)
+        try await waitUntil { (try? store.staffCredentials()) != refreshed }
+        try await waitUntil { server.clock.sleeping == 1 }
+        #expect(transport.count("/api/auth/refresh") == 2)
         app.appWillResignActive()
         #expect(!app.isKeepingSessionFresh)
-        // Nothing left running: no refresh while inactive.
+        // Nothing left running: the timer is gone, so no refresh while inactive.
+        try await waitUntil { server.clock.sleeping == 0 }
         server.clock.advance(by: 901)
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(transport.count("/api/auth/refresh") == 1)
-        #expect(try await app.api.refreshIfNeeded() != nil)
         #expect(transport.count("/api/auth/refresh") == 2)
+        #expect(try await app.api.refreshIfNeeded() != nil)
+        #expect(transport.count("/api/auth/refresh") == 3)
     }
 }
 

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import RepairMinderServer
@@ -32,8 +33,8 @@ import Testing
         let first = Task { try await commit.submit(1) }
         while await writes.batches.isEmpty { await Task.yield() }
         let later = (2...6).map { n in Task { try await commit.submit(n) } }
-        // Let the five queue behind the held first write.
-        try await Task.sleep(for: .milliseconds(100))
+        // The five queue behind the held first write.
+        try await waitUntil { await commit.waiting == 5 }
         await writes.release()
         #expect(try await first.value == 10)
         for (n, task) in zip(2..., later) { #expect(try await task.value == n * 10) }

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import TestSupport
 import Testing
 
 @testable import RepairMinderServer
@@ -14,10 +15,13 @@ import Testing
         if let mode { settings.sqliteSynchronous = mode }
         defer { try? FileManager.default.removeItem(atPath: settings.dataDirectory) }
         let database = try await Database.open(settings: settings, logger: TestServer.quietLogger)
-        // Several at once, so the pool opens more than its first connection.
+        // Several at once, each holding its connection until another holds one too, so the
+        // pool has opened more than its first connection.
+        let holding = Locked(0)
         let values = try await race(4) {
             try await database.withConnection { db in
-                try await Task.sleep(for: .milliseconds(50))
+                holding.update { $0 += 1 }
+                try await waitUntil("a second connection open at once") { holding.value >= 2 }
                 return try await db.raw("PRAGMA synchronous").first(decodingColumn: "synchronous", as: Int.self)
             }
         }

@@ -211,18 +211,6 @@ import Testing
         Set(try await jwks(client).keys.compactMap { $0["kid"] as? String })
     }
 
-    /// Waits up to 5 s for `condition` (an instance reads the key set every 50 ms here).
-    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting for \(what)")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
     /// A rotation end to end, on two instances sharing the key set (on PostgreSQL when the
     /// tests have it): the new key is published at once by both, signs after the activation
     /// delay, tokens of the old key keep working until they expire (a customer's, which has no
@@ -246,7 +234,7 @@ import Testing
             let (added, dropped) = try SigningKeyAdministration.rotate(
                 path: path, algorithm: .es256, activationDelay: 600, tokenLifetime: lifetime, now: server.clock.now)
             #expect(dropped.isEmpty && added.state == .published)
-            try await Self.eventually("both instances publishing the new key") {
+            try await waitUntil("both instances publishing the new key") {
                 let (seenByA, seenByB) = (try await Self.publishedIDs(a), try await Self.publishedIDs(b))
                 return seenByA == [old, added.kid] && seenByB == [old, added.kid]
             }
@@ -255,7 +243,7 @@ import Testing
 
             server.clock.advance(by: 601)
             for client in [a, b] {
-                try await Self.eventually("the new key signing") {
+                try await waitUntil("the new key signing") {
                     let token = try #require(try await client.signIn().string("token"))
                     return try Self.parts(of: token).header["kid"] as? String == added.kid
                 }
@@ -271,7 +259,7 @@ import Testing
             }
 
             server.clock.advance(by: lifetime)
-            try await Self.eventually("the retired key no longer published") {
+            try await waitUntil("the retired key no longer published") {
                 let (seenByA, seenByB) = (try await Self.publishedIDs(a), try await Self.publishedIDs(b))
                 return seenByA == [added.kid] && seenByB == [added.kid]
             }

@@ -35,11 +35,12 @@ public enum Mailbox {
     /// seconds until there are more than `count` (delivery runs after the request answered).
     public static func outbox(to email: String, dataDirectory: String, moreThan count: Int = 0, timeout: Double = 10) throws -> [MailMessage] {
         let path = OutboxTransport.path(dataDirectory: dataDirectory)
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let messages = try OutboxTransport.read(path: path).filter { $0.to == email }
-            if messages.count > count || Date() > deadline { return messages }
-            Thread.sleep(forTimeInterval: 0.05)
+        var messages = try OutboxTransport.read(path: path).filter { $0.to == email }
+        // What is there at the deadline is the answer (the caller checks it), not an error.
+        try? waitUntilBlocking("more than \(count) messages to \(email)", timeout: .seconds(timeout), interval: .milliseconds(50)) {
+            messages = try OutboxTransport.read(path: path).filter { $0.to == email }
+            return messages.count > count
         }
+        return messages
     }
 }

@@ -73,8 +73,7 @@ public final class SMTPCatcher: @unchecked Sendable {
     /// so a test never waits on it for ever.
     public func stop() {
         try? input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        try? waitUntilBlocking("the SMTP catcher ended", timeout: .seconds(10), interval: .milliseconds(50)) { !process.isRunning }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -5,7 +5,8 @@ import SQLKit
 
 /// The PostgreSQL server the tests may use. With `REPAIRMINDER_TEST_POSTGRES_URL` set (an admin
 /// URL: `bash .ci/postgres.sh start DIR` starts a throwaway server and prints one), every
-/// `TestServer` runs on a fresh database of its own there, and the PostgreSQL-only tests run;
+/// `ServerHarness` (the server tests' `TestServer`, the SDK tests' `LiveServer`) runs on a
+/// fresh database of its own there, and the PostgreSQL-only tests run;
 /// without it everything runs on SQLite and those tests are skipped.
 public enum TestPostgres {
     public static let adminURL = ProcessInfo.processInfo.environment["REPAIRMINDER_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
@@ -76,13 +77,13 @@ public enum TestPostgres {
     public static func connectionCount(to url: String) async throws -> Int {
         guard let name = URLComponents(string: url)?.path.dropFirst().description else { return 0 }
         var count = 0
-        for _ in 0..<20 {
+        // What is left at the deadline is the answer (the caller checks it), not an error.
+        try? await waitUntil("no connections to \(name)", timeout: .seconds(2), interval: .milliseconds(100)) {
             count = try await withAdmin { db in
                 try await db.raw("SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = \(bind: name)")
                     .first(decodingColumn: "n", as: Int.self) ?? 0
             }
-            if count == 0 { break }
-            try await Task.sleep(for: .milliseconds(100))
+            return count == 0
         }
         return count
     }

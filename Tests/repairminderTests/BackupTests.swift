@@ -34,12 +34,7 @@ import Testing
         server.standardError = FileHandle.nullDevice
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        var listening = false
-        for _ in 0..<300 where !listening {
-            listening = ClientCommandTests.Server.answers(port)
-            if !listening { Thread.sleep(forTimeInterval: 0.1) }
-        }
-        try #require(listening)
+        try waitUntilBlocking("serve listening", interval: .milliseconds(100)) { ClientCommandTests.Server.answers(port) }
 
         let made = try CommandLineTests.run(["backup", "--data-dir", dataDir, "--to", backup])
         #expect(made.status == 0, "\(made.error)")

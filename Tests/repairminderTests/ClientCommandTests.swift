@@ -1,5 +1,6 @@
 import ExtrasBase64
 import Foundation
+import RepairMinderKit
 import RepairMinderModels
 import TestSupport
 import Testing
@@ -34,16 +35,11 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            // Up to 30 s: with the PostgreSQL suite running beside it, a start can take a while.
-            for _ in 0..<300 {
-                if (try? CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM users").trimmingCharacters(in: .whitespacesAndNewlines)) == "7",
-                    Self.answers(port)
-                {
-                    return
-                }
-                Thread.sleep(forTimeInterval: 0.1)
+            // With the PostgreSQL suite running beside it, a start can take a while.
+            try waitUntilBlocking("serve --demo listening with its users", interval: .milliseconds(100)) {
+                (try? CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM users").trimmingCharacters(in: .whitespacesAndNewlines)) == "7"
+                    && Self.answers(port)
             }
-            throw CocoaError(.featureUnsupported)
         }
 
         static func answers(_ port: Int) -> Bool {
@@ -59,9 +55,10 @@ import Testing
         }
 
         /// Runs the client with this server's config home. Each `input` line is written to its
-        /// standard input half a second after the previous one (time to act on it, e.g. email a
-        /// code); a line is computed when its turn comes, and may read the standard output so far
-        /// (as often as it needs: the client may still be writing it).
+        /// standard input as soon as it is computed, in turn: the client reads a line per prompt
+        /// (`readLine`), so one written early waits in the pipe; a line that depends on what the
+        /// client did waits for that itself (`latestCode` for the mail, `currentCode` for the
+        /// output, which a line may read as often as it needs: the client may still be writing it).
         func client(_ arguments: [String], input: [@Sendable (_ output: () -> String) throws -> String] = []) throws
             -> (status: Int32, output: String, error: String)
         {
@@ -84,7 +81,6 @@ import Testing
             // the write gets EPIPE (ignored from then on) instead of SIGPIPE killing the runner.
             signal(SIGPIPE, SIG_IGN)
             for line in input {
-                Thread.sleep(forTimeInterval: 0.5)
                 try? stdin.fileHandleForWriting.write(contentsOf: Data((try line { collected.text } + "\n").utf8))
             }
             try? stdin.fileHandleForWriting.close()
@@ -98,10 +94,9 @@ import Testing
         func latestCode(to email: String) throws -> String {
             let outbox = OutboxTransport.path(dataDirectory: dataDir)
             var fresh: [MailMessage] = []
-            for _ in 0..<100 {
+            try waitUntilBlocking("a fresh mail to \(email)", timeout: .seconds(10), interval: .milliseconds(100)) {
                 fresh = try OutboxTransport.read(path: outbox).dropFirst(mailBeforeClient.value).filter { $0.to == email }
-                if !fresh.isEmpty { break }
-                Thread.sleep(forTimeInterval: 0.1)
+                return !fresh.isEmpty
             }
             let text = try #require(fresh.last?.text)
             return String(text[try #require(text.range(of: #"\d{6}"#, options: .regularExpression))])
@@ -144,8 +139,13 @@ import Testing
         let entry = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect(entry["state"] as? String == "sent")
         #expect(!json.output.contains(try server.latestCode(to: "admin@acme.test")))
-        // A 61 s token is within the SDK's 60 s margin after a second: whoami refreshes once.
-        Thread.sleep(forTimeInterval: 1.1)
+        // A 61 s token is within the SDK's 60 s margin once a second has passed since it was
+        // issued (the outbox commands above often took that long): whoami then refreshes once.
+        let stored = FileCredentialStore(directory: URL(fileURLWithPath: server.configHome).appendingPathComponent("repairminder"))
+        let expiresAt = try #require(try stored.staffCredentials()).accessTokenExpiresAt
+        try waitUntilBlocking("the access token within the SDK's refresh margin", interval: .milliseconds(50)) {
+            expiresAt.timeIntervalSinceNow < 60
+        }
         let whoami = try server.client(["whoami"])
         #expect(whoami.status == 0, "\(whoami.error)")
         #expect(whoami.output == "Ada Admin <admin@acme.test>, admin at Acme Repairs (active)\n")
@@ -239,9 +239,9 @@ import Testing
         _ = try http.post("/api/auth/2fa/request", ["userId": userId, "email": "admin@acme.test"])
         // The delivery worker writes the outbox shortly after the request commits the mail.
         var outbox: [MailMessage] = []
-        for _ in 0..<100 where outbox.count <= mailBefore {
-            try await Task.sleep(for: .milliseconds(100))
+        try await waitUntil("the code in the outbox", interval: .milliseconds(100)) {
             outbox = try OutboxTransport.read(path: outboxPath)
+            return outbox.count > mailBefore
         }
         let text = try #require(outbox.dropFirst(mailBefore).last { $0.to == "admin@acme.test" }?.text)
         let code = String(text[try #require(text.range(of: #"\d{6}"#, options: .regularExpression))])
@@ -337,10 +337,9 @@ import Testing
     /// to 10 s for the line: on a loaded machine the setup request may not have answered yet.
     static func currentCode(fromSetupOutput output: () -> String) throws -> String {
         var secretLine: Substring?
-        for _ in 0..<100 {
+        try waitUntilBlocking("the Secret line of totp setup", timeout: .seconds(10), interval: .milliseconds(100)) {
             secretLine = output().split(separator: "\n").first { $0.hasPrefix("Secret") }
-            if secretLine != nil { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            return secretLine != nil
         }
         let line = try #require(secretLine, "no Secret line in: \(output())")
         let grouped = try #require(line.split(separator: ":", maxSplits: 1).last)

@@ -111,12 +111,9 @@ import Testing
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        var healthy = false
-        for _ in 0..<300 where !healthy {
-            healthy = (try? await InstanceCrashTests.HTTP.send("GET", "http://127.0.0.1:\(port)/api/health"))?.status == 200
-            if !healthy { try await Task.sleep(for: .milliseconds(100)) }
+        try await waitUntil("serve healthy", interval: .milliseconds(100)) {
+            (try? await InstanceCrashTests.HTTP.send("GET", "http://127.0.0.1:\(port)/api/health"))?.status == 200
         }
-        #expect(healthy)
         process.terminate()
         process.waitUntilExit()
         let lines = [output, errors].flatMap { path in

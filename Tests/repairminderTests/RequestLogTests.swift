@@ -38,9 +38,9 @@ import Testing
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
         var healthy: HTTPURLResponse?
-        for _ in 0..<300 where healthy == nil {
+        try await waitUntil("serve answering", interval: .milliseconds(100)) {
             healthy = try? await Self.get(url + "/api/health")
-            if healthy == nil { try await Task.sleep(for: .milliseconds(100)) }
+            return healthy != nil
         }
         let health = try #require(healthy, "serve did not start")
 

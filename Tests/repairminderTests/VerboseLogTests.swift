@@ -68,12 +68,9 @@ import Testing
         server.standardError = log
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        var healthy = false
-        for _ in 0..<300 where !healthy {
-            healthy = (try? await Self.send("GET", base + "/api/health"))?.status == 200
-            if !healthy { try await Task.sleep(for: .milliseconds(100)) }
+        try await waitUntil("serve --verbose healthy", interval: .milliseconds(100)) {
+            (try? await Self.send("GET", base + "/api/health"))?.status == 200
         }
-        try #require(healthy, "serve --verbose did not start")
 
         // Sign in: the password, the code by SMTP, the tokens.
         let admin = DemoFixtures.adminEmail, password = DemoFixtures.adminPassword
@@ -84,9 +81,9 @@ import Testing
             "POST", base + "/api/auth/2fa/request", json: ["userId": userId, "email": admin, "challengeToken": challengeToken])
         #expect(request.status == 200)
         var mail: SMTPCatcher.Received?
-        for _ in 0..<100 where mail == nil {
+        try await waitUntil("the code at the mail server", interval: .milliseconds(100)) {
             mail = try catcher.received().last
-            if mail == nil { try await Task.sleep(for: .milliseconds(100)) }
+            return mail != nil
         }
         let emailedCode = try #require(mail?.code, "no code arrived at the mail server")
         let verified = try await Self.send(

@@ -46,16 +46,21 @@ public final class AppModel {
     @ObservationIgnored private var keepingFresh: Task<Void, Never>?
     /// Whether the app is in the foreground (`appBecameActive` until `appWillResignActive`).
     @ObservationIgnored private var isActive = false
+    /// What the foreground refresh reads the time from and sleeps on.
+    @ObservationIgnored private let clock: SDKClock
 
     /// - Parameter passkeys: makes and uses passkeys (`PlatformPasskeyAuthenticator`); nil: the
     ///   screens do not offer them.
     ///   `config`: the app configuration, fetched from the server at launch. `lock`: asks for
     ///   Face ID or Touch ID before the stored session is used (when the person turned it on).
+    ///   `clock`: the time and the sleeping of the foreground refresh (and of push registration's
+    ///   retries); the wall clock unless a test moves one by hand.
     public init(
         api: APIClient, push system: (any PushSystem)? = nil, passkeys: (any PasskeyAuthenticator)? = nil, config: ConfigStore? = nil,
-        lock: BiometricLock? = nil
+        lock: BiometricLock? = nil, clock: SDKClock = .system
     ) {
         self.api = api
+        self.clock = clock
         self.config = config
         self.lock = lock
         roles = RoleSelectionViewModel(store: api.store)
@@ -63,7 +68,7 @@ public final class AppModel {
         customer = CustomerAuth(api: api)
         let (router, staff, customer) = (DeepLinkRouter(), self.staff, self.customer)
         self.router = router
-        push = system.map { PushCoordinator(api: api, staff: staff, customer: customer, router: router, system: $0) }
+        push = system.map { PushCoordinator(api: api, staff: staff, customer: customer, router: router, system: $0, clock: clock) }
         // Locked before anything can use the stored session: the client replays its state to
         // each listener as soon as this initialiser returns, and push would act on it.
         if let lock {
@@ -167,16 +172,16 @@ public final class AppModel {
         Task { await recheckOffline() }
         if let push { Task { await push.appBecameActive() } }
         keepingFresh?.cancel()
-        let api = self.api
+        let (api, clock) = (self.api, self.clock)
         keepingFresh = Task {
             while !Task.isCancelled {
                 // Network and server trouble are retried in half a minute; a refused session
                 // ends (the state stream says so) and so does this loop.
                 let next: Date?
-                do { next = try await api.refreshIfNeeded() } catch let error as APIError where error.isRefusalOfTheSession { return } catch { next = Date().addingTimeInterval(90) }
+                do { next = try await api.refreshIfNeeded() } catch let error as APIError where error.isRefusalOfTheSession { return } catch { next = clock.now().addingTimeInterval(90) }
                 guard let next else { return }
-                let wait = min(max(next.timeIntervalSinceNow - 60, 5), 3600)
-                try? await Task.sleep(for: .seconds(wait))
+                let wait = min(max(next.timeIntervalSince(clock.now()) - 60, 5), 3600)
+                try? await clock.sleep(.seconds(wait))
             }
         }
     }

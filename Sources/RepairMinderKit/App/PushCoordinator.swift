@@ -44,8 +44,16 @@ public final class PushCoordinator {
     public var isPaused = false
     @ObservationIgnored private var signInWhilePaused = false
 
-    public init(api: APIClient, staff: StaffAuth, customer: CustomerAuth, router: DeepLinkRouter, system: any PushSystem) {
+    /// What the waits between registration attempts are slept on.
+    @ObservationIgnored private let clock: SDKClock
+
+    /// - Parameter clock: the waits between registration attempts are slept on it (the wall
+    ///   clock unless a test moves one by hand).
+    public init(
+        api: APIClient, staff: StaffAuth, customer: CustomerAuth, router: DeepLinkRouter, system: any PushSystem, clock: SDKClock = .system
+    ) {
         self.api = api
+        self.clock = clock
         self.staff = staff
         self.customer = customer
         self.router = router
@@ -189,7 +197,7 @@ public final class PushCoordinator {
     private func register(_ wanted: Registration, id: UUID) async {
         defer { if inFlight?.id == id { inFlight = nil } }
         do {
-            _ = try await PushRegistration.register(wanted.token, role: wanted.role, api: api, retryDelays: retryDelays)
+            _ = try await PushRegistration.register(wanted.token, role: wanted.role, api: api, retryDelays: retryDelays, clock: clock)
         } catch {
             if !Task.isCancelled { lastError = (error as? APIError)?.message ?? error.localizedDescription }
             return

@@ -30,9 +30,10 @@ public enum PushRegistration {
 
     /// Registers `token` for `role`, trying again after each of `retryDelays` when an attempt
     /// fails for a reason that may pass (no network, 429, 5xx). A refused session or request
-    /// is not tried again, nor is a cancelled task; the last failure is thrown.
+    /// is not tried again, nor is a cancelled task; the last failure is thrown. The waits are
+    /// slept on `clock`.
     public static func register(
-        _ token: String, role: AppRole, api: APIClient, retryDelays: [Duration], platform: PushPlatform = .ios
+        _ token: String, role: AppRole, api: APIClient, retryDelays: [Duration], platform: PushPlatform = .ios, clock: SDKClock = .system
     ) async throws -> RegisteredDeviceToken {
         var delays = retryDelays[...]
         while true {
@@ -40,7 +41,7 @@ public enum PushRegistration {
                 return try await register(token, role: role, api: api, platform: platform)
             } catch {
                 guard isWorthRetrying(error), let delay = delays.popFirst() else { throw error }
-                try await Task.sleep(for: delay)
+                try await clock.sleep(delay)
             }
         }
     }

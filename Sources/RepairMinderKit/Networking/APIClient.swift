@@ -21,8 +21,9 @@ import FoundationNetworking
 /// way: the state moves to `.signedOut` with the reason, and every listener hears it.
 ///
 /// Idempotent requests (GET, PUT, DELETE) that fail for the network or meet a 503 are retried
-/// (`retry`, exponential backoff with jitter); `log` hears every try, without headers, bodies,
-/// tokens or query values. Every request carries the User-Agent of docs/API.md §1.
+/// (`retry`, exponential backoff with jitter, the waits slept with `sleep`: `Task.sleep` unless
+/// a test gives its own); `log` hears every try, without headers, bodies, tokens or query
+/// values. Every request carries the User-Agent of docs/API.md §1.
 public actor APIClient {
     public nonisolated let baseURL: URL
     public nonisolated let store: any CredentialStore
@@ -35,11 +36,11 @@ public actor APIClient {
         baseURL: URL, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport(),
         userAgent: String = RepairMinderUserAgent.value(), maxRefreshesPerMinute: Int = 10,
         retry: RetryPolicy = .standard, log: (@Sendable (RequestRecord) -> Void)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, sleep: @escaping @Sendable (Duration) async throws -> Void = SDKClock.system.sleep
     ) {
         self.baseURL = baseURL
         self.store = store
-        sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent, retry: retry, log: log)
+        sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent, retry: retry, log: log, sleep: sleep)
         self.now = now
         announcer = SessionAnnouncer(states: Broadcast(replaying: Self.storedState(in: store)))
         staffSession = RefreshingSession(
@@ -54,6 +55,10 @@ public actor APIClient {
         default: .signedOut(reason: nil)
         }
     }
+
+    /// How many callers wait for the staff refresh in flight (for tests that act once one
+    /// joined it).
+    var staffRefreshWaiters: Int { get async { await staffSession.refreshWaiters } }
 
     /// Where the session stands now.
     public nonisolated var authState: AuthState { announcer.states.value ?? .signedOut(reason: nil) }

@@ -59,6 +59,9 @@ actor RefreshGate<Credentials: Equatable & Sendable> {
         }
     }
 
+    /// How many callers wait for the refresh in flight (for tests that act once one joined it).
+    var waiting: Int { waiters.count }
+
     private func cancelWaiter(_ id: UUID) {
         waiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
     }

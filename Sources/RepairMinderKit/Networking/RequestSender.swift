@@ -14,6 +14,8 @@ struct RequestSender: Sendable {
     let userAgent: String
     var retry: RetryPolicy = .standard
     var log: (@Sendable (RequestRecord) -> Void)? = nil
+    /// How the waits between tries are slept (`SDKClock.sleep`).
+    var sleep: @Sendable (Duration) async throws -> Void = SDKClock.system.sleep
 
     /// The response, whatever its status; transport failures become `APIError.network`, and
     /// cancellation stays `CancellationError`.
@@ -28,12 +30,12 @@ struct RequestSender: Sendable {
             } catch let error as APIError {
                 record(outgoing, status: nil, attempt: attempt, since: started, failure: error.message)
                 guard attempt < tries else { throw error }
-                try await Task.sleep(for: retry.delay(beforeRetry: attempt, retryAfter: nil))
+                try await sleep(retry.delay(beforeRetry: attempt, retryAfter: nil))
                 continue
             }
             record(outgoing, status: answer.1.statusCode, attempt: attempt, since: started, failure: nil)
             guard answer.1.statusCode == 503, attempt < tries else { return answer }
-            try await Task.sleep(for: retry.delay(beforeRetry: attempt, retryAfter: RetryAfter.seconds(in: answer.1)))
+            try await sleep(retry.delay(beforeRetry: attempt, retryAfter: RetryAfter.seconds(in: answer.1)))
         }
         throw APIError.network("no try was made")
     }

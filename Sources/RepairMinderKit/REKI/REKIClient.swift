@@ -22,13 +22,15 @@ public actor REKIClient {
     /// Where the REKI session is kept (under `.reki`).
     public nonisolated var store: any CredentialStore { session.store }
 
+    /// The parameters are `APIClient`'s: `now` the time tokens expire against, `sleep` how the
+    /// waits between retries are slept.
     public init(
         baseURL: URL, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport(),
         userAgent: String = RepairMinderUserAgent.value(), maxRefreshesPerMinute: Int = 10,
         retry: RetryPolicy = .standard, log: (@Sendable (RequestRecord) -> Void)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, sleep: @escaping @Sendable (Duration) async throws -> Void = SDKClock.system.sleep
     ) {
-        let sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent, retry: retry, log: log)
+        let sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent, retry: retry, log: log, sleep: sleep)
         session = RefreshingSession(.reki, store: store, sender: sender, maxRefreshesPerMinute: maxRefreshesPerMinute, now: now)
         self.sender = sender
         self.now = now

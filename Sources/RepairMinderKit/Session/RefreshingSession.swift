@@ -81,6 +81,9 @@ actor RefreshingSession {
         try store.delete(kind.key)
     }
 
+    /// How many callers wait for the refresh in flight.
+    var refreshWaiters: Int { get async { await gate.waiting } }
+
     /// Credentials newer than `stale` (`RefreshGate`: one refresh at a time, shared).
     private func fresh(replacing stale: SessionCredentials) async throws -> SessionCredentials {
         let store = self.store, key = kind.key

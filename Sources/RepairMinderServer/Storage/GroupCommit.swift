@@ -20,6 +20,9 @@ actor GroupCommit<Item: Sendable, Output: Sendable> {
         self.write = write
     }
 
+    /// How many items wait for the next batch (for tests that line writes up behind a batch).
+    var waiting: Int { queued.count }
+
     /// Queues `item` for the next batch and returns its output once that batch is committed.
     func submit(_ item: Item) async throws -> Output {
         try await withCheckedThrowingContinuation { continuation in

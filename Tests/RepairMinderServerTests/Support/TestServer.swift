@@ -8,77 +8,18 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// A clock tests move by hand; a `running` one also moves with the wall clock (for the mail
-/// queue's retries, which wait in real time).
-final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Double
-    private let running: Bool
-    private let started = Date()
-
-    init(start: Double = Date().timeIntervalSince1970, running: Bool = false) {
-        current = start
-        self.running = running
-    }
-
-    var now: Double { lock.withLock { current + (running ? Date().timeIntervalSince(started) : 0) } }
-    func advance(by seconds: Double) { lock.withLock { current += seconds } }
-    var serverClock: ServerClock { ServerClock { [self] in now } }
-}
-
-/// A server on a fresh data directory and a fresh database with the demo fixtures loaded, for
-/// one test: SQLite in the data directory, or a new PostgreSQL database when
-/// `REPAIRMINDER_TEST_POSTGRES_URL` is set (`TestPostgres`).
+/// A server for one test: the shared `ServerHarness` (settings, database, clock) and a
+/// `TestClient` that signs in and reads the mail queue.
 struct TestServer {
-    let settings: ServerSettings
-    let clock: ManualClock
+    let harness: ServerHarness
+    var settings: ServerSettings { harness.settings }
+    var clock: TestClock { harness.clock }
 
-    /// Defaults that keep tests fast and independent: cheap bcrypt, no rate limits unless a
-    /// test turns one on.
-    static func defaultSettings() -> ServerSettings {
-        var settings = ServerSettings()
-        settings.dataDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("repairminder-tests-\(UUID().uuidString)").path
-        settings.bcryptCost = 4
-        settings.ipRateLimit = 0
-        settings.loginFailureLimit = 0
-        settings.secondFactorFailureLimit = 0
-        settings.wrongCodeLimit = 0
-        // Sends answer as soon as they are done (EnumerationTimingTests turns the floor back on).
-        settings.codeRequestMinimumMilliseconds = 0
-        settings.codeResendInterval = 0
-        settings.codeEmailsPerHour = 0
-        settings.jwtSecret = "test-secret-that-is-at-least-32-bytes-long"
-        // Many servers run at once on one PostgreSQL: a few connections each are plenty.
-        settings.databasePoolSize = 4
-        // Mail retries within a second, not minutes.
-        settings.mailRetryBaseDelay = 0.1
-        settings.mailRetryMaxDelay = 0.5
-        return settings
-    }
+    static func defaultSettings() -> ServerSettings { ServerHarness.defaultSettings() }
+    static var quietLogger: Logger { ServerHarness.quietLogger }
 
     init(runningClock: Bool = false, configure: (inout ServerSettings) -> Void = { _ in }) async throws {
-        clock = ManualClock(running: runningClock)
-        self.settings = try await TestPostgres.preparing {
-            var settings = Self.defaultSettings()
-            if TestPostgres.isAvailable { settings.databaseURL = try await TestPostgres.createDatabase() }
-            configure(&settings)
-            let database = try await Database.openMigrated(settings: settings, logger: Self.quietLogger)
-            do {
-                _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(DemoFixtures.file)
-            } catch {
-                await database.close()
-                throw error
-            }
-            await database.close()
-            return settings
-        }
-    }
-
-    static var quietLogger: Logger {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        return logger
+        harness = try await ServerHarness(runningClock: runningClock, configure: configure)
     }
 
     /// Runs `body` against the application over Hummingbird's in-process router transport
@@ -87,13 +28,14 @@ struct TestServer {
         _ testing: TestingSetup = .router, logger: Logger = quietLogger, mountingAlso extra: (RouteMounter) -> Void = { _ in },
         _ body: @Sendable @escaping (TestClient) async throws -> Void
     ) async throws {
-        try await removingAfterwards {
+        try await harness.removingAfterwards {
             let metricsPort = MetricsPort()
+            // Built here, not by the harness: the extra routes are the server's internal type.
             let app = try await buildApplication(
                 settings: settings, clock: clock.serverClock, mailTransport: nil, logger: logger, mountingAlso: extra,
                 metricsListening: metricsPort.set)
             try await withMailbox { mailbox in
-                try await app.test(testing) { client in
+                try await harness.run(testing, application: app) { client in
                     try await body(TestClient(client: client, settings: settings, mailbox: mailbox, metricsPort: metricsPort))
                 }
             }
@@ -109,11 +51,10 @@ struct TestServer {
     ) async throws {
         var changed = settings
         change(&changed)
-        try await removingAfterwards {
+        try await harness.removingAfterwards {
             for (settings, body) in [(settings, before), (changed, after)] {
-                let app = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
                 try await withMailbox { mailbox in
-                    try await app.test(.router) { client in
+                    try await harness.run(settings: settings) { client in
                         try await body(TestClient(client: client, settings: settings, mailbox: mailbox))
                     }
                 }
@@ -124,13 +65,15 @@ struct TestServer {
     /// Runs `body` against two instances of the server on the same database, each on real
     /// sockets with its own connection pool: what a load balancer in front of two processes
     /// sees. They share the data directory (so the outbox) and the secrets, as deployments must.
-    func runTwoInstances(_ body: @Sendable @escaping (TestClient, TestClient) async throws -> Void) async throws {
-        try await removingAfterwards {
-            let first = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
-            let second = try await buildApplication(settings: settings, clock: clock.serverClock, logger: Self.quietLogger)
+    func runTwoInstances(
+        logger: Logger = quietLogger, _ body: @Sendable @escaping (TestClient, TestClient) async throws -> Void
+    ) async throws {
+        // Each instance's lines say which it is (`instance=a`, `instance=b`).
+        let (first, second) = (Self.tagged(logger, "a"), Self.tagged(logger, "b"))
+        try await harness.removingAfterwards {
             try await withMailbox { mailbox in
-                try await first.test(.live) { a in
-                    try await second.test(.live) { b in
+                try await harness.run(.live, logger: first) { a in
+                    try await harness.run(.live, logger: second) { b in
                         try await body(
                             TestClient(client: a, settings: settings, mailbox: mailbox),
                             TestClient(client: b, settings: settings, mailbox: mailbox))
@@ -140,22 +83,14 @@ struct TestServer {
         }
     }
 
-    /// Runs `body`, then removes what the server left, whether `body` threw or not.
-    private func removingAfterwards(_ body: () async throws -> Void) async throws {
-        do {
-            try await body()
-        } catch {
-            await remove()
-            throw error
-        }
-        await remove()
+    private static func tagged(_ logger: Logger, _ instance: String) -> Logger {
+        var tagged = logger
+        tagged[metadataKey: "instance"] = "\(instance)"
+        return tagged
     }
 
     /// Removes what the server left: its data directory, and its PostgreSQL database.
-    func remove() async {
-        try? FileManager.default.removeItem(atPath: settings.dataDirectory)
-        if let url = settings.databaseURL { await TestPostgres.dropDatabase(url: url) }
-    }
+    func remove() async { await harness.remove() }
 
     /// The server's mail queue, read through a database handle of the test's own (one for the
     /// whole test: opening one per read would cost a PostgreSQL connection each time).
@@ -166,15 +101,7 @@ struct TestServer {
 
     /// A second connection to the server's database, for checking what a request changed.
     func withDatabase<T: Sendable>(_ body: @Sendable (Database) async throws -> T) async throws -> T {
-        let database = try await Database.open(settings: settings, logger: Self.quietLogger)
-        do {
-            let result = try await body(database)
-            await database.close()
-            return result
-        } catch {
-            await database.close()
-            throw error
-        }
+        try await harness.withDatabase(body)
     }
 }
 
@@ -215,13 +142,10 @@ final class MetricsPort: @unchecked Sendable {
 
     @Sendable func set(_ port: Int) { lock.withLock { self.port = port } }
 
-    /// The port, waiting up to 10 s for the listener to bind.
+    /// The port, once the listener has bound.
     func wait() async throws -> Int {
-        for _ in 0..<1000 {
-            if let port = lock.withLock({ port }) { return port }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw CancellationError()
+        try await waitUntil("the metrics listener") { lock.withLock { port } != nil }
+        return try #require(lock.withLock { port })
     }
 }
 

@@ -60,6 +60,9 @@ struct MailDeliveryService: Service {
                     try await cancelWhenGracefulShutdown { try await queue.claim(limit: batchSize, now: clock.now(), lease: lease) }
                 } ?? []
                 if claimed.isEmpty {
+                    // Nothing in flight at this worker and nothing due: tests wait for this line
+                    // to know that nothing more will be sent.
+                    logger.trace("Mail queue: nothing due")
                     // Sleep until the next look, or sooner for a retry this worker scheduled.
                     let untilRetry = nextRetry.map { $0 - clock.now() } ?? pollInterval
                     nextRetry = nil

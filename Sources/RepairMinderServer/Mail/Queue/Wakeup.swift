@@ -7,6 +7,11 @@ final class Wakeup: @unchecked Sendable {
     private let lock = NSLock()
     private var pending = false
     private var waiter: CheckedContinuation<Void, Never>?
+    private var waitsBegun = 0
+
+    /// How many waits have begun: each is an idle pass of the delivery worker, which tests wait
+    /// for instead of sleeping ("the worker is running and found nothing to do").
+    var waits: Int { lock.withLock { waitsBegun } }
 
     func signal() {
         let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
@@ -19,6 +24,7 @@ final class Wakeup: @unchecked Sendable {
 
     /// Returns on a signal, or after `seconds`.
     func wait(upTo seconds: Double) async {
+        lock.withLock { waitsBegun += 1 }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.waitForSignal() }
             group.addTask { try? await Task.sleep(for: .seconds(seconds)) }
