@@ -8,8 +8,8 @@ import Testing
 /// a damaged row fails closed.
 @Suite struct UnknownWireValueTests {
     @Test func anUnknownRoleGrantsNoPermission() {
-        #expect(RolePermissions.permissions(for: .unknown("overlord")).isEmpty)
-        for role in UserRole.allCases { #expect(!RolePermissions.permissions(for: role).isEmpty, "\(role)") }
+        #expect(UserRole.unknown("overlord").permissions.isEmpty)
+        for role in UserRole.allCases { #expect(!role.permissions.isEmpty, "\(role)") }
     }
 
     @Test func anUnknownStoredCompanyStatusIsSuspended() {

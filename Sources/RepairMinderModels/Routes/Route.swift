@@ -105,6 +105,7 @@ public struct Route<Request: WireType, Response: WireType>: Sendable {
     public let erased: AnyRoute
 
     /// - Parameters:
+    ///   - permission: what a staff caller's role must allow: 403 `FORBIDDEN` otherwise.
     ///   - fixedFields: body fields this route takes one value of (`appType: "staff"` on the staff
     ///     device-token route): the document narrows the body's schema, the server refuses others.
     ///   - inputRuleBeyondSchema: a rule on the body that depends on stored state, so no schema can
@@ -113,13 +114,13 @@ public struct Route<Request: WireType, Response: WireType>: Sendable {
     public init(
         _ method: HTTPMethod, _ path: RoutePath, _ credential: RouteCredential, _ summary: String,
         availability: RouteAvailability = .served, quarantine: QuarantineRule = .blocked, scope: RouteScope = .any,
-        budgets: [RouteBudget] = [], format: ResponseFormat = .envelope, successStatus: Int = 200,
+        permission: Permission? = nil, budgets: [RouteBudget] = [], format: ResponseFormat = .envelope, successStatus: Int = 200,
         query: [QueryParameter] = [], fixedFields: KeyValuePairs<String, String> = [:],
         inputRuleBeyondSchema: String? = nil, failures: [DocumentedFailure] = []
     ) {
         erased = AnyRoute(
             method: method, path: path, credential: credential, summary: summary, availability: availability,
-            quarantine: quarantine, scope: scope, budgets: budgets, format: format,
+            quarantine: quarantine, scope: scope, permission: permission, budgets: budgets, format: format,
             successStatus: successStatus, query: query, fixedFields: fixedFields.map { ($0.key, $0.value) },
             inputRuleBeyondSchema: inputRuleBeyondSchema, failures: failures,
             requestType: Request.self == EmptyPayload.self ? nil : Request.self, responseType: Response.self)
@@ -142,6 +143,9 @@ public struct AnyRoute: Sendable, CustomStringConvertible {
     public let quarantine: QuarantineRule
     /// Whose data a staff route reaches.
     public let scope: RouteScope
+    /// What the caller's role must allow (docs/API.md §12), read from the role as stored, not
+    /// the token's claim; nil when any staff member may call it.
+    public let permission: Permission?
     /// The budgets of docs/API.md §7 a call spends.
     public let budgets: [RouteBudget]
     /// A sign-in endpoint: counted by the per-client-IP limit (docs/API.md §7).

@@ -38,7 +38,7 @@ struct UserRecord: Decodable, Sendable {
     }
 
     /// The role as stored. The server writes known roles only; one it does not know (a damaged
-    /// row) stays `.unknown`, which grants no permission (`RolePermissions`): failing closed,
+    /// row) stays `.unknown`, which grants no permission (`UserRole.permissions`): failing closed,
     /// where a fallback to a known role would grant that role's.
     var userRole: UserRole { UserRole(rawValue: role) }
 

@@ -74,6 +74,8 @@ extension APIError {
     static let accountSuspended = APIError(
         .forbidden, .accountSuspended, "Your account has been suspended. Please contact support.")
     static let forbidden = APIError(.forbidden, .forbidden, "You do not have access to this resource")
+    /// The caller's role does not allow what the route does (`Route.permission`).
+    static let noPermission = APIError(.forbidden, .forbidden, "You do not have permission to do this")
 
     // Authenticator app (docs/API.md §2.10).
     static let passkeyInvalid = APIError(.unauthorized, .passkeyInvalid, "Passkey not recognised")

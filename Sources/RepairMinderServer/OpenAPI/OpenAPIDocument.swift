@@ -85,6 +85,12 @@ public enum OpenAPIDocument {
         }
         if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
         if let rule = route.inputRuleBeyondSchema { operation["x-input-rule-beyond-schema"] = .string(rule) }
+        if let permission = route.permission {
+            // Which roles may call it: the permission and, for people, the roles that have it.
+            operation["x-permission"] = .string(permission.rawValue)
+            operation["description"] = .string(
+                "Needs `\(permission.rawValue)`: " + UserRole.allCases.filter { $0.may(permission) }.map(\.rawValue).joined(separator: ", "))
+        }
         if let requestType = route.requestType {
             var schema = schemas.reference(requestType)
             if !route.fixedFields.isEmpty {
@@ -163,6 +169,7 @@ public enum OpenAPIDocument {
         if route.credential == .staff, route.quarantine != .allowed || route.scope != .any {
             failures += [.init(403, .accountPendingApproval), .init(403, .accountSuspended)]
         }
+        if route.permission != nil { failures.append(.init(403, .forbidden)) }
         if !route.budgets.isEmpty { failures.append(.init(429, .rateLimited)) }
         failures.append(.init(500, .internalError))
         let byStatus = Dictionary(grouping: failures, by: \.status)

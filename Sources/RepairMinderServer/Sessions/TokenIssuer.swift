@@ -18,7 +18,7 @@ struct TokenIssuer: Sendable {
         let claims = AccessTokenClaims(
             userId: user.id, companyId: user.companyId, role: role, phiAccessLevel: user.phiAccessLevel,
             isMobile: isMobile, dataClassification: user.dataClassification,
-            permissions: RolePermissions.permissions(for: role), sessionId: sessionId,
+            permissions: role.permissions.map(\.rawValue), sessionId: sessionId,
             issuedAt: issuedAt, expiresAt: issuedAt + settings.accessTokenTTL)
         return try await signer.sign(claims)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import RepairMinderModels
 
-/// A staff token's caller: a live session, an active user, and their company. The company is
+/// A staff token's caller: a live session, an active user whose role is still the token's, and
+/// their company. The company is
 /// read on every request (a status change takes effect on the next one); the session and user
 /// come from `StaffCallerCache` when read less than two seconds ago (a logout or deactivation
 /// elsewhere is seen within that; here, at once: `SessionRevocation`).
@@ -23,6 +24,9 @@ struct StaffCallers: CallerLookup {
             (user, company, lastUsedAt) = (caller.user, caller.company, caller.lastUsedAt)
             cache.remember(sessionId: claims.sid, user: user, lastUsedAt: lastUsedAt, readAt: readAt, generation: generation)
         }
+        // A token minted before a role change says what the user no longer is: refused like an
+        // expired one, so the app refreshes and gets the new role (docs/API.md §12).
+        guard user.role == claims.role.rawValue else { throw APIError.tokenExpired }
         if try await sessions.touch(id: claims.sid, lastUsedAt: lastUsedAt, now: now) {
             cache.touched(sessionId: claims.sid, at: now)
         }
