@@ -13,6 +13,16 @@ public enum ActivityEventType: WireEnum {
     case passkeyAdded
     case passkeyRemoved
     case registered
+    // The team (§12): each names the admin who acted (`ActivityEvent.actor`).
+    case invitationSent
+    case invitationRevoked
+    case invitationAccepted
+    case roleChanged
+    case userDeactivated
+    case userReactivated
+    case userArchived
+    case sessionsRevokedByAdmin
+    case factorsReset
     /// An event a newer server records that this version has no name for.
     case unknown(String)
 
@@ -20,6 +30,8 @@ public enum ActivityEventType: WireEnum {
     public static let allCases: [ActivityEventType] = [
         .loginSucceeded, .loginFailed, .twoFactorFailed, .sessionRevoked, .tokenReuseDetected, .passwordChanged,
         .passwordReset, .totpEnabled, .totpDisabled, .recoveryCodeUsed, .passkeyAdded, .passkeyRemoved, .registered,
+        .invitationSent, .invitationRevoked, .invitationAccepted, .roleChanged, .userDeactivated, .userReactivated,
+        .userArchived, .sessionsRevokedByAdmin, .factorsReset,
     ]
 
     /// The value as the wire spells it.
@@ -38,6 +50,15 @@ public enum ActivityEventType: WireEnum {
         case .passkeyAdded: "passkey_added"
         case .passkeyRemoved: "passkey_removed"
         case .registered: "registered"
+        case .invitationSent: "invitation_sent"
+        case .invitationRevoked: "invitation_revoked"
+        case .invitationAccepted: "invitation_accepted"
+        case .roleChanged: "role_changed"
+        case .userDeactivated: "user_deactivated"
+        case .userReactivated: "user_reactivated"
+        case .userArchived: "user_archived"
+        case .sessionsRevokedByAdmin: "sessions_revoked_by_admin"
+        case .factorsReset: "factors_reset"
         case .unknown(let raw): raw
         }
     }
@@ -54,20 +75,30 @@ public struct ActivityEvent: Codable, Sendable, Equatable, Identifiable {
     public var userAgent: String?
     /// The session the event happened in or to, when there is one.
     public var sessionId: String?
-    public init(id: String, type: ActivityEventType, at: String, ipAddress: String?, userAgent: String?, sessionId: String?) {
+    /// The admin who did it, when it was not the user (the team's events, docs/API.md §12).
+    public var actor: ActorSummary?
+    /// What changed, for events that say: `from` and `to` of `role_changed`, the invitee's
+    /// `email` of the invitations' events.
+    public var detail: [String: String]?
+    public init(
+        id: String, type: ActivityEventType, at: String, ipAddress: String?, userAgent: String?, sessionId: String?,
+        actor: ActorSummary? = nil, detail: [String: String]? = nil
+    ) {
         self.id = id
         self.type = type
         self.at = at
         self.ipAddress = ipAddress
         self.userAgent = userAgent
         self.sessionId = sessionId
+        self.actor = actor
+        self.detail = detail
     }
 
     /// The type, if this version knows it.
     public var knownType: ActivityEventType? { type.isKnown ? type : nil }
 
     enum CodingKeys: String, CodingKey {
-        case id, type, at, ipAddress, userAgent, sessionId
+        case id, type, at, ipAddress, userAgent, sessionId, actor, detail
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -79,6 +110,9 @@ public struct ActivityEvent: Codable, Sendable, Equatable, Identifiable {
         try c.encode(ipAddress, forKey: .ipAddress)
         try c.encode(userAgent, forKey: .userAgent)
         try c.encode(sessionId, forKey: .sessionId)
+        // Only on the events that have them: the keys older events never had stay absent.
+        try c.encodeIfPresent(actor, forKey: .actor)
+        try c.encodeIfPresent(detail, forKey: .detail)
     }
 }
 
@@ -90,6 +124,13 @@ extension ActivityEvent: WireObject {
         .init("ipAddress", \.ipAddress, .nullable(.text)),
         .init("userAgent", \.userAgent, .nullable(.text)),
         .init("sessionId", \.sessionId, .nullable(.text)),
+        .init("actor", \.actor, .ref(ActorSummary.self), required: false),
+        .init(
+            "detail", \.detail,
+            .object(
+                [.init("from", .text, required: false), .init("to", .text, required: false), .init("email", .email, required: false)],
+                description: "role_changed: from and to; the invitations' events: the invitee's email"),
+            required: false),
     ]
     public static var schema: JSONSchema { .object(fields, description: "A security event of the caller's account") }
     public static var example: ActivityEvent {

@@ -53,3 +53,10 @@ extension Pagination: WireObject {
     public static var schema: JSONSchema { .object(fields) }
     public static var example: Pagination { Pagination(page: 1, limit: 20, total: 100, totalPages: 5) }
 }
+
+extension Pagination {
+    /// Page `page` of `limit` items of `total`.
+    public static func of(page: Int, limit: Int, total: Int) -> Pagination {
+        Pagination(page: page, limit: limit, total: total, totalPages: (total + limit - 1) / limit)
+    }
+}

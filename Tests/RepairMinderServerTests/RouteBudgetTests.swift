@@ -98,6 +98,8 @@ import Testing
         #expect(Limits.settlement(of: .wrongCodes, after: APIError.weakPassword("too short")) == .refund)
         #expect(Limits.settlement(of: .codeEmails, after: APIError.invalidCredentials) == .keep)
         #expect(Limits.settlement(of: .clientIP, after: nil) == .keep)
+        #expect(Limits.settlement(of: .invitations, after: nil) == .keep)
+        #expect(Limits.settlement(of: .invitations, after: APIError.invitationPending) == .refund)
     }
 
     /// Every budget the table declares is keyed by something its route's calls have.
@@ -111,7 +113,7 @@ import Testing
                         continue
                     }
                     #expect(properties.contains { $0.name == "email" }, "\(route): \(budget)")
-                case .callerEmail, .callerId: #expect(route.credential == .staff, "\(route): \(budget)")
+                case .callerEmail, .callerId, .callerCompany: #expect(route.credential == .staff, "\(route): \(budget)")
                 case .clientIP: #expect(budget.kind == .clientIP, "\(route): \(budget)")
                 case .foundByHandler: break
                 }

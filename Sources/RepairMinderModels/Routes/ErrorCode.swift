@@ -59,6 +59,12 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let emailTaken = ErrorCode(rawValue: "EMAIL_TAKEN")
     public static let companyNameTaken = ErrorCode(rawValue: "COMPANY_NAME_TAKEN")
 
+    // The team (§12).
+    public static let invitationPending = ErrorCode(rawValue: "INVITATION_PENDING")
+    public static let invitationInvalid = ErrorCode(rawValue: "INVITATION_INVALID")
+    public static let cannotChangeSelf = ErrorCode(rawValue: "CANNOT_CHANGE_SELF")
+    public static let lastAdmin = ErrorCode(rawValue: "LAST_ADMIN")
+
     /// The codes any route of its kind can answer, whatever it does (docs/API.md §1, §4): bad
     /// input, credentials, limits, failures of the server, quarantine. A route's own codes are
     /// the `failures` it declares.

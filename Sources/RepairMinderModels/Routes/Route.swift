@@ -82,6 +82,10 @@ public struct QueryParameter: Sendable, Hashable {
     public static let search = QueryParameter("search", "Only items matching this text")
     public static let scope = QueryParameter("scope", "Whose figures: the caller's or the company's")
     public static let period = QueryParameter("period", "The period the figures cover")
+    /// The team list's filter (docs/API.md §12).
+    public static let memberStatus = QueryParameter("status", "active, deactivated, archived, or all (the default)")
+    /// Free text a list is narrowed by.
+    public static let q = QueryParameter("q", "Only items matching this text (case-insensitive)")
 }
 
 /// A failure a route answers besides the ones every route of its kind can (bad input,

@@ -27,6 +27,9 @@ public struct RouteBudget: Sendable, Hashable {
         /// Passkey enrolments started per staff user (`register/options`, each storing a
         /// challenge): `--passkey-enrolments-per-minute`; never taken back.
         case passkeyEnrolments
+        /// Invitation mails per shop (`--invitations-per-day`): sent and resent; never taken
+        /// back once the mail is queued, taken back when the request is refused before.
+        case invitations
     }
 
     /// Whose budget a call spends.
@@ -39,6 +42,8 @@ public struct RouteBudget: Sendable, Hashable {
         case callerEmail
         /// The signed-in staff member's id.
         case callerId
+        /// The signed-in staff member's company.
+        case callerCompany
         /// What only the handler finds (a login challenge's user): it names the key when it
         /// reaches the point of spending (`RouteCall.spend`); the mounter still settles it.
         case foundByHandler
@@ -81,6 +86,8 @@ public struct RouteBudget: Sendable, Hashable {
         RouteBudget(.wrongCodes, by: key, namespace: namespace)
     }
     public static func secondFactors(by key: Key) -> RouteBudget { RouteBudget(.secondFactors, by: key) }
+    /// Invitation mails of the signed-in staff member's shop.
+    public static let invitations = RouteBudget(.invitations, by: .callerCompany)
     /// Passkey enrolments started by the signed-in staff member.
     public static let passkeyEnrolments = RouteBudget(.passkeyEnrolments, by: .callerId)
 }

@@ -34,3 +34,17 @@ extension JSONSchema {
         .object(fields.map(\.property), description: description)
     }
 }
+
+extension ResponseField {
+    /// This key as a key of an object that holds `Object` at `path` and encodes its keys
+    /// inline (a member is a staff user plus more).
+    public func within<Outer>(_ path: KeyPath<Outer, Object> & Sendable) -> ResponseField<Outer> {
+        let holds = holdsValue
+        return ResponseField<Outer>(property: property, holdsValue: { holds($0[keyPath: path]) })
+    }
+
+    init(property: JSONSchema.Property, holdsValue: @escaping @Sendable (Object) -> Bool) {
+        self.property = property
+        self.holdsValue = holdsValue
+    }
+}

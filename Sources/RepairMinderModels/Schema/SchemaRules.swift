@@ -18,6 +18,8 @@ enum WireExample {
     static let companyId = "8a1d4e6b-2c3f-4a9b-b7e5-0f9c3d2a1e64"
     static let otherCompanyId = "c47e9b2d-5a1f-4e8c-9d36-7b2a0e4f1c85"
     static let clientId = "e29b7c4a-6d3e-4f1a-8b5c-2a9d0f7e3b16"
+    static let invitationId = "0193a4c2-7d1e-7b3a-9f20-4c8e1d2a6b57"
+    static let invitationToken = "9f2c4e1a7b3d5f8e0c6a2b4d9e1f3a5c7b8d0e2f4a6c8e1b3d5f7a9c0e2b4d6f"
     static let deviceTokenId = "5d8e3f1a-7c2b-4e9d-a6f4-1b0c9e2d7a53"
     static let staffEmail = "admin@acme.test"
     static let customerEmail = "jane@customer.test"

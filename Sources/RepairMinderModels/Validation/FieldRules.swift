@@ -100,6 +100,12 @@ public enum FieldRules {
     /// A passkey's name as the user gives it.
     public static let passkeyName = text(maxLength: 100)
 
+    /// A role an admin may give a member (docs/API.md §12): every role but `master_admin`,
+    /// which only the platform's operators give.
+    public static let assignableRole = StringRule(
+        content: .oneOf(UserRole.allCases.filter { $0 != .masterAdmin }.map(\.rawValue)), normalisation: .trimmed,
+        description: "The member's role in the shop")
+
     /// A new password as sent; the policy (§9, `PasswordRules`: 8 to 128 characters, no NUL,
     /// not common, not the email) answers 400 `WEAK_PASSWORD`, not a validation error.
     public static let newPassword = secret.described(

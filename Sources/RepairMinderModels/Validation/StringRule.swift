@@ -24,6 +24,8 @@ public struct StringRule: Sendable {
         case any
         /// A match of this pattern (ECMA-262, Python `re` and ICU read it alike: explicit classes only).
         case pattern(String, mismatch: String)
+        /// One of these values, exactly as written (the schema's `enum`).
+        case oneOf([String])
     }
 
     public let minLength: Int?
@@ -55,6 +57,7 @@ public struct StringRule: Sendable {
         switch content {
         case .any: break
         case .pattern(let pattern, _): rules.pattern = pattern
+        case .oneOf(let values): rules.allowed = values
         }
         return .string(rules)
     }
@@ -72,6 +75,8 @@ public struct StringRule: Sendable {
         case .any: break
         case .pattern(let pattern, let mismatch):
             guard CompiledPatterns.shared.matches(value, pattern) else { throw FieldProblem("\(name) \(mismatch)") }
+        case .oneOf(let values):
+            guard values.contains(trimmed) else { throw FieldProblem("\(name) must be one of \(values.joined(separator: ", "))") }
         }
         switch normalisation {
         case .none: return value

@@ -14,9 +14,13 @@ struct ActivityController {
 
     @Sendable func activity(_ call: RouteCall<EmptyPayload>) async throws -> ([ActivityEvent], Pagination) {
         let staff = try call.staff
-        let page = try call.query(.page) ?? 1
-        let limit = min(try call.query(.limit) ?? Self.defaultLimit, Self.maximumLimit)
+        let (page, limit) = try Self.pageAndLimit(call)
         let (rows, total) = try await ActivityLog.page(userId: staff.user.id, page: page, limit: limit, in: database)
-        return (rows.map(\.wire), Pagination(page: page, limit: limit, total: total, totalPages: (total + limit - 1) / limit))
+        return (rows.map(\.wire), .of(page: page, limit: limit, total: total))
+    }
+
+    /// A list's `page` (1 when absent) and `limit` (20 when absent, at most 100).
+    static func pageAndLimit(_ call: RouteCall<some Sendable>) throws -> (page: Int, limit: Int) {
+        (try call.query(.page) ?? 1, min(try call.query(.limit) ?? defaultLimit, maximumLimit))
     }
 }

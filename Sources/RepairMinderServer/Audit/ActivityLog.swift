@@ -16,10 +16,18 @@ struct ActivityRecord: Decodable, Sendable {
     var ipAddress: String?
     var userAgent: String?
     var sessionId: String?
+    /// The admin who acted on the user (the team's events, docs/API.md §12).
+    var actorUserId: String?
+    /// That admin's address, when the query joined it (`actor_email`).
+    var actorEmail: String?
+    /// What changed, as a JSON object of strings.
+    var detail: String?
 
     var wire: ActivityEvent {
         ActivityEvent(
-            id: id, type: ActivityEventType(rawValue: type), at: Timestamp.iso8601(at), ipAddress: ipAddress, userAgent: userAgent, sessionId: sessionId)
+            id: id, type: ActivityEventType(rawValue: type), at: Timestamp.iso8601(at), ipAddress: ipAddress, userAgent: userAgent,
+            sessionId: sessionId, actor: actorUserId.map { ActorSummary(id: $0, email: actorEmail ?? "") },
+            detail: detail.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) })
     }
 }
 
@@ -28,17 +36,27 @@ struct ActivityRecord: Decodable, Sendable {
 /// exactly when its change commits. It holds who, what, when and from where: never a
 /// password, code or token. Kept for good (the purge leaves it alone).
 enum ActivityLog {
-    /// Records `type` for `userId`, from `device` (the request's, when there is one), about `sessionId`.
+    private static let detailEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    /// Records `type` for `userId`, from `device` (the request's, when there is one), about
+    /// `sessionId`; with `actor`, done to them by that admin of `companyId`, `detail` saying what
+    /// changed.
     static func record(
         _ type: ActivityEventType, userId: String, sessionId: String? = nil, device: ClientDevice? = nil, at now: Double,
-        on db: any SQLDatabase
+        actor: AuthenticatedStaff? = nil, detail: [String: String]? = nil, on db: any SQLDatabase
     ) async throws {
         let userAgent = device?.userAgent.map { String($0.prefix(SessionStore.userAgentLimit)) }
+        let detailJSON = try detail.map { String(decoding: try detailEncoder.encode($0), as: UTF8.self) }
         try await db.raw(
             """
-            INSERT INTO activity_log (id, user_id, type, at, ip_address, user_agent, session_id)
-            VALUES (\(bind: OrderedID.next()), \(bind: userId), \(bind: type.rawValue), \(bind: now),
-                \(bind: device?.ipAddress), \(bind: userAgent), \(bind: sessionId))
+            INSERT INTO activity_log (id, user_id, company_id, actor_user_id, type, at, ip_address, user_agent, session_id, detail)
+            VALUES (\(bind: OrderedID.next()), \(bind: userId), \(bind: actor?.company.id), \(bind: actor?.user.id),
+                \(bind: type.rawValue), \(bind: now), \(bind: device?.ipAddress), \(bind: userAgent), \(bind: sessionId),
+                \(bind: detailJSON))
             """
         ).run()
     }
@@ -62,8 +80,9 @@ enum ActivityLog {
                 .first(decodingColumn: "n", as: Int.self) ?? 0
             let rows = try await db.raw(
                 """
-                SELECT * FROM activity_log WHERE user_id = \(bind: userId) AND actor IS NULL
-                ORDER BY at DESC, id DESC LIMIT \(literal: limit) OFFSET \(literal: (page - 1) * limit)
+                SELECT a.*, au.email AS actor_email FROM activity_log a LEFT JOIN users au ON au.id = a.actor_user_id
+                WHERE a.user_id = \(bind: userId) AND a.actor IS NULL
+                ORDER BY a.at DESC, a.id DESC LIMIT \(literal: limit) OFFSET \(literal: (page - 1) * limit)
                 """
             ).all(decoding: ActivityRecord.self, with: AccountStore.rowDecoder)
             return (rows, total)

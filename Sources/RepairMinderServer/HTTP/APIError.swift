@@ -96,6 +96,20 @@ extension APIError {
     static let companyNameTaken = APIError(
         .conflict, .companyNameTaken, "A shop with this name is already registered. Choose another name.")
 
+    // The team (docs/API.md §12).
+    static let memberNotFound = APIError(.notFound, .notFound, "No such member of your shop")
+    static let invitationNotFound = APIError(.notFound, .notFound, "No such invitation")
+    static let invitationPending = APIError(
+        .conflict, .invitationPending, "This address already has a pending invitation. Resend it or revoke it first.")
+    static let invitationInvalid = APIError(.notFound, .invitationInvalid, "This invitation is invalid or has expired")
+    static let cannotChangeSelf = APIError(
+        .conflict, .cannotChangeSelf, "You cannot do this to your own account. Ask another admin.")
+    static let lastAdmin = APIError(
+        .conflict, .lastAdmin, "The shop must keep an active admin. Make another member an admin first.")
+    /// A platform administrator is the operators' to manage, not a shop's.
+    static let platformAdminUntouchable = APIError(
+        .forbidden, .forbidden, "Platform administrators are managed by the operators")
+
     // Refresh (docs/API.md §2.7).
     static let invalidRefreshToken = APIError(.unauthorized, .invalidRefreshToken, "Invalid refresh token")
     static let refreshTokenExpired = APIError(.unauthorized, .refreshTokenExpired, "Refresh token expired")

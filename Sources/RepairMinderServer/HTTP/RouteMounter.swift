@@ -73,6 +73,7 @@ extension RouteMounter {
         case .bodyEmail: (body as? any WireRequest)?.text(of: "email")
         case .callerEmail: caller?.user.email
         case .callerId: caller?.user.id
+        case .callerCompany: caller?.company.id
         case .clientIP, .foundByHandler: nil
         }
         // `checkBudgets` made sure at mount time that the key exists.
@@ -90,7 +91,7 @@ extension RouteMounter {
                 guard case .object(let properties, _)? = fields, properties.contains(where: { $0.name == "email" }) else {
                     preconditionFailure("\(route.erased): a budget keyed by the body's email, but the body has none")
                 }
-            case .callerEmail, .callerId:
+            case .callerEmail, .callerId, .callerCompany:
                 precondition(route.credential == .staff, "\(route.erased): a budget keyed by a staff caller it does not have")
             case .clientIP:
                 precondition(budget.kind == .clientIP, "\(route.erased): only the per-IP limit is keyed by the client's address")

@@ -25,6 +25,9 @@ struct AbuseLimits: Sendable {
         var isCeiling = false
     }
 
+    /// A shop's invitation mails are counted per day.
+    static let invitationWindow: Double = 86_400
+
     /// The rule `kind` is counted by, or nil when the settings turn it off.
     func rule(for kind: RouteBudget.Kind) -> WindowCounters.Rule? {
         switch kind {
@@ -49,6 +52,8 @@ struct AbuseLimits: Sendable {
             settings.secondFactorFailureLimit > 0 ? .init(limit: settings.secondFactorFailureLimit, window: Self.guessWindow) : nil
         case .passkeyEnrolments:
             settings.passkeyEnrolmentsPerMinute > 0 ? .init(limit: settings.passkeyEnrolmentsPerMinute, window: 60) : nil
+        case .invitations:
+            settings.invitationsPerDay > 0 ? .init(limit: settings.invitationsPerDay, window: Self.invitationWindow) : nil
         }
     }
 
@@ -105,6 +110,10 @@ struct AbuseLimits: Sendable {
         switch kind {
         case .clientIP, .codeEmails, .challengeEmails, .passkeyEnrolments:
             return .keep
+        case .invitations:
+            // Counted for a mail queued; a refusal before it (a pending invitation, bad input)
+            // sent nothing.
+            return error == nil ? .keep : .refund
         case .failedSecrets:
             if error == nil { return .startAfresh }
             guard let refusal else { return .keep }
@@ -131,6 +140,7 @@ struct AbuseLimits: Sendable {
         case .wrongCodes: "wrong-codes:"
         case .secondFactors: "second-factor:"
         case .passkeyEnrolments: "passkey-enrolments:"
+        case .invitations: "invitations:"
         }
     }
 }

@@ -16,7 +16,7 @@ struct WindowCounters: Sendable {
     }
 
     /// The longest window any rule uses: rows idle for longer count nothing any more.
-    static let longestWindow: Double = 3600
+    static let longestWindow: Double = AbuseLimits.invitationWindow
 
     private struct Counter: Decodable {
         var windowStart: Double

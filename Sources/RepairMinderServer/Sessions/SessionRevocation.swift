@@ -15,9 +15,13 @@ struct SessionRevocation: Sendable {
 
     /// Runs `body` in one transaction; what it ended or changed is forgotten by the caller
     /// cache once that transaction has committed (not before: a read in between would refill it).
-    func transaction<T: Sendable>(_ body: @Sendable (Revocations) async throws -> T) async throws -> T {
+    /// With `serializedOn`, transactions with the same key run one at a time on every instance
+    /// (a rule over several rows: a shop keeps an admin).
+    func transaction<T: Sendable>(
+        serializedOn key: String? = nil, _ body: @Sendable (Revocations) async throws -> T
+    ) async throws -> T {
         let ended = Revocations.Ended()
-        let result = try await database.transaction { db in try await body(Revocations(db: db, ended: ended)) }
+        let result = try await database.transaction(serializedOn: key) { db in try await body(Revocations(db: db, ended: ended)) }
         if let callerCache {
             let (sessions, users) = ended.taken()
             for id in sessions { callerCache.forget(sessionId: id) }

@@ -120,6 +120,10 @@ extension ServerSettings {
             help: "Passkey enrolments a staff member may start a minute (each stores a challenge; at most 5 stay open); 0 = off."
         ) { $0.passkeyEnrolmentsPerMinute = $1 },
         .number(
+            "invitations-per-day", default: 50,
+            help: "Invitation mails (sent and resent) a shop may send a day; beyond, 429 with Retry-After; 0 = off."
+        ) { $0.invitationsPerDay = $1 },
+        .number(
             "code-request-min-ms", default: 150,
             help: "The least time in milliseconds a request that emails a code takes (magic link, customer code, reset, registration), so an address with an account answers as fast as one without."
         ) { $0.codeRequestMinimumMilliseconds = $1 },

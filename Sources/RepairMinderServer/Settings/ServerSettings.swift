@@ -77,6 +77,8 @@ public struct ServerSettings: Sendable {
     public var passkeysPerUser = 20
     /// Passkey enrolments a staff member may start a minute; 0 = off.
     public var passkeyEnrolmentsPerMinute = 10
+    /// Invitation mails a shop may send a day (docs/API.md §12); 0 = off.
+    public var invitationsPerDay = 50
     /// Wrong emailed codes per address and client network per hour, across every code sent to
     /// it (five times that per address from all networks); 0 turns it off.
     public var wrongCodeLimit = 10
@@ -261,7 +263,7 @@ public struct ServerSettings: Sendable {
             ("--code-emails-per-hour", codeEmailsPerHour), ("--ip-rate-limit", ipRateLimit),
             ("--login-failure-limit", loginFailureLimit), ("--second-factor-failure-limit", secondFactorFailureLimit),
             ("--wrong-code-limit", wrongCodeLimit), ("--code-request-min-ms", codeRequestMinimumMilliseconds),
-            ("--passkey-enrolments-per-minute", passkeyEnrolmentsPerMinute),
+            ("--passkey-enrolments-per-minute", passkeyEnrolmentsPerMinute), ("--invitations-per-day", invitationsPerDay),
         ] where value < 0 {
             throw SettingsError("\(name) must not be negative")
         }

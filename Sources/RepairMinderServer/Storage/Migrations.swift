@@ -405,6 +405,35 @@ enum Migrations {
             // the previous key. Codes from before this column have none: an earlier key's.
             "ALTER TABLE recovery_codes ADD COLUMN hash_key TEXT",
         ]),
+        Step(version: 17, name: "the team: invitations, the acting admin of an event", statements: [
+            // Invitations to join a shop (docs/API.md §12). The token is kept as its SHA-256 only;
+            // `acceptable` is 0 for an address that had a staff account when invited (its mail
+            // said so: such an invitation can never be accepted). One pending invitation per
+            // address and shop.
+            """
+            CREATE TABLE invitations (
+                id TEXT PRIMARY KEY,
+                company_id TEXT NOT NULL REFERENCES companies(id),
+                email TEXT NOT NULL,
+                first_name TEXT NOT NULL,
+                last_name TEXT NOT NULL,
+                role TEXT NOT NULL,
+                token_hash TEXT NOT NULL UNIQUE,
+                acceptable INTEGER NOT NULL,
+                status TEXT NOT NULL,
+                invited_by TEXT REFERENCES users(id),
+                created_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                last_sent_at DOUBLE PRECISION NOT NULL,
+                ended_at DOUBLE PRECISION
+            )
+            """,
+            "CREATE UNIQUE INDEX invitations_pending ON invitations(company_id, email) WHERE status = 'pending'",
+            "CREATE INDEX invitations_company ON invitations(company_id, created_at)",
+            // The admin who acted on a member (`ActivityEvent.actor`), and what changed (JSON).
+            "ALTER TABLE activity_log ADD COLUMN actor_user_id TEXT REFERENCES users(id)",
+            "ALTER TABLE activity_log ADD COLUMN detail TEXT",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from
