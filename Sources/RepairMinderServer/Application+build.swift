@@ -167,6 +167,13 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         hasher: parts.hasher, policy: passwordPolicy, codes: codes, mail: parts.mail, issuer: issuer
     ).mount(on: routes)
     ActivityController(database: database).mount(on: routes)
+    TeamController(
+        database: database, store: TeamStore(database: database, revocation: revocation), mail: parts.mail, clock: clock
+    ).mount(on: routes)
+    InvitationController(
+        database: database, store: InvitationStore(database: database, mail: parts.mail), hasher: parts.hasher,
+        policy: passwordPolicy, issuer: issuer, serverURL: settings.serverURL, clock: clock
+    ).mount(on: routes)
     PasswordController(
         clock: clock, accounts: accounts, revocation: revocation, hasher: parts.hasher, policy: passwordPolicy,
         codes: codes

@@ -12,6 +12,7 @@ public final class ServerMetrics: Sendable {
         case customerCode = "customer_code"
         case registration
         case passkey
+        case invitation
     }
 
     private let registry = PrometheusCollectorRegistry()

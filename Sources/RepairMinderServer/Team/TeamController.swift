@@ -98,7 +98,7 @@ struct TeamController {
         return try await store.change(try call.parameter("id"), by: staff, notOnYourself: true, now: now) { member, changing in
             guard member.user.archived == 0 else { return }
             try await TeamStore.keepsAnAdmin(besides: member, on: changing.db)
-            try await changing.db.raw("UPDATE users SET archived = 1, is_active = 0 WHERE id = \(bind: member.user.id)").run()
+            try await changing.db.raw("UPDATE users SET archived = 1 WHERE id = \(bind: member.user.id)").run()
             try await changing.revokeAll(ofUser: member.user.id, reason: "user_archived", device: device, now: now)
             try await ActivityLog.record(.userArchived, userId: member.user.id, device: device, at: now, actor: staff, on: changing.db)
         }.wire(companyStatus: staff.company.companyStatus)
