@@ -26,7 +26,7 @@ run_timeout=${OPENAPI_CHECK_TIMEOUT:-300}
 # behind each route instead of piling up 429s (schemathesis sends hundreds of sign-in attempts).
 # bcrypt cost 4 (the minimum): every generated sign-in hashes a password, and at the default 12
 # that alone triples the run (about 140 s instead of 45 s here); the check is about the contract.
-SERVE_FLAGS=${SERVE_FLAGS-"--ip-rate-limit 0 --login-failure-limit 0 --second-factor-failure-limit 0 --wrong-code-limit 0 --code-resend-interval 0 --code-emails-per-hour 0 --code-request-min-ms 0 --passkey-enrolments-per-minute 0 --bcrypt-cost 4"}
+SERVE_FLAGS=${SERVE_FLAGS-"--ip-rate-limit 0 --login-failure-limit 0 --second-factor-failure-limit 0 --wrong-code-limit 0 --code-resend-interval 0 --code-emails-per-hour 0 --code-request-min-ms 0 --passkey-enrolments-per-minute 0 --invitations-per-day 0 --bcrypt-cost 4"}
 read -r -a serve_flags <<< "$SERVE_FLAGS"
 
 # ---- Tools, pinned: schemathesis 4.x changes its CLI and config between minor versions.
@@ -202,10 +202,12 @@ checks+=,positive_data_acceptance,negative_data_rejection,valid_input_is_not_bad
 export SCHEMATHESIS_HOOKS="$here/schemathesis_hooks.py"
 # Operations that can end the session they are called with run after the others, each group with
 # tokens of its own: revoking a session (alone, so no sessions list hands it the current id),
-# then logout.
+# then an admin's sign-out of a member (which, given the admin's own id from the members list,
+# ends the caller's sessions too), then logout.
 session_revokers=(--include-path-regex '/api/auth/sessions/')
+member_sign_outs=(--include-path-regex '/sign-out$')
 session_enders=(--include-path-regex '/logout$')
-others=(--exclude-path-regex '/logout$|/api/auth/sessions/')
+others=(--exclude-path-regex '/logout$|/sign-out$|/api/auth/sessions/')
 
 run_schemathesis() {  # label, then filter arguments
     local label=$1 started=$SECONDS status=0
@@ -233,6 +235,7 @@ summary=()
 failed=0
 run_schemathesis "every operation but the session enders" "${others[@]}"
 run_schemathesis "revoking a session" "${session_revokers[@]}"
+run_schemathesis "signing a member out" "${member_sign_outs[@]}"
 run_schemathesis "logout, last" "${session_enders[@]}"
 
 echo "-- OpenAPI check summary"

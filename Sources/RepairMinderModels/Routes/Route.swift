@@ -67,10 +67,13 @@ public struct QueryParameter: Sendable, Hashable {
     public let summary: String
     /// The whole numbers it takes; nil for text.
     public let integers: ClosedRange<Int>?
-    public init(_ name: String, _ summary: String, integers: ClosedRange<Int>? = nil) {
+    /// The only values it takes, for a choice; nil for free text.
+    public let allowed: [String]?
+    public init(_ name: String, _ summary: String, integers: ClosedRange<Int>? = nil, allowed: [String]? = nil) {
         self.name = name
         self.summary = summary
         self.integers = integers
+        self.allowed = allowed
     }
 
     public var isInteger: Bool { integers != nil }
@@ -83,7 +86,9 @@ public struct QueryParameter: Sendable, Hashable {
     public static let scope = QueryParameter("scope", "Whose figures: the caller's or the company's")
     public static let period = QueryParameter("period", "The period the figures cover")
     /// The team list's filter (docs/API.md §12).
-    public static let memberStatus = QueryParameter("status", "active, deactivated, archived, or all (the default)")
+    public static let memberStatus = QueryParameter(
+        "status", "Which members: all (the default), active, deactivated or archived",
+        allowed: ["all", "active", "deactivated", "archived"])
     /// Free text a list is narrowed by.
     public static let q = QueryParameter("q", "Only items matching this text (case-insensitive)")
 }

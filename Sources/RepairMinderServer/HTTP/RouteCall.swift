@@ -64,6 +64,17 @@ struct RouteCall<Body: Sendable>: Sendable {
         return value
     }
 
+    /// The query `parameter` of choices (`QueryParameter.allowed`); nil when absent, 400
+    /// `VALIDATION_ERROR` naming the choices when it is none of them.
+    func choice(_ parameter: QueryParameter) throws -> String? {
+        guard let raw = request.uri.queryParameters.get(parameter.name).map({ String($0) }) else { return nil }
+        let allowed = parameter.allowed ?? []
+        guard allowed.contains(raw) else {
+            throw APIError.validation("\(parameter.name) must be one of \(allowed.joined(separator: ", "))")
+        }
+        return raw
+    }
+
     /// The value of the path parameter `name` of the route's template.
     func parameter(_ name: String) throws -> String {
         guard let value = context.parameters.get(name) else { throw APIError.notFound }

@@ -80,7 +80,7 @@ public enum OpenAPIDocument {
             [
                 "name": .string(query.name), "in": "query", "required": false, "description": .string(query.summary),
                 "schema": query.integers.map { ["type": "integer", "minimum": .number(Double($0.lowerBound)), "maximum": .number(Double($0.upperBound))] }
-                    ?? ["type": "string"],
+                    ?? query.allowed.map { ["type": "string", "enum": .array($0.map(JSONValue.string))] } ?? ["type": "string"],
             ]
         }
         if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
@@ -164,6 +164,8 @@ public enum OpenAPIDocument {
         if route.requestType != nil {
             failures += [.init(400, .invalidJSON), .init(400, .validationError), .init(413, .payloadTooLarge)]
         }
+        // A query value the route checks (a number out of its range, a choice it does not offer).
+        if route.query.contains(where: { $0.integers != nil || $0.allowed != nil }) { failures.append(.init(400, .validationError)) }
         if route.credential != .none { failures += [.init(401, .unauthorized), .init(401, .tokenExpired)] }
         // A blocked route, or an allowed one asked for another company than the caller's.
         if route.credential == .staff, route.quarantine != .allowed || route.scope != .any {

@@ -27,11 +27,8 @@ struct TeamController {
     @Sendable func members(_ call: RouteCall<EmptyPayload>) async throws -> ([TeamMember], Pagination) {
         let staff = try call.staff
         let (page, limit) = try ActivityController.pageAndLimit(call)
-        let statusText = call.request.uri.queryParameters.get("status") ?? TeamStore.StatusFilter.all.rawValue
-        guard let status = TeamStore.StatusFilter(rawValue: statusText) else {
-            throw APIError.validation("status must be one of active, deactivated, archived, all")
-        }
-        let query = call.request.uri.queryParameters.get("q").map { FieldRules.trimmingWhitespace(String($0)) }
+        let status = try call.choice(.memberStatus).flatMap(TeamStore.StatusFilter.init(rawValue:)) ?? .all
+        let query = call.request.uri.queryParameters.get(QueryParameter.q.name).map { FieldRules.trimmingWhitespace(String($0)) }
         let (rows, total) = try await store.members(companyId: staff.company.id, status: status, query: query, page: page, limit: limit)
         let companyStatus = staff.company.companyStatus
         return (rows.map { $0.wire(companyStatus: companyStatus) }, .of(page: page, limit: limit, total: total))
