@@ -57,7 +57,7 @@ import Testing
             if let allowed = rules.allowed?.first { return .string(allowed) }
             if rules.format == "date-time" { return "2026-11-20T10:00:00Z" }
             if rules.format == "uri" { return "https://api.acme.test/x" }
-            let candidates = ["sample", "482913", "20.00", "ABCD2345", "otpauth://totp/x", "AAAA"]
+            let candidates = ["sample", "482913", "20.00", "ABCD2345", "otpauth://totp/x", "AAAA", "someone@example.test"]
             let text = candidates.first { text in
                 rules.pattern.map { SchemaChecker.matches(text, $0) } ?? true
             }

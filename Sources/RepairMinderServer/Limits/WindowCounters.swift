@@ -15,8 +15,9 @@ struct WindowCounters: Sendable {
         var spacing: Double = 0
     }
 
-    /// The longest window any rule uses: rows idle for longer count nothing any more.
-    static let longestWindow: Double = AbuseLimits.invitationWindow
+    /// The longest window of the hourly rules: rows idle for longer count nothing any more
+    /// (the daily invitation counters aside, `AbuseLimits.invitationWindow`).
+    static let longestWindow: Double = 3600
 
     private struct Counter: Decodable {
         var windowStart: Double

@@ -63,9 +63,16 @@ struct Purge: Sendable {
         count("pending registrations", try await batches { db in
             try await deleteBatch(db, "pending_registrations", "email", where: "created_at < \(bind: cutoff - registrationLifetime)")
         })
-        // An idle counter counts nothing any more; no retention needed beyond its lifetime.
+        // An idle counter counts nothing any more; no retention needed beyond its lifetime (a
+        // day for a shop's invitations, whose window is a day).
+        let daily = AbuseLimits.prefix(of: .invitations) + "%"
         count("idle limit counters", try await batches { db in
-            try await deleteBatch(db, "request_windows", "key", where: "last_at <= \(bind: now - counterLifetime)")
+            try await deleteBatch(
+                db, "request_windows", "key",
+                where: """
+                    last_at <= \(bind: now - counterLifetime)
+                    AND (key NOT LIKE \(bind: daily) OR last_at <= \(bind: now - AbuseLimits.invitationWindow))
+                    """)
         })
         return removed
     }
