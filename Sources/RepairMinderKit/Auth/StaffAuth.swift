@@ -259,6 +259,22 @@ public final class StaffAuth {
         try await api.send(Routes.accountLifecycle.logoutOthers).revoked
     }
 
+    // MARK: Invitations (docs/API.md §12.4)
+
+    /// What an invitation link (`/invite?token=`) offers: the shop, the role, the address.
+    public func invitation(token: String) async throws -> InvitationPreview {
+        try await api.send(Routes.team.invitation, path: [token])
+    }
+
+    /// Joins the shop the invitation is to and signs in; without a password, the account signs
+    /// in later by magic link or passkey.
+    public func acceptInvitation(token: String, password: String?, firstName: String? = nil, lastName: String? = nil) async throws {
+        let tokens = try await api.send(
+            Routes.team.acceptInvitation,
+            AcceptInvitationRequest(token: token, password: password, firstName: firstName, lastName: lastName))
+        try await finishSignIn(tokens)
+    }
+
     // MARK: Passkeys (docs/API.md §11.2)
 
     /// The signed-in user's passkeys, oldest first.
