@@ -102,9 +102,27 @@ import Testing
             let member = try await client.send(.get, "/api/users/\(engineerId)", bearer: admin)
             #expect(member.data["first_name"] as? String == "Eli")
             #expect(member.data["is_active"] as? Int == 1)
-            // The pending shop's admin: quarantine answers first.
+            // Office staff (a magic-link user) lack it too.
+            #expect(try await client.post("/api/auth/magic-link/request", ["email": "nopassword@acme.test"]).status == .ok)
+            let office = try #require(
+                try await client.post(
+                    "/api/auth/magic-link/verify-code",
+                    ["email": "nopassword@acme.test", "code": try await client.latestCode(to: "nopassword@acme.test")]
+                ).string("token"))
+            try await client.send(.get, "/api/users", bearer: office).expectFailure(.forbidden, "FORBIDDEN", "You do not have permission to do this")
+            // A quarantined shop's admin: quarantine answers first.
             let pending = try await Self.token(client, "owner@pending.test", "pending password")
             try await client.send(.get, "/api/users", bearer: pending).expectFailure(.forbidden, "ACCOUNT_PENDING_APPROVAL")
+            let suspended = try await Self.token(client, "owner@suspended.test", "suspended password")
+            try await client.post(
+                "/api/users/invitations", ["email": "x@acme.test", "firstName": "X", "lastName": "Y", "role": "engineer"], bearer: suspended
+            ).expectFailure(.forbidden, "ACCOUNT_SUSPENDED")
+            let invitations = try await server.withDatabase { database in
+                try await database.withConnection { db in
+                    try await db.raw("SELECT COUNT(*) AS n FROM invitations").first(decodingColumn: "n", as: Int.self)
+                }
+            }
+            #expect(invitations == 0)
         }
     }
 
