@@ -62,4 +62,68 @@ import Testing
             }
         }
     }
+
+    @Test func theTeamScreensDriveTheServer() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let admin = try await Self.signedIn(server, url, DemoFixtures.adminEmail, DemoFixtures.adminPassword)
+            let settings = await SettingsViewModel(staff: admin)
+            #expect(await settings.canManageTeam)
+            let team = TeamClient(api: await admin.api)
+            let screen = await TeamViewModel(team: team)
+            await screen.load()
+            #expect(await screen.members.count == 5)
+            await MainActor.run { screen.status = .active; screen.search = "eli" }
+            await screen.load()
+            #expect(await screen.members.map(\.user.email) == [DemoFixtures.engineerEmail])
+
+            let form = await InviteMemberViewModel(team: team)
+            #expect(await !form.canSend)
+            await MainActor.run {
+                form.email = "sam@acme.test"
+                form.firstName = "Sam"
+                form.lastName = "Office"
+                form.role = .office
+            }
+            #expect(await form.canSend)
+            await form.send()
+            #expect(await form.sent?.role == .office)
+            await screen.load()
+            #expect(await screen.invitations.map(\.email) == ["sam@acme.test"])
+
+            let member = await MemberViewModel(member: try #require(await screen.members.first), team: team)
+            await member.setRole(.seniorEngineer)
+            #expect(await member.member.user.role == .seniorEngineer)
+            await member.signOutEverywhere()
+            #expect(await member.notice == "Signed out 0 sessions.")
+            await member.deactivate()
+            #expect(await member.member.user.isActive == false)
+
+            // The invitee opens the link.
+            let mail = try #require(try await Mailbox.messages(to: "sam@acme.test", settings: server.settings).last)
+            let range = try #require(mail.text.range(of: #"http\S+/invite\?token=[0-9a-f]{64}"#, options: .regularExpression))
+            let link = String(mail.text[range])
+            guard case .invitation(let token)? = UniversalLink(url: try #require(URL(string: link))) else {
+                Issue.record("not an invitation link: \(link)")
+                return
+            }
+            let invitee = await StaffAuth(api: server.client(url))
+            let accept = await AcceptInvitationViewModel(token: token, auth: invitee)
+            await accept.load()
+            #expect(await accept.offer?.company.name == "Acme Repairs")
+            #expect(await !accept.canJoin)
+            await MainActor.run { accept.skipPassword = true }
+            await accept.join()
+            guard case .signedIn(let me) = await invitee.state else { Issue.record("not signed in"); return }
+            #expect(me.user.role == .office)
+            #expect(await !SettingsViewModel(staff: invitee).canManageTeam)
+        }
+    }
+
+    @Test func onlyAnInvitationLinkWithATokenIsOne() throws {
+        #expect(UniversalLink(url: try #require(URL(string: "https://api.acme.test/invite?token=abc"))) == .invitation(token: "abc"))
+        #expect(UniversalLink(url: try #require(URL(string: "https://api.acme.test/invite"))) == nil)
+        #expect(UniversalLink(url: try #require(URL(string: "https://api.acme.test/invite?token="))) == nil)
+        #expect(UniversalLink(url: try #require(URL(string: "https://api.acme.test/reset-password?token=abc"))) == nil)
+    }
 }

@@ -15,6 +15,8 @@ import SwiftUI
 /// ```
 public struct RepairMinderRootView: View {
     @State private var app: AppModel
+    /// The invitation a universal link (`/invite?token=…`) opened, shown as a sheet.
+    @State private var invitation: String?
     @Environment(\.scenePhase) private var scenePhase
 
     public init(app: AppModel) {
@@ -68,6 +70,14 @@ public struct RepairMinderRootView: View {
         }
         .task {
             if !app.hasLaunched { await app.launch() }
+        }
+        .onOpenURL { url in
+            if case .invitation(let token)? = UniversalLink(url: url) { invitation = token }
+        }
+        .sheet(isPresented: Binding(get: { @MainActor in invitation != nil }, set: { @MainActor shown in if !shown { invitation = nil } })) {
+            if let invitation {
+                NavigationStack { AcceptInvitationView(token: invitation, auth: app.staff) }
+            }
         }
         .onChange(of: scenePhase, initial: true) { _, phase in
             if phase == .active { app.appBecameActive() } else { app.appWillResignActive() }

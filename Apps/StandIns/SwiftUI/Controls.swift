@@ -127,6 +127,10 @@ extension Label where Title == Text, Icon == Image {
     public var body: Never { standIn() }
 }
 
+extension NavigationLink {
+    nonisolated public init(@ViewBuilder destination: () -> Destination, @ViewBuilder label: () -> Label) { standIn() }
+}
+
 extension NavigationLink where Label == Text {
     nonisolated public init(_ titleKey: LocalizedStringKey, @ViewBuilder destination: () -> Destination) { standIn() }
     @_disfavoredOverload nonisolated public init<S: StringProtocol>(_ title: S, @ViewBuilder destination: () -> Destination) { standIn() }

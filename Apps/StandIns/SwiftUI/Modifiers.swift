@@ -62,6 +62,10 @@ extension View {
         -> some View
     { standIn() }
 
+    /// Apple: `func onOpenURL(perform action: @escaping (URL) -> ()) -> some View` (iOS 14); a
+    /// universal link reaches it too.
+    nonisolated public func onOpenURL(perform action: @escaping (URL) -> ()) -> some View { standIn() }
+
     // Navigation and presentation
     nonisolated public func navigationTitle(_ titleKey: LocalizedStringKey) -> some View { standIn() }
     @_disfavoredOverload nonisolated public func navigationTitle<S: StringProtocol>(_ title: S) -> some View { standIn() }

@@ -31,3 +31,22 @@ public enum DeepLink: Equatable, Sendable {
         }
     }
 }
+
+/// A link into the app from a mail (an iOS universal link, docs/API.md §12.3): the server's
+/// `/invite?token=…` opens the invitation's accept screen.
+public enum UniversalLink: Equatable, Sendable {
+    case invitation(token: String)
+
+    /// Reads `url`; nil for a link the app does not handle.
+    public init?(url: URL) {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+        switch components.path {
+        case "/invite":
+            guard let token = components.queryItems?.first(where: { $0.name == "token" })?.value, !token.isEmpty else { return nil }
+            self = .invitation(token: token)
+        default:
+            return nil
+        }
+    }
+}
+

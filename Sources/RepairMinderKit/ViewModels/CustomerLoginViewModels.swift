@@ -68,6 +68,12 @@ public final class SettingsViewModel {
     /// The staff sign-in this screen belongs to (for the password and devices screens); nil for a customer.
     public var staffAuth: StaffAuth? { staff }
 
+    /// Whether Settings shows "Team": the signed-in staff member may manage it (an admin).
+    public var canManageTeam: Bool {
+        guard case .signedIn(let me) = staff?.state else { return false }
+        return me.user.role.may(.usersManage)
+    }
+
     /// "Name (email)" of who is signed in, for the settings header.
     public var signedInAs: String? {
         if case .signedIn(let me) = staff?.state {

@@ -130,6 +130,11 @@ struct SettingsView: View {
                     NavigationLink("Signed-in devices") { SignedInDevicesView(auth: staff) }
                     NavigationLink("Passkeys") { PasskeysView(auth: staff) }
                 }
+                if model.canManageTeam {
+                    Section("Shop") {
+                        NavigationLink("Team") { TeamView(team: TeamClient(api: staff.api)) }
+                    }
+                }
             }
             if let lock, let name = lock.biometryName {
                 Section {
