@@ -129,7 +129,7 @@ extension CustomerCompany: WireObject {
         .init("name", \.name, .nonEmptyText),
         .init("logoUrl", \.logoUrl, .nullable(.url)),
     ]
-    public static var schema: JSONSchema { .object(fields, description: "A repair shop, as its customers see it") }
+    public static var schema: JSONSchema { .object(fields, description: "A repair shop, as its customers (and the people it invites) see it") }
     public static var example: CustomerCompany {
         CustomerCompany(id: WireExample.companyId, name: "Acme Repairs", logoUrl: WireExample.logoURL)
     }

@@ -92,28 +92,6 @@ extension Invitation: WireObject {
     }
 }
 
-/// The shop an invitation is to, as the invitee sees it before joining.
-public struct InvitingCompany: Codable, Sendable, Equatable {
-    public var id: String
-    public var name: String
-    public var logoUrl: String?
-    public init(id: String, name: String, logoUrl: String?) {
-        self.id = id
-        self.name = name
-        self.logoUrl = logoUrl
-    }
-}
-
-extension InvitingCompany: WireObject {
-    public static let fields: [ResponseField<Self>] = [
-        .init("id", \.id, .nonEmptyText), .init("name", \.name, .nonEmptyText), .init("logoUrl", \.logoUrl, .nullable(.url)),
-    ]
-    public static var schema: JSONSchema { .object(fields, description: "The shop that invites") }
-    public static var example: InvitingCompany {
-        InvitingCompany(id: WireExample.companyId, name: "Acme Repairs", logoUrl: WireExample.logoURL)
-    }
-}
-
 /// `GET /api/auth/invitations/{token}`: what the invitee is asked to accept, without using
 /// the invitation up.
 public struct InvitationPreview: Codable, Sendable, Equatable {
@@ -121,9 +99,10 @@ public struct InvitationPreview: Codable, Sendable, Equatable {
     public var firstName: String
     public var lastName: String
     public var role: UserRole
-    public var company: InvitingCompany
+    /// The shop, as outsiders see it.
+    public var company: CustomerCompany
     public var expiresAt: String
-    public init(email: String, firstName: String, lastName: String, role: UserRole, company: InvitingCompany, expiresAt: String) {
+    public init(email: String, firstName: String, lastName: String, role: UserRole, company: CustomerCompany, expiresAt: String) {
         self.email = email
         self.firstName = firstName
         self.lastName = lastName
@@ -139,7 +118,7 @@ extension InvitationPreview: WireObject {
         .init("firstName", \.firstName, .text),
         .init("lastName", \.lastName, .text),
         .init("role", \.role, .cases(of: UserRole.self)),
-        .init("company", \.company, .ref(InvitingCompany.self)),
+        .init("company", \.company, .ref(CustomerCompany.self)),
         .init("expiresAt", \.expiresAt, .timestamp),
     ]
     public static var schema: JSONSchema { .object(fields, description: "An invitation, as its link shows it") }

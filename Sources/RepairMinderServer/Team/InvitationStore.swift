@@ -168,8 +168,7 @@ struct InvitationStore: Sendable {
                 firstName: try found.decode(column: "first_name", as: String.self),
                 lastName: try found.decode(column: "last_name", as: String.self),
                 role: UserRole(rawValue: try found.decode(column: "role", as: String.self)),
-                company: InvitingCompany(
-                    id: company.id, name: company.name, logoUrl: CompanyLogo.publicURL(for: company, serverURL: serverURL)),
+                company: company.customerWire(serverURL: serverURL),
                 expiresAt: Timestamp.iso8601(try found.decode(column: "expires_at", as: Double.self)))
         }
     }
