@@ -160,6 +160,28 @@ import Testing
         }
     }
 
+    /// A platform administrator in a shop is the operators' to manage.
+    @Test func aPlatformAdministratorIsNotTheShopsToChange() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            try await server.withDatabase { database in
+                try await database.withConnection { db in
+                    try await db.raw("UPDATE users SET role = 'master_admin' WHERE email = 'nopassword@acme.test'").run()
+                }
+            }
+            let admin = try await Self.token(client)
+            let id = try await Self.memberId(client, admin, email: "nopassword@acme.test")
+            let message = "Platform administrators are managed by the operators"
+            try await Self.patch(client, admin, id, ["firstName": "X"]).expectFailure(.forbidden, "FORBIDDEN", message)
+            for action in ["deactivate", "archive", "reset-factors", "sign-out"] {
+                try await client.send(.post, "/api/users/\(id)/\(action)", bearer: admin).expectFailure(.forbidden, "FORBIDDEN", message)
+            }
+            let member = try await client.send(.get, "/api/users/\(id)", bearer: admin)
+            #expect(member.data["first_name"] as? String == "Nina")
+            #expect(member.data["is_active"] as? Int == 1)
+        }
+    }
+
     @Test func theLastActiveAdminStays() async throws {
         let server = try await TestServer()
         try await server.run { client in
