@@ -170,10 +170,12 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     TeamController(
         database: database, store: TeamStore(database: database, revocation: revocation), mail: parts.mail, clock: clock
     ).mount(on: routes)
-    InvitationController(
+    let invitations = InvitationController(
         database: database, store: InvitationStore(database: database, mail: parts.mail), hasher: parts.hasher,
-        policy: passwordPolicy, issuer: issuer, serverURL: settings.serverURL, clock: clock
-    ).mount(on: routes)
+        policy: passwordPolicy, issuer: issuer, serverURL: settings.serverURL, clock: clock)
+    invitations.mount(on: routes)
+    // The page the invitation mail links to: HTML for browsers, so beside the table (see its type).
+    InvitationPageController(invitations: invitations).mount(on: routes)
     PasswordController(
         clock: clock, accounts: accounts, revocation: revocation, hasher: parts.hasher, policy: passwordPolicy,
         codes: codes

@@ -43,24 +43,29 @@ struct InvitationController {
         try await store.preview(token: try call.parameter("token"), serverURL: serverURL, now: clock.now())
     }
 
-    /// The password (if any) is checked and hashed before the transaction; the invitation is
-    /// used up and the member created inside it, then they are signed in.
     @Sendable func accept(_ call: RouteCall<AcceptInvitationRequest>) async throws -> StaffTokenResponse {
-        let body = call.body, device = call.device
+        let body = call.body
+        let userId = try await join(
+            token: body.token, password: body.password, firstName: body.firstName, lastName: body.lastName, device: call.device)
+        return try await issuer.signIn(userId: userId, device: call.device, method: .invitation)
+    }
+
+    /// Creates the member of the invitation of `token` (the app's accept, and the page's): the
+    /// password (if any) is checked and hashed first, then the invitation is used up and the
+    /// member created in one transaction. The new user's id.
+    func join(token: String, password: String?, firstName: String?, lastName: String?, device: ClientDevice) async throws -> String {
         let hash: String?
-        if let password = body.password {
-            let preview = try await store.preview(token: body.token, serverURL: serverURL, now: clock.now())
-            try policy.check(password, email: preview.email)
+        if let password {
+            let offer = try await store.preview(token: token, serverURL: serverURL, now: clock.now())
+            try policy.check(password, email: offer.email)
             hash = try await hasher.hash(password)
         } else {
             hash = nil
         }
         let now = clock.now()
-        let userId = try await database.transaction { db in
+        return try await database.transaction { db in
             try await InvitationStore.accept(
-                token: body.token, passwordHash: hash, firstName: body.firstName, lastName: body.lastName, device: device, now: now,
-                on: db)
+                token: token, passwordHash: hash, firstName: firstName, lastName: lastName, device: device, now: now, on: db)
         }
-        return try await issuer.signIn(userId: userId, device: device, method: .invitation)
     }
 }

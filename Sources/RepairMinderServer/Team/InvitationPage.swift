@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RepairMinderModels
+
+/// The pages of an invitation link (`<public-url>/invite?token=…`, docs/API.md §12.4) for a
+/// browser: the offer with a password form, and each answer to it, as `HTMLPage`s.
+enum InvitationPage: Equatable {
+    /// The offer for the link's `token`, with what was wrong with the last try (400), if anything.
+    case form(token: String, offer: InvitationPreview, problem: String?)
+    /// The member was created.
+    case joined(shop: String, email: String, withPassword: Bool)
+    /// The address has no token.
+    case missingToken
+    /// Unknown, used, revoked or expired: the API's one `INVITATION_INVALID`.
+    case invalidLink
+    /// Anything else (413, 415, 429, 500): its status and what to tell the person.
+    case failure(HTTPResponse.Status, String)
+
+    var status: HTTPResponse.Status {
+        switch self {
+        case .form(_, _, let problem): problem == nil ? .ok : .badRequest
+        case .joined: .ok
+        case .missingToken: .badRequest
+        case .invalidLink: .notFound
+        case .failure(let status, _): status
+        }
+    }
+
+    func response(headers: HTTPFields = [:]) -> Response { page.response(headers: headers) }
+
+    var page: HTMLPage {
+        let (heading, body) = content
+        return HTMLPage(status: status, heading: heading, body: body, site: "Repair Minder")
+    }
+
+    private var content: (String, String) {
+        let e = HTMLPage.escaped
+        switch self {
+        case .form(let token, let offer, let problem):
+            return (
+                "Join \(offer.company.name)",
+                HTMLPage.problem(problem) + """
+                    <p>\(e(offer.company.name)) invites \(e(offer.email)) to its team on Repair Minder as \(e(offer.role.spokenName)).</p>
+                    <form method="post" action="invite">
+                    <input type="hidden" name="token" value="\(e(token))">
+                    <label for="password">Choose a password</label>
+                    <input id="password" name="password" type="password" autocomplete="new-password">
+                    <label for="confirmPassword">Type it again</label>
+                    <input id="confirmPassword" name="confirmPassword" type="password" autocomplete="new-password">
+                    <p>Or leave both empty to sign in with emailed codes or a passkey instead.</p>
+                    <button type="submit">Join \(e(offer.company.name))</button>
+                    </form>
+                    """
+            )
+        case .joined(let shop, let email, let withPassword):
+            let how = withPassword ? "with \(email) and your new password" : "with \(email): we email you a code each time"
+            return ("You joined \(shop)", "<p>Sign in to Repair Minder \(e(how)), in the app or on your shop's site.</p>")
+        case .missingToken:
+            return ("This link is incomplete", "<p>It has no invitation token. Open the link in the email again, or copy all of it into the address bar.</p>")
+        case .invalidLink:
+            return (
+                "This invitation is invalid or has expired",
+                "<p>An invitation works once, for 7 days. Ask the shop's admin to send you a new one.</p>")
+        case .failure(_, let message):
+            return ("You have not joined yet", "<p>\(e(message))</p>")
+        }
+    }
+}

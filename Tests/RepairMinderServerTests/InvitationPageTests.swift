@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import RepairMinderServer
+
+/// The page an invitation mail links to (docs/API.md §12.4): `GET /invite?token=…` shows the
+/// offer and uses nothing, `POST /invite` joins through the API's code; every answer is an
+/// `HTMLPage` with the headers that keep the token in the address safe.
+@Suite struct InvitationPageTests {
+    typealias Page = REKIResetPageTests.Page
+
+    static func invited(_ client: TestClient, email: String = InvitationTests.invitee) async throws -> String {
+        let admin = try await TeamTests.token(client)
+        #expect(try await InvitationTests.invite(client, admin, email: email).status == .created)
+        return try await InvitationTests.linkToken(client, to: email)
+    }
+
+    static func post(_ client: TestClient, _ fields: [String: String]) async throws -> Page {
+        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        let body = fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")" }
+            .joined(separator: "&")
+        return try await REKIResetPageTests.send(client, .post, "/invite", body: body)
+    }
+
+    @Test func theLinkShowsTheOfferAndJoiningCreatesTheMember() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let token = try await Self.invited(client)
+            // Opened twice, as a mail scanner and then the person would: nothing is used.
+            for _ in 0..<2 {
+                let page = try await REKIResetPageTests.get(client, "/invite?token=\(token)")
+                #expect(page.status == .ok)
+                REKIResetPageTests.expectPageHeaders(page)
+                #expect(page.heading == "Join Acme Repairs")
+                #expect(page.html.contains("Acme Repairs invites \(InvitationTests.invitee) to its team on Repair Minder as an engineer."))
+                #expect(page.html.contains(#"<form method="post" action="invite">"#))
+            }
+            // Two different passwords, then a weak one: the form again, with why, and nothing made.
+            let differ = try await Self.post(client, ["token": token, "password": "violet kettle 1987", "confirmPassword": "violet kettle 1988"])
+            #expect(differ.status == .badRequest)
+            #expect(differ.problem == "The two passwords do not match. Type the same password in both fields.")
+            let weak = try await Self.post(client, ["token": token, "password": "password1", "confirmPassword": "password1"])
+            #expect(weak.status == .badRequest)
+            #expect(weak.problem == "This password is too common. Choose another.")
+            #expect(try await server.withDatabase { try await AccountStore(database: $0).user(email: InvitationTests.invitee) } == nil)
+
+            let joined = try await Self.post(client, ["token": token, "password": "violet kettle 1987 drum", "confirmPassword": "violet kettle 1987 drum"])
+            #expect(joined.status == .ok)
+            REKIResetPageTests.expectPageHeaders(joined)
+            #expect(joined.heading == "You joined Acme Repairs")
+            #expect(try await client.signIn(InvitationTests.invitee, "violet kettle 1987 drum").string("token") != nil)
+            // Used: the link and the form say so, and nothing more is made.
+            let again = try await REKIResetPageTests.get(client, "/invite?token=\(token)")
+            #expect(again.status == .notFound)
+            #expect(again.heading == "This invitation is invalid or has expired")
+            let twice = try await Self.post(client, ["token": token, "password": "", "confirmPassword": ""])
+            #expect(twice.status == .notFound)
+        }
+    }
+
+    @Test func joiningWithoutAPasswordLeavesEmailedCodesAndPasskeys() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let token = try await Self.invited(client)
+            let joined = try await Self.post(client, ["token": token, "password": "", "confirmPassword": ""])
+            #expect(joined.status == .ok)
+            #expect(joined.html.contains("we email you a code each time"))
+            let user = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: InvitationTests.invitee) })
+            #expect(user.passwordHash == nil)
+            #expect(user.role == "engineer")
+        }
+    }
+
+    @Test func aLinkWithoutAUsableTokenSaysSo() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            for path in ["/invite", "/invite?token=", "/invite?token=%20"] {
+                let page = try await REKIResetPageTests.get(client, path)
+                #expect(page.status == .badRequest, "\(path)")
+                #expect(page.heading == "This link is incomplete", "\(path)")
+            }
+            let unknown = String(repeating: "c", count: 64)
+            let page = try await REKIResetPageTests.get(client, "/invite?token=\(unknown)")
+            #expect(page.status == .notFound)
+            #expect(!page.html.contains(unknown), "an unknown token is not echoed")
+            let wrongType = try await REKIResetPageTests.send(client, .post, "/invite", body: "{}", contentType: "application/json")
+            #expect(wrongType.status == .unsupportedMediaType)
+        }
+    }
+}
