@@ -37,8 +37,8 @@ import FoundationNetworking
             // Health, again and again until the first login answers. 4 logins at cost 12 hash
             // for about a second on 2 cores; a health answer takes a few milliseconds unless it
             // waits for them. So the count of health answers before the first login's is the
-            // measure: dozens to hundreds here, none (or the one or two sent before the server
-            // read the logins) if hashing held health up. No duration is compared, so a machine
+            // measure: dozens to hundreds on a quiet machine, none (or the one or two sent before
+            // the server read the logins) if hashing held health up. No duration is compared, so a machine
             // loaded by other suites slows both sides alike.
             var statuses: [Int] = []
             let probe = URLSession(configuration: .ephemeral)
@@ -51,7 +51,10 @@ import FoundationNetworking
             // 503 is health's own answer when the database took over its 2 s budget: on a
             // machine loaded by the whole suite (CI, PostgreSQL) a probe can.
             #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses)")
-            #expect(statuses.filter { $0 == 200 }.count >= 10, "health answered \(statuses.count) times while the logins hashed")
+            // Answers, not only 200s: a 503 is the server answering too. More than the couple a
+            // probe can send before the server has read the logins: a fresh-clone CI run on
+            // PostgreSQL, loaded by the whole suite, counted 7 where a quiet machine counts dozens.
+            #expect(statuses.count >= 3, "health answered \(statuses.count) times while the logins hashed")
         }
     }
 }
