@@ -35,7 +35,7 @@ enum REKIResetPage: Equatable {
     /// The whole document.
     var html: String { page.html }
 
-    private var page: HTMLPage {
+    var page: HTMLPage {
         let (heading, body) = content
         return HTMLPage(status: status, heading: heading, body: body, site: "REKI")
     }

@@ -24,37 +24,12 @@ struct REKIResetPageController {
         var confirmPassword: String?
     }
 
-    /// An answer given before the password is set; the handlers render its page.
-    struct Refused: Error {
-        let page: REKIResetPage
-    }
-
     func mount(on routes: RouteMounter) {
-        // The form's body has no key but the caller's address: a budget keyed by anything else
-        // would have to be read from the form, which nothing here does.
-        precondition(Self.budgets.allSatisfy { $0.key == .clientIP }, "the reset page spends only per-IP budgets")
-        let (limits, bodyLimit, metrics) = (routes.guards.limits, routes.guards.decoder.limit, routes.metrics)
-        routes.mounted.record(.get, Self.path)
-        routes.mounted.record(.post, Self.path)
-        routes.router.get(RouterPath(Self.path.description)) { request, context in
-            do {
-                return try await show(request).response()
-            } catch {
-                return Self.failure(error, context)
-            }
-        }
-        routes.router.post(RouterPath(Self.path.description)) { request, context in
-            let ledger = BudgetLedger(declared: Self.budgets, limits: limits, clientNetwork: ClientAddress.networkKey(context.clientIP))
-            do {
-                // As `RouteMounter` does for the route: first, before any work is done for a flood.
-                // Per-IP tries are never taken back, so there is nothing to settle afterwards.
-                for budget in Self.budgets { try await ledger.spend(budget, key: ClientAddress.limitKey(context.clientIP ?? "unknown")) }
-                return try await submit(request, bodyLimit: bodyLimit).response()
-            } catch {
-                if (error as? APIError)?.code == .rateLimited { metrics?.rateLimited(route: Self.path.description) }
-                return Self.failure(error, context)
-            }
-        }
+        LinkPageMounting(
+            path: Self.path, budgets: Self.budgets, failurePage: { REKIResetPage.failure($0, $1).page }, name: "Reset page"
+        ).mount(
+            on: routes, show: { request, _ in try await show(request).page },
+            submit: { request, _, limit in try await submit(request, bodyLimit: limit).page })
     }
 
     /// The form, or why the link cannot be used. Only reads: mail scanners open links too, and
@@ -68,19 +43,7 @@ struct REKIResetPageController {
     /// Sets the password from the posted form: the confirmation must match (the page's own
     /// check), then the request goes through `POST /auth/reset-password`'s rules and code.
     func submit(_ request: Request, bodyLimit: Int) async throws -> REKIResetPage {
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
-            return .failure(.unsupportedMediaType, "Send the form from the reset page: open the link in the email again.")
-        }
-        let body: ByteBuffer
-        do {
-            var request = request
-            body = try await request.collectBody(upTo: bodyLimit)
-        } catch {
-            return .failure(.contentTooLarge, "The form was too large to read.")
-        }
-        guard let form = try? URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body)) else {
-            return .failure(.badRequest, "The form could not be read. Open the link in the email again.")
-        }
+        let form = try await LinkPageMounting.form(Form.self, from: request, bodyLimit: bodyLimit, page: "the reset page")
         let token = try Self.token(form.token)
         // A link that cannot work says so before anyone types a password again.
         if let refusal = try await refusal(of: token) { return refusal }
@@ -106,12 +69,12 @@ struct REKIResetPageController {
     }
 
     /// `raw` as the token's field rule reads it (trimmed), or the page of a link without a usable one.
-    static func token(_ raw: String?) throws(Refused) -> String {
+    static func token(_ raw: String?) throws(RefusedPage) -> String {
         do {
             return try FieldRules.resetToken.check(raw ?? "", "token")
         } catch {
             let blank = FieldRules.trimmingWhitespace(raw ?? "").isEmpty
-            throw Refused(page: blank ? .missingToken : .invalidLink)
+            throw RefusedPage(page: (blank ? REKIResetPage.missingToken : .invalidLink).page)
         }
     }
 
@@ -123,16 +86,5 @@ struct REKIResetPageController {
         case .expired: .expiredLink
         case .unknown: .invalidLink
         }
-    }
-
-    /// The page of a failure: a refusal's own, a 429 with its `Retry-After`, or a 500 whose
-    /// details go only to the log (never an envelope: a person reads this).
-    static func failure(_ error: any Error, _ context: AppRequestContext) -> Response {
-        if let refused = error as? Refused { return refused.page.response() }
-        if let error = error as? APIError, error.status.code < 500 {
-            return REKIResetPage.failure(error.status, error.message).response(headers: error.headers)
-        }
-        context.logger.error("Reset page failed", metadata: ["error": "\(String(reflecting: error))"])
-        return REKIResetPage.failure(.internalServerError, "Something went wrong on our side. Try again in a moment.").response()
     }
 }

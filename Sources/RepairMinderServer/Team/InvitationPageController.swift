@@ -19,55 +19,22 @@ struct InvitationPageController {
         var confirmPassword: String?
     }
 
-    /// An answer given before anything is created; the handlers render its page.
-    struct Refused: Error {
-        let page: InvitationPage
-    }
-
     func mount(on routes: RouteMounter) {
-        precondition(Self.budgets.allSatisfy { $0.key == .clientIP }, "the invitation page spends only per-IP budgets")
-        let (limits, bodyLimit, metrics) = (routes.guards.limits, routes.guards.decoder.limit, routes.metrics)
-        routes.mounted.record(.get, Self.path)
-        routes.mounted.record(.post, Self.path)
-        routes.router.get(RouterPath(Self.path.description)) { request, context in
-            do {
-                return try await show(request, context).response()
-            } catch {
-                return Self.failure(error, context)
-            }
-        }
-        routes.router.post(RouterPath(Self.path.description)) { request, context in
-            let ledger = BudgetLedger(declared: Self.budgets, limits: limits, clientNetwork: ClientAddress.networkKey(context.clientIP))
-            do {
-                for budget in Self.budgets { try await ledger.spend(budget, key: ClientAddress.limitKey(context.clientIP ?? "unknown")) }
-                return try await submit(request, context, bodyLimit: bodyLimit).response()
-            } catch {
-                if (error as? APIError)?.code == .rateLimited { metrics?.rateLimited(route: Self.path.description) }
-                return Self.failure(error, context)
-            }
-        }
+        LinkPageMounting(
+            path: Self.path, budgets: Self.budgets, failurePage: { InvitationPage.failure($0, $1).page }, name: "Invitation page"
+        ).mount(
+            on: routes, show: { request, _ in try await show(request).page },
+            submit: { request, context, limit in try await submit(request, context, bodyLimit: limit).page })
     }
 
     /// The offer, or why the link cannot be used. Only reads: mail scanners open links too.
-    func show(_ request: Request, _ context: AppRequestContext) async throws -> InvitationPage {
+    func show(_ request: Request) async throws -> InvitationPage {
         let token = try Self.token(request.uri.queryParameters.get("token"))
         return .form(token: token, offer: try await offer(of: token), problem: nil)
     }
 
     func submit(_ request: Request, _ context: AppRequestContext, bodyLimit: Int) async throws -> InvitationPage {
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
-            return .failure(.unsupportedMediaType, "Send the form from the invitation page: open the link in the email again.")
-        }
-        let body: ByteBuffer
-        do {
-            var request = request
-            body = try await request.collectBody(upTo: bodyLimit)
-        } catch {
-            return .failure(.contentTooLarge, "The form was too large to read.")
-        }
-        guard let form = try? URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body)) else {
-            return .failure(.badRequest, "The form could not be read. Open the link in the email again.")
-        }
+        let form = try await LinkPageMounting.form(Form.self, from: request, bodyLimit: bodyLimit, page: "the invitation page")
         let token = try Self.token(form.token)
         let offer = try await offer(of: token)
         let password = form.password ?? "", confirmation = form.confirmPassword ?? ""
@@ -93,11 +60,11 @@ struct InvitationPageController {
     }
 
     /// `raw` as the token's rule reads it, or the page of a link without a usable one.
-    static func token(_ raw: String?) throws(Refused) -> String {
+    static func token(_ raw: String?) throws(RefusedPage) -> String {
         do {
             return try FieldRules.resetToken.check(raw ?? "", "token")
         } catch {
-            throw Refused(page: FieldRules.trimmingWhitespace(raw ?? "").isEmpty ? .missingToken : .invalidLink)
+            throw RefusedPage(page: (FieldRules.trimmingWhitespace(raw ?? "").isEmpty ? InvitationPage.missingToken : .invalidLink).page)
         }
     }
 
@@ -105,18 +72,7 @@ struct InvitationPageController {
         do {
             return try await invitations.store.preview(token: token, serverURL: invitations.serverURL, now: invitations.clock.now())
         } catch let error as APIError where error.code == .invitationInvalid {
-            throw Refused(page: .invalidLink)
+            throw RefusedPage(page: InvitationPage.invalidLink.page)
         }
-    }
-
-    /// The page of a failure: a refusal's own, a 4xx's message, or a 500 whose details go only
-    /// to the log (a person reads this).
-    static func failure(_ error: any Error, _ context: AppRequestContext) -> Response {
-        if let refused = error as? Refused { return refused.page.response() }
-        if let error = error as? APIError, error.status.code < 500 {
-            return InvitationPage.failure(error.status, error.message).response(headers: error.headers)
-        }
-        context.logger.error("Invitation page failed", metadata: ["error": "\(String(reflecting: error))"])
-        return InvitationPage.failure(.internalServerError, "Something went wrong on our side. Try again in a moment.").response()
     }
 }
