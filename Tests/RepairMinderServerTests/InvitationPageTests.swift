@@ -89,4 +89,25 @@ import Testing
             #expect(wrongType.status == .unsupportedMediaType)
         }
     }
+
+    /// Headless Chromium, driven by Selenium, opens the link, uses the form (a mismatch, then a
+    /// password), and that password signs in (`.ci/invite-page-check.py`). Under CI a missing
+    /// browser fails rather than skips.
+    @Test(
+        .enabled(
+            if: PythonScript.runs(needing: "selenium", programs: ["chromium", "chromedriver"]),
+            "needs Selenium and Chromium: apt-get install chromium chromium-driver; python3 -m pip install selenium"),
+        .timeLimit(.minutes(5)))
+    func aBrowserJoinsFromTheLink() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let port = try #require(client.client.port)
+            let token = try await Self.invited(client)
+            let verdict = try await PythonScript.verdict(
+                "invite-page-check.py", ["http://localhost:\(port)", token, InvitationTests.invitee, "Acme Repairs"])
+            try #require(verdict == nil, "\(verdict ?? "")")
+            let user = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: InvitationTests.invitee) })
+            #expect(user.passwordHash != nil)
+        }
+    }
 }
