@@ -219,4 +219,51 @@ import Testing
             #expect(try await client.mail(to: "three@acme.test").isEmpty)
         }
     }
+
+    /// Two shops invite the same new address; once it joins one, the other's link is dead (an
+    /// address is one shop's), and says so before anyone types a password.
+    @Test func anAddressThatJoinedOneShopCannotTakeAnothersInvitation() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let acme = try await TeamTests.token(client)
+            #expect(try await Self.invite(client, acme).status == .created)
+            let acmeLink = try await Self.linkToken(client)
+            // Beta Tech's admin, made for the test, invites the same address.
+            try await server.withDatabase { database in
+                try await database.withConnection { db in
+                    try await db.raw(
+                        """
+                        UPDATE users SET company_id = (SELECT id FROM companies WHERE name = 'Beta Tech'), role = 'admin'
+                        WHERE email = 'nopassword@acme.test'
+                        """
+                    ).run()
+                }
+            }
+            #expect(try await client.post("/api/auth/magic-link/request", ["email": "nopassword@acme.test"]).status == .ok)
+            let beta = try #require(
+                try await client.post(
+                    "/api/auth/magic-link/verify-code",
+                    ["email": "nopassword@acme.test", "code": try await client.latestCode(to: "nopassword@acme.test")]
+                ).string("token"))
+            #expect(try await Self.invite(client, beta).status == .created)
+            let betaLink = try await Self.linkToken(client)
+            #expect(try await client.post("/api/auth/invitations/accept", ["token": acmeLink]).status == .ok)
+            try await client.send(.get, "/api/auth/invitations/\(betaLink)").expectFailure(.notFound, "INVITATION_INVALID")
+            try await client.post("/api/auth/invitations/accept", ["token": betaLink]).expectFailure(.notFound, "INVITATION_INVALID")
+        }
+    }
+
+    /// An admin switched off (or demoted) cannot come back through an invitation they sent.
+    @Test func aDeactivatedAdminsInvitationsAreRevoked() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let admin = try await TeamTests.token(client)
+            let (secondId, second) = try await TeamTests.secondAdmin(client, admin, server: server)
+            #expect(try await Self.invite(client, second, email: "comeback@acme.test", role: "admin").status == .created)
+            let link = try await Self.linkToken(client, to: "comeback@acme.test")
+            #expect(try await client.send(.post, "/api/users/\(secondId)/deactivate", bearer: admin).status == .ok)
+            try await client.send(.get, "/api/auth/invitations/\(link)").expectFailure(.notFound, "INVITATION_INVALID")
+            #expect(try TeamTests.list(try await client.send(.get, "/api/users/invitations", bearer: admin)).isEmpty)
+        }
+    }
 }

@@ -322,7 +322,10 @@ import Testing
             let notice = try #require(try await client.mail(to: Self.engineer).last)
             #expect(notice.subject == "Your Repair Minder sign-in methods were reset")
             #expect(notice.text.contains("An admin of Acme Repairs reset your sign-in methods"))
-            // Password and emailed code again.
+            // Password and emailed code again; a member without a password may use emailed codes.
+            let noPassword = try await Self.memberId(client, admin, email: "nopassword@acme.test")
+            #expect(try await Self.patch(client, admin, noPassword, ["magicLinkEnabled": false]).data["magic_link_enabled"] as? Int == 0)
+            #expect(try await client.send(.post, "/api/users/\(noPassword)/reset-factors", bearer: admin).data["magic_link_enabled"] as? Int == 1)
             #expect(try await client.signIn(Self.engineer, DemoFixtures.engineerPassword).string("token") != nil)
             // Not on yourself.
             let adminId = try await Self.memberId(client, admin, email: Self.admin)

@@ -149,6 +149,17 @@ struct InvitationStore: Sendable {
         }
     }
 
+    /// Ends the pending invitations `userId` sent: an admin who is switched off or demoted
+    /// cannot come back through an invitation they sent themselves.
+    static func revokeSent(by userId: String, now: Double, on db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            UPDATE invitations SET status = 'revoked', ended_at = \(bind: now)
+            WHERE invited_by = \(bind: userId) AND status = 'pending'
+            """
+        ).run()
+    }
+
     /// What the link of `token` offers, if it can still be accepted; nothing is changed.
     func preview(token: String, serverURL: String, now: Double) async throws -> InvitationPreview {
         try await database.withConnection { db in
@@ -158,7 +169,7 @@ struct InvitationStore: Sendable {
                     SELECT i.email, i.first_name, i.last_name, i.role, i.expires_at, c.*
                     FROM invitations i JOIN companies c ON c.id = i.company_id
                     WHERE i.token_hash = \(bind: SecretHashing.tokenHash(token)) AND i.status = 'pending' AND i.acceptable = 1
-                        AND i.expires_at > \(bind: now)
+                        AND i.expires_at > \(bind: now) AND NOT EXISTS (SELECT 1 FROM users u WHERE u.email = i.email)
                     """
                 ).first()
             else { throw APIError.invitationInvalid }
@@ -174,9 +185,8 @@ struct InvitationStore: Sendable {
     }
 
     /// Uses the invitation of `token` up and creates its member, in one transaction; the new
-    /// user's id. A token that cannot be accepted (any more) is 404 `INVITATION_INVALID`; an
-    /// address that got an account since the invitation is 409 `EMAIL_TAKEN` (and the
-    /// invitation stays as it was).
+    /// user's id. A token that cannot be accepted (any more), or one to an address that has an
+    /// account by now (another shop's invitation was accepted first), is 404 `INVITATION_INVALID`.
     static func accept(
         token: String, passwordHash: String?, firstName: String?, lastName: String?, device: ClientDevice, now: Double,
         on db: any SQLDatabase
@@ -186,7 +196,7 @@ struct InvitationStore: Sendable {
                 """
                 UPDATE invitations SET status = 'accepted', ended_at = \(bind: now)
                 WHERE token_hash = \(bind: SecretHashing.tokenHash(token)) AND status = 'pending' AND acceptable = 1
-                    AND expires_at > \(bind: now)
+                    AND expires_at > \(bind: now) AND NOT EXISTS (SELECT 1 FROM users u WHERE u.email = invitations.email)
                 RETURNING id, company_id, email, first_name, last_name, role, invited_by
                 """
             ).first()
@@ -204,7 +214,8 @@ struct InvitationStore: Sendable {
             ON CONFLICT (email) DO NOTHING RETURNING id
             """
         ).first()
-        guard created != nil else { throw APIError.emailTaken }
+        // An account made for the address in the meantime (a race with the check above).
+        guard created != nil else { throw APIError.invitationInvalid }
         try await ActivityLog.record(.invitationAccepted, userId: userId, device: device, at: now, on: db)
         return userId
     }

@@ -50,6 +50,7 @@ struct TeamController {
                 if member.user.id == staff.user.id { throw APIError.cannotChangeSelf }
                 if newRole != .admin { try await TeamStore.keepsAnAdmin(besides: member, on: db) }
                 try await db.raw("UPDATE users SET role = \(bind: newRole.rawValue) WHERE id = \(bind: member.user.id)").run()
+                if !newRole.may(.usersManage) { try await InvitationStore.revokeSent(by: member.user.id, now: now, on: db) }
                 try await ActivityLog.record(
                     .roleChanged, userId: member.user.id, device: device, at: now, actor: staff,
                     detail: ["from": member.user.role, "to": newRole.rawValue], on: db)
@@ -74,6 +75,7 @@ struct TeamController {
             guard member.user.canSignIn else { return }
             try await TeamStore.keepsAnAdmin(besides: member, on: changing.db)
             try await changing.db.raw("UPDATE users SET is_active = 0 WHERE id = \(bind: member.user.id)").run()
+            try await InvitationStore.revokeSent(by: member.user.id, now: now, on: changing.db)
             try await changing.revokeAll(ofUser: member.user.id, reason: "user_deactivated", device: device, now: now)
             try await ActivityLog.record(.userDeactivated, userId: member.user.id, device: device, at: now, actor: staff, on: changing.db)
         }.wire(companyStatus: staff.company.companyStatus)
@@ -96,6 +98,7 @@ struct TeamController {
             guard member.user.archived == 0 else { return }
             try await TeamStore.keepsAnAdmin(besides: member, on: changing.db)
             try await changing.db.raw("UPDATE users SET archived = 1 WHERE id = \(bind: member.user.id)").run()
+            try await InvitationStore.revokeSent(by: member.user.id, now: now, on: changing.db)
             try await changing.revokeAll(ofUser: member.user.id, reason: "user_archived", device: device, now: now)
             try await ActivityLog.record(.userArchived, userId: member.user.id, device: device, at: now, actor: staff, on: changing.db)
         }.wire(companyStatus: staff.company.companyStatus)
@@ -122,6 +125,8 @@ struct TeamController {
             try await db.raw("DELETE FROM totp_credentials WHERE user_id = \(bind: id)").run()
             try await db.raw("DELETE FROM recovery_codes WHERE user_id = \(bind: id)").run()
             try await db.raw("DELETE FROM passkeys WHERE user_id = \(bind: id)").run()
+            // Without a password, emailed codes are what is left: they must be allowed.
+            try await db.raw("UPDATE users SET magic_link_enabled = 1 WHERE id = \(bind: id) AND password_hash IS NULL").run()
             try await changing.revokeAll(ofUser: id, reason: "factors_reset", device: device, now: now)
             try await ActivityLog.record(.factorsReset, userId: id, device: device, at: now, actor: staff, on: db)
             try await mail.seal(TeamEmail.factorsReset(to: member.user.email, shop: staff.company.name, now: now), now: now)
