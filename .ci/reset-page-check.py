@@ -16,11 +16,12 @@ Selenium (pip install selenium). Chromium runs with --no-sandbox: CI runs as roo
 import json
 import os
 import re
-import shutil
 import sys
 import time
 import urllib.error
 import urllib.request
+
+import browser_page as page
 
 base, outbox, email, old_password = sys.argv[1:5]
 new_password = "amber lantern 2031 tide"
@@ -39,9 +40,7 @@ def finish():
         sys.exit(1)
 
 
-def give_up(message):
-    print(message)
-    sys.exit(1)
+give_up = page.give_up
 
 
 def post_json(path, body):
@@ -63,19 +62,6 @@ def mails_to(address):
         return [m for m in (json.loads(line) for line in lines if line.strip()) if m.get("to") == address]
 
 
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
-    from selenium.webdriver.support.ui import WebDriverWait
-except ImportError:
-    give_up("selenium is missing: python3 -m pip install selenium")
-chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-chromedriver = shutil.which("chromedriver")
-if not chromium or not chromedriver:
-    give_up("chromium or chromedriver is missing: apt-get install -y chromium chromium-driver")
-
 # 1. Ask for the link, and read it from the mail the server's delivery worker writes.
 before = len(mails_to(email))
 status, answer = post_json("/auth/forgot-password", {"email": email})
@@ -95,53 +81,25 @@ if not found:
 link = f"{base}/reset-password?token={found.group(2)}"
 
 # 2. Open it in Chromium and use the form as a person would.
-options = webdriver.ChromeOptions()
-options.binary_location = chromium
-for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-    options.add_argument(argument)
-options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-driver = webdriver.Chrome(service=Service(chromedriver), options=options)
+driver = page.chromium()
 try:
-    driver.set_page_load_timeout(30)
-    wait = WebDriverWait(driver, 15)
-
-    def heading():
-        return driver.find_element(By.TAG_NAME, "h1").text
-
-    def fill_and_send(password, confirmation):
-        driver.find_element(By.ID, "newPassword").send_keys(password)
-        driver.find_element(By.ID, "confirmPassword").send_keys(confirmation)
-        old_page = driver.find_element(By.TAG_NAME, "html")
-        driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-        wait.until(expected_conditions.staleness_of(old_page))
-
     driver.get(link)
-    check(heading() == "Choose a new password", f"the link opened {heading()!r}, not the form")
-    # The one inline style sheet applies: the policy's hash matches it.
-    colour = driver.find_element(By.CSS_SELECTOR, "button[type=submit]").value_of_css_property("background-color")
-    check(colour in ("rgba(29, 78, 216, 1)", "rgb(29, 78, 216)"), f"the page's style did not apply (button {colour})")
+    check(page.heading(driver) == "Choose a new password", f"the link opened {page.heading(driver)!r}, not the form")
+    applies, colour = page.style_applies(driver)
+    check(applies, f"the page's style did not apply (button {colour})")
 
-    fill_and_send(new_password, new_password + " typo")
-    check(heading() == "Choose a new password", f"a mismatch answered {heading()!r}, not the form again")
-    alert = driver.find_elements(By.CSS_SELECTOR, "[role=alert]")
-    check(bool(alert) and "do not match" in alert[0].text, "a mismatch did not say so")
+    page.fill_and_send(driver, {"newPassword": new_password, "confirmPassword": new_password + " typo"})
+    check(page.heading(driver) == "Choose a new password", f"a mismatch answered {page.heading(driver)!r}, not the form again")
+    check("do not match" in page.alert_text(driver), "a mismatch did not say so")
     check(new_password not in driver.page_source, "the page echoed the password back")
     check(driver.current_url.rstrip("/").endswith("/reset-password"), f"the form posted to {driver.current_url}")
 
-    fill_and_send(new_password, new_password)
-    check(heading() == "Your password has been changed", f"the form answered {heading()!r}, not the success page")
-    check("Sign in to REKI with your new password" in driver.find_element(By.TAG_NAME, "main").text,
+    page.fill_and_send(driver, {"newPassword": new_password, "confirmPassword": new_password})
+    check(page.heading(driver) == "Your password has been changed", f"the form answered {page.heading(driver)!r}, not the success page")
+    check("Sign in to REKI with your new password" in page.main_text(driver),
           "the success page does not say to sign in with the new password")
-
-    # Nothing but the page itself was loaded, and the browser reported no policy violation.
-    requested = set()
-    for entry in driver.get_log("performance"):
-        message = json.loads(entry["message"])["message"]
-        if message.get("method") == "Network.requestWillBeSent":
-            requested.add(message["params"]["request"]["url"].split("?")[0])
-    check(all(url.startswith(base + "/reset-password") for url in requested), f"the page loaded {sorted(requested)}")
-    violations = [e["message"] for e in driver.get_log("browser") if "Content Security Policy" in e["message"]]
-    check(not violations, f"policy violations: {violations}")
+    for problem in page.self_contained(driver, base + "/reset-password"):
+        check(False, problem)
 finally:
     driver.quit()
 

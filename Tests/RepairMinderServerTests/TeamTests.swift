@@ -76,6 +76,14 @@ import Testing
             let pendingOwner = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: "owner@pending.test") })
             try await client.send(.get, "/api/users/\(pendingOwner.id)", bearer: token).expectFailure(.notFound, "NOT_FOUND")
             try await client.send(.get, "/api/users/nobody", bearer: token).expectFailure(.notFound, "NOT_FOUND")
+            // Nor can any change reach another shop's member, and none is made.
+            try await Self.patch(client, token, pendingOwner.id, ["role": "office"]).expectFailure(.notFound, "NOT_FOUND")
+            for action in ["deactivate", "archive", "sign-out", "reset-factors"] {
+                try await client.send(.post, "/api/users/\(pendingOwner.id)/\(action)", bearer: token).expectFailure(.notFound, "NOT_FOUND")
+            }
+            let untouched = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: "owner@pending.test") })
+            #expect(untouched.role == "admin" && untouched.isActive == 1 && untouched.archived == 0)
+            #expect(try await client.login("owner@pending.test", "pending password").isEmpty == false)
         }
     }
 

@@ -52,12 +52,16 @@ struct InvitationController {
 
     /// Creates the member of the invitation of `token` (the app's accept, and the page's): the
     /// password (if any) is checked and hashed first, then the invitation is used up and the
-    /// member created in one transaction. The new user's id.
-    func join(token: String, password: String?, firstName: String?, lastName: String?, device: ClientDevice) async throws -> String {
+    /// member created in one transaction. The new user's id. `offer` is the token's, when the
+    /// caller read it already (the page shows it): the password rule needs its address.
+    func join(
+        token: String, password: String?, firstName: String?, lastName: String?, device: ClientDevice, offer: InvitationPreview? = nil
+    ) async throws -> String {
         let hash: String?
         if let password {
-            let offer = try await store.preview(token: token, serverURL: serverURL, now: clock.now())
-            try policy.check(password, email: offer.email)
+            let email: String
+            if let offer { email = offer.email } else { email = try await store.preview(token: token, serverURL: serverURL, now: clock.now()).email }
+            try policy.check(password, email: email)
             hash = try await hasher.hash(password)
         } else {
             hash = nil

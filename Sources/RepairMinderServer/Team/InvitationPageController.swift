@@ -47,7 +47,8 @@ struct InvitationPageController {
             let device = ClientDevice(
                 isMobile: ClientKind.isMobile(request), userAgent: request.headers[.userAgent].map { TextCharacters.escaped($0) },
                 ipAddress: context.clientIP)
-            _ = try await invitations.join(token: checked.token, password: checked.password, firstName: nil, lastName: nil, device: device)
+            _ = try await invitations.join(
+                token: checked.token, password: checked.password, firstName: nil, lastName: nil, device: device, offer: offer)
         } catch let problem as FieldProblem {
             return .form(token: token, offer: offer, problem: problem.message)
         } catch let error as APIError where error.code == .weakPassword {

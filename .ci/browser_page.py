@@ -1,0 +1,83 @@
+"""What the browser checks of the pages mail links to share (reset-page-check.py,
+invite-page-check.py): headless Chromium through Selenium, a form filled and sent as a person
+would, and the checks every such page must pass (its style applies, it loads nothing but itself,
+the browser reports no Content-Security-Policy violation). Chromium runs with --no-sandbox: CI
+runs as root."""
+import json
+import shutil
+import sys
+
+
+def give_up(message):
+    print(message)
+    sys.exit(1)
+
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:
+    give_up("selenium is missing: python3 -m pip install selenium")
+
+
+def chromium():
+    """A headless Chromium that logs the browser's console and its requests."""
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_binary = shutil.which("chromedriver")
+    if not binary or not driver_binary:
+        give_up("chromium or chromedriver is missing: apt-get install -y chromium chromium-driver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_binary), options=options)
+    driver.set_page_load_timeout(30)
+    return driver
+
+
+def heading(driver):
+    return driver.find_element(By.TAG_NAME, "h1").text
+
+
+def fill_and_send(driver, fields):
+    """Types each value into the input with that id, sends the form, waits for the answer."""
+    for field_id, value in fields.items():
+        driver.find_element(By.ID, field_id).send_keys(value)
+    old_page = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old_page))
+
+
+def style_applies(driver):
+    """Whether the page's one inline style sheet applied (its policy hash is right)."""
+    colour = driver.find_element(By.CSS_SELECTOR, "button[type=submit]").value_of_css_property("background-color")
+    return colour in ("rgba(29, 78, 216, 1)", "rgb(29, 78, 216)"), colour
+
+
+def alert_text(driver):
+    alerts = driver.find_elements(By.CSS_SELECTOR, "[role=alert]")
+    return alerts[0].text if alerts else ""
+
+
+def main_text(driver):
+    return driver.find_element(By.TAG_NAME, "main").text
+
+
+def self_contained(driver, prefix):
+    """What went wrong, if anything: a request to anything but `prefix`, or a policy violation."""
+    problems = []
+    requested = set()
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            requested.add(message["params"]["request"]["url"].split("?")[0])
+    if not all(url.startswith(prefix) for url in requested):
+        problems.append(f"the page loaded {sorted(requested)}")
+    violations = [e["message"] for e in driver.get_log("browser") if "Content Security Policy" in e["message"]]
+    if violations:
+        problems.append(f"policy violations: {violations}")
+    return problems
