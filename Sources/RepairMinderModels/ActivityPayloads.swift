@@ -23,6 +23,8 @@ public enum ActivityEventType: WireEnum {
     case userArchived
     case sessionsRevokedByAdmin
     case factorsReset
+    /// The shop's security policy changed (docs/API.md §13).
+    case policyChanged
     /// An event a newer server records that this version has no name for.
     case unknown(String)
 
@@ -31,7 +33,7 @@ public enum ActivityEventType: WireEnum {
         .loginSucceeded, .loginFailed, .twoFactorFailed, .sessionRevoked, .tokenReuseDetected, .passwordChanged,
         .passwordReset, .totpEnabled, .totpDisabled, .recoveryCodeUsed, .passkeyAdded, .passkeyRemoved, .registered,
         .invitationSent, .invitationRevoked, .invitationAccepted, .roleChanged, .userDeactivated, .userReactivated,
-        .userArchived, .sessionsRevokedByAdmin, .factorsReset,
+        .userArchived, .sessionsRevokedByAdmin, .factorsReset, .policyChanged,
     ]
 
     /// The value as the wire spells it.
@@ -59,6 +61,7 @@ public enum ActivityEventType: WireEnum {
         case .userArchived: "user_archived"
         case .sessionsRevokedByAdmin: "sessions_revoked_by_admin"
         case .factorsReset: "factors_reset"
+        case .policyChanged: "policy_changed"
         case .unknown(let raw): raw
         }
     }

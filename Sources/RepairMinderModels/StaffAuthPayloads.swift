@@ -273,12 +273,21 @@ public struct StaffTokenResponse: Codable, Sendable, Equatable {
     public var expiresIn: Int
     public var user: StaffUser
     public var company: Company
-    public init(token: String, refreshToken: String, expiresIn: Int, user: StaffUser, company: Company) {
+    /// The shop requires a factor the user has not enrolled (docs/API.md §13.3).
+    public var enrolmentRequired: EnrolmentRequirement?
+    /// `"enrol"` when the session is restricted to enrolment; nil for full access.
+    public var scope: String?
+    public init(
+        token: String, refreshToken: String, expiresIn: Int, user: StaffUser, company: Company,
+        enrolmentRequired: EnrolmentRequirement? = nil, scope: String? = nil
+    ) {
         self.token = token
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
         self.user = user
         self.company = company
+        self.enrolmentRequired = enrolmentRequired
+        self.scope = scope
     }
 }
 
@@ -289,7 +298,7 @@ extension StaffTokenResponse: WireObject {
         .init("expiresIn", \.expiresIn, .integer(minimum: 1)),
         .init("user", \.user, .ref(StaffUser.self)),
         .init("company", \.company, .ref(Company.self)),
-    ]
+    ] + EnrolmentRequirement.tokenResponseFields()
     public static var schema: JSONSchema { .object(fields, description: "A completed staff sign-in") }
     public static var example: StaffTokenResponse {
         StaffTokenResponse(
@@ -303,10 +312,17 @@ public struct RefreshResponse: Codable, Sendable, Equatable {
     public var token: String
     public var refreshToken: String
     public var expiresIn: Int
-    public init(token: String, refreshToken: String, expiresIn: Int) {
+    /// As the sign-in's token response (docs/API.md §13.3), at every refresh.
+    public var enrolmentRequired: EnrolmentRequirement?
+    public var scope: String?
+    public init(
+        token: String, refreshToken: String, expiresIn: Int, enrolmentRequired: EnrolmentRequirement? = nil, scope: String? = nil
+    ) {
         self.token = token
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
+        self.enrolmentRequired = enrolmentRequired
+        self.scope = scope
     }
 }
 
@@ -315,7 +331,7 @@ extension RefreshResponse: WireObject {
         .init("token", \.token, .jwt),
         .init("refreshToken", \.refreshToken, .nonEmptyText),
         .init("expiresIn", \.expiresIn, .integer(minimum: 1)),
-    ]
+    ] + EnrolmentRequirement.tokenResponseFields()
     public static var schema: JSONSchema { .object(fields) }
     public static var example: RefreshResponse {
         RefreshResponse(token: WireExample.accessToken, refreshToken: WireExample.refreshToken, expiresIn: 900)

@@ -151,7 +151,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let loginChallenges = LoginChallengeStore(database: database)
     let secondFactor = SecondFactorChallenge(
         settings: settings, clock: clock, challenges: loginChallenges, authenticatorApp: authenticatorApp, passkeys: passkeys,
-        relyingParty: relyingParty)
+        relyingParty: relyingParty, accounts: accounts)
     StaffLoginController(
         settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher, challenges: loginChallenges,
         hashing: hashing, mail: parts.mail, authenticatorApp: authenticatorApp, secondFactor: secondFactor,
@@ -180,12 +180,14 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         clock: clock, accounts: accounts, revocation: revocation, hasher: parts.hasher, policy: passwordPolicy,
         codes: codes
     ).mount(on: routes)
+    let policies = SecurityPolicyStore(database: database, cache: ShopPolicyCache())
     StaffSessionController(
         settings: settings, clock: clock, revocation: revocation,
         rotation: RefreshTokenRotation<UserRecord>(
             database: database, hashing: hashing, settings: settings, metrics: parts.metrics, revocation: revocation),
-        issuer: issuer
+        issuer: issuer, policies: policies
     ).mount(on: routes)
+    SecurityPolicyController(store: policies, settings: settings, clock: clock).mount(on: routes)
     TOTPController(app: authenticatorApp, clock: clock).mount(on: routes)
     CustomerAuthController(
         settings: settings, clock: clock, customers: customers, codes: codes, signer: signer, metrics: parts.metrics

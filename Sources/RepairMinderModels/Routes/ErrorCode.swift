@@ -65,12 +65,15 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let cannotChangeSelf = ErrorCode(rawValue: "CANNOT_CHANGE_SELF")
     public static let lastAdmin = ErrorCode(rawValue: "LAST_ADMIN")
 
+    // The shop's security policy (§13).
+    public static let factorEnrolmentRequired = ErrorCode(rawValue: "FACTOR_ENROLMENT_REQUIRED")
+
     /// The codes any route of its kind can answer, whatever it does (docs/API.md §1, §4): bad
     /// input, credentials, limits, failures of the server, quarantine. A route's own codes are
     /// the `failures` it declares.
     public static let general: [ErrorCode] = [
         .invalidJSON, .validationError, .payloadTooLarge, .notFound, .methodNotAllowed, .rateLimited, .internalError,
-        .serviceUnavailable, .unauthorized, .tokenExpired, .forbidden, .accountPendingApproval, .accountSuspended,
+        .serviceUnavailable, .unauthorized, .tokenExpired, .forbidden, .accountPendingApproval, .accountSuspended, .factorEnrolmentRequired,
     ]
 
     /// Every code of docs/API.md: the general ones, then each route's declared failures in the

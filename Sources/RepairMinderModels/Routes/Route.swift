@@ -19,6 +19,15 @@ public enum QuarantineRule: Sendable, Hashable {
     case allowed
 }
 
+/// How a staff route behaves for a restricted session: one whose shop requires a second factor
+/// the user has not enrolled after the grace period (docs/API.md §13.3).
+public enum EnrolmentRule: Sendable, Hashable {
+    /// Answers 403 `FACTOR_ENROLMENT_REQUIRED`.
+    case blocked
+    /// Answers as usual: what a user needs to enrol (and `me`, `logout`).
+    case allowed
+}
+
 /// Whose data a staff route reaches: the one statement of "own company only", which the route
 /// mounter enforces (403 `FORBIDDEN`) and quarantine consults (`QuarantineRule.allowed`).
 public enum RouteScope: Sendable, Hashable {
@@ -122,14 +131,15 @@ public struct Route<Request: WireType, Response: WireType>: Sendable {
     ///     `VALIDATION_ERROR` and published as the operation's `x-input-rule-beyond-schema`.
     public init(
         _ method: HTTPMethod, _ path: RoutePath, _ credential: RouteCredential, _ summary: String,
-        availability: RouteAvailability = .served, quarantine: QuarantineRule = .blocked, scope: RouteScope = .any,
+        availability: RouteAvailability = .served, quarantine: QuarantineRule = .blocked, enrolment: EnrolmentRule = .blocked,
+        scope: RouteScope = .any,
         permission: Permission? = nil, budgets: [RouteBudget] = [], format: ResponseFormat = .envelope, successStatus: Int = 200,
         query: [QueryParameter] = [], fixedFields: KeyValuePairs<String, String> = [:],
         inputRuleBeyondSchema: String? = nil, failures: [DocumentedFailure] = []
     ) {
         erased = AnyRoute(
             method: method, path: path, credential: credential, summary: summary, availability: availability,
-            quarantine: quarantine, scope: scope, permission: permission, budgets: budgets, format: format,
+            quarantine: quarantine, enrolment: enrolment, scope: scope, permission: permission, budgets: budgets, format: format,
             successStatus: successStatus, query: query, fixedFields: fixedFields.map { ($0.key, $0.value) },
             inputRuleBeyondSchema: inputRuleBeyondSchema, failures: failures,
             requestType: Request.self == EmptyPayload.self ? nil : Request.self, responseType: Response.self)
@@ -150,6 +160,8 @@ public struct AnyRoute: Sendable, CustomStringConvertible {
     public let availability: RouteAvailability
     /// How a staff route behaves in quarantine; meaningless for other credentials.
     public let quarantine: QuarantineRule
+    /// How a staff route behaves for a restricted session (docs/API.md §13); meaningless for others.
+    public let enrolment: EnrolmentRule
     /// Whose data a staff route reaches.
     public let scope: RouteScope
     /// What the caller's role must allow (docs/API.md §12), read from the role as stored, not

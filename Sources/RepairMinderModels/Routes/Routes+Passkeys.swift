@@ -5,10 +5,10 @@ extension Routes {
         public let registrationOptions = Route<EmptyPayload, PasskeyRegistrationOptions>(
             .post, "/api/auth/passkeys/register/options", .staff,
             "Start enrolling a passkey: creation options with a challenge that lives 5 minutes, once", quarantine: .allowed,
-            budgets: [.passkeyEnrolments], failures: [.init(409, .passkeyLimit)])
+            enrolment: .allowed, budgets: [.passkeyEnrolments], failures: [.init(409, .passkeyLimit)])
         public let register = Route<PasskeyRegistrationRequest, Passkey>(
             .post, "/api/auth/passkeys/register/verify", .staff, "Finish enrolling: check the authenticator's answer and keep the passkey",
-            quarantine: .allowed, successStatus: 201, failures: [.init(400, .passkeyInvalid), .init(409, .passkeyLimit)])
+            quarantine: .allowed, enrolment: .allowed, successStatus: 201, failures: [.init(400, .passkeyInvalid), .init(409, .passkeyLimit)])
         public let list = Route<EmptyPayload, [Passkey]>(
             .get, "/api/auth/passkeys", .staff, "The caller's passkeys, oldest first", quarantine: .allowed)
         public let remove = Route<EmptyPayload, EmptyPayload>(

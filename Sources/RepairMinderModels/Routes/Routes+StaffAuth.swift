@@ -34,16 +34,17 @@ extension Routes {
             quarantine: .allowed, budgets: [.clientIP],
             failures: ErrorCode.refreshTokenRefusals.sorted { $0.rawValue < $1.rawValue }.map { .init(401, $0) })
         public let me = Route<EmptyPayload, StaffMeResponse>(
-            .get, "/api/auth/me", .staff, "The signed-in staff member and their company", quarantine: .allowed)
+            .get, "/api/auth/me", .staff, "The signed-in staff member and their company", quarantine: .allowed,
+            enrolment: .allowed)
         public let logout = Route<EmptyPayload, EmptyPayload>(
-            .post, "/api/auth/logout", .staff, "Revoke this session", quarantine: .allowed)
+            .post, "/api/auth/logout", .staff, "Revoke this session", quarantine: .allowed, enrolment: .allowed)
 
         public let totpSetup = Route<EmptyPayload, TOTPSetupResponse>(
             .post, "/api/auth/totp/setup", .staff, "Start authenticator-app enrolment: a new pending secret",
-            failures: [.init(409, .totpAlreadyEnabled)])
+            enrolment: .allowed, failures: [.init(409, .totpAlreadyEnabled)])
         public let totpVerifySetup = Route<TOTPCodeRequest, TOTPEnabledResponse>(
             .post, "/api/auth/totp/verify-setup", .staff, "Confirm enrolment with a code; returns recovery codes",
-            budgets: [.failedSecrets(by: .callerId, namespace: "totp")],
+            enrolment: .allowed, budgets: [.failedSecrets(by: .callerId, namespace: "totp")],
             failures: [.init(400, .invalidCode), .init(400, .totpSetupRequired), .init(409, .totpAlreadyEnabled)])
         public let totpDisable = Route<TOTPCodeRequest, TOTPDisabledResponse>(
             .post, "/api/auth/totp/disable", .staff, "Turn the authenticator app off with a current or recovery code",

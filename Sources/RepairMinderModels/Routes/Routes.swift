@@ -4,7 +4,7 @@ public enum Routes {
     /// The features, in the document's order. A feature's routes are its declarations
     /// (`RouteFeature.routes`); this list is the one place a new feature is added.
     public static let features: [any RouteFeature] = [
-        staffAuth, passkeys, customerAuth, accounts, accountLifecycle, team, push, `public`, dashboard, devices, orders,
+        staffAuth, passkeys, customerAuth, accounts, accountLifecycle, team, securityPolicy, push, `public`, dashboard, devices, orders,
         clients, tickets, customerPortal, reki,
     ]
 

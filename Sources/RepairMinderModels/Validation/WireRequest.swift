@@ -112,6 +112,17 @@ public struct RequestField<Body>: Sendable {
         }
     }
 
+    /// A whole-number field that may be left out or be `null`, within `range`.
+    public static func optionalInteger(_ name: String, _ path: WritableKeyPath<Body, Int?> & Sendable, in range: ClosedRange<Int>) -> Self {
+        RequestField(
+            property: .init(name, .nullable(.integer(minimum: range.lowerBound, maximum: range.upperBound)), required: false),
+            check: { body throws(FieldProblem) in
+                guard let value = body[keyPath: path], !range.contains(value) else { return }
+                throw FieldProblem("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            },
+            isGiven: { $0[keyPath: path] != nil })
+    }
+
     /// A field whose Swift type is its whole rule, checked while decoding: an enum
     /// (`WireEnum` names the allowed values), a boolean.
     public static func decoded(_ name: String, _ schema: JSONSchema, required: Bool = true) -> Self {

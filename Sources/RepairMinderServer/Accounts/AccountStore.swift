@@ -1,4 +1,5 @@
 import Foundation
+import RepairMinderModels
 import SQLKit
 
 /// Reads staff users and their companies.
@@ -46,7 +47,11 @@ struct AccountStore: Sendable {
                         c.id AS c_id, c.name AS c_name, c.status AS c_status, c.currency_code AS c_currency_code,
                         c.vat_number AS c_vat_number, c.logo_url AS c_logo_url, c.vat_rate_repair AS c_vat_rate_repair,
                         c.vat_rate_device_sale AS c_vat_rate_device_sale, c.vat_rate_accessory AS c_vat_rate_accessory,
-                        c.vat_rate_device_purchase AS c_vat_rate_device_purchase
+                        c.vat_rate_device_purchase AS c_vat_rate_device_purchase, c.required_factor AS c_required_factor,
+                        c.allow_magic_link AS c_allow_magic_link, c.enrolment_grace_days AS c_enrolment_grace_days,
+                        c.session_max_web_days AS c_session_max_web_days, c.session_max_mobile_days AS c_session_max_mobile_days,
+                        c.required_factor_since AS c_required_factor_since, c.policy_updated_at AS c_policy_updated_at,
+                        c.policy_updated_by AS c_policy_updated_by
                     FROM sessions s JOIN users u ON u.id = s.user_id JOIN companies c ON c.id = u.company_id
                     WHERE s.id = \(bind: sessionId) AND s.user_id = \(bind: userId) AND s.revoked_at IS NULL
                     """
@@ -56,6 +61,33 @@ struct AccountStore: Sendable {
             let company = try row.decode(model: CompanyRecord.self, with: Self.companyColumns)
             return (try row.decode(column: "session_last_used_at", as: Double?.self), user, company)
         }
+    }
+
+    /// The second factors `userId` enrolled, in one round trip (whether, not which).
+    func enrolledFactors(userId: String) async throws -> EnrolledFactors {
+        try await database.withConnection { db in
+            let row = try await db.raw(
+                """
+                SELECT (SELECT COUNT(*) FROM totp_credentials
+                        WHERE user_id = \(bind: userId) AND enabled_at IS NOT NULL AND secret_sealed IS NOT NULL) AS apps,
+                    (SELECT COUNT(*) FROM passkeys WHERE user_id = \(bind: userId)) AS passkeys
+                """
+            ).first()
+            return EnrolledFactors(
+                hasAuthenticatorApp: try row?.decode(column: "apps", as: Int.self) ?? 0 > 0,
+                hasPasskeys: try row?.decode(column: "passkeys", as: Int.self) ?? 0 > 0)
+        }
+    }
+
+    /// What the shop of `userId` requires of its staff (docs/API.md §13).
+    func requiredFactor(ofUser userId: String) async throws -> RequiredFactor {
+        try await database.withConnection { db in
+            try await db.raw(
+                """
+                SELECT c.required_factor FROM users u JOIN companies c ON c.id = u.company_id WHERE u.id = \(bind: userId)
+                """
+            ).first(decodingColumn: "required_factor", as: String.self)
+        }.map { RequiredFactor(known: $0) ?? .passkey } ?? .notRequired
     }
 
     /// Records whose coding keys are their column names (`UserRecord`, `CompanyRecord`): no

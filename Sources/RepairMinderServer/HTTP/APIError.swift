@@ -106,6 +106,9 @@ extension APIError {
         .conflict, .cannotChangeSelf, "You cannot do this to your own account. Ask another admin.")
     static let lastAdmin = APIError(
         .conflict, .lastAdmin, "The shop must keep an active admin. Make another member an admin first.")
+    /// A restricted session: the shop requires a factor the user has not enrolled (docs/API.md §13.3).
+    static let factorEnrolmentRequired = APIError(
+        .forbidden, .factorEnrolmentRequired, "Your shop requires an authenticator app or a passkey. Set one up to continue.")
     /// A platform administrator is the operators' to manage, not a shop's.
     static let platformAdminUntouchable = APIError(
         .forbidden, .forbidden, "Platform administrators are managed by the operators")

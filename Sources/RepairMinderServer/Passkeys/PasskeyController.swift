@@ -87,7 +87,7 @@ struct PasskeyController {
             guard try await store.database.transaction({ db in try await checked.record(now: now, on: db) }) else {
                 throw PasskeyProblem("the sign counter did not move forward")
             }
-            return try await issuer.signIn(userId: checked.passkey.userId, device: call.device, method: .passkey)
+            return try await issuer.signIn(userId: checked.passkey.userId, device: call.device, method: .passkey, factors: [.passkey])
         } catch let problem as PasskeyProblem {
             call.context.logger.info("Passkey sign-in refused: \(String(reflecting: problem.description))")
             throw APIError.passkeyInvalid

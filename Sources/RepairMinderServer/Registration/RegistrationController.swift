@@ -57,6 +57,6 @@ struct RegistrationController {
             try await ActivityLog.record(.registered, userId: userId, device: device, at: now, on: db)
             return userId
         }
-        return try await issuer.signIn(userId: userId, device: device, method: .registration)
+        return try await issuer.signIn(userId: userId, device: device, method: .registration, factors: [.emailedCode])
     }
 }

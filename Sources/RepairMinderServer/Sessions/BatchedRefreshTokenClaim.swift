@@ -37,7 +37,7 @@ struct BatchedRefreshTokenClaim<Account: SessionAccount>: RefreshTokenClaiming {
             guard !claimed.isEmpty else { return [:] }
             let found = try await db.raw(
                 """
-                SELECT u.*, rt.token_hash, rt.session_id, rt.rotated_at, s.is_mobile, s.revoked_at, s.created_at AS session_start
+                SELECT u.*, rt.token_hash, rt.session_id, rt.rotated_at, s.is_mobile, s.revoked_at, s.created_at AS session_start, s.amr AS session_amr
                 FROM \(ident: realm.refreshTokens) rt
                 JOIN \(ident: realm.sessions) s ON s.id = rt.session_id
                 JOIN \(ident: realm.accounts) u ON u.id = s.user_id
@@ -62,7 +62,7 @@ struct BatchedRefreshTokenClaim<Account: SessionAccount>: RefreshTokenClaiming {
                 }
                 let expiresAt = row.successorExpiry(now: claim.now, settings: settings)
                 successors.append("(\(bind: claim.successorHash), \(bind: row.sessionId), \(bind: claim.now), \(bind: expiresAt))")
-                let rotated = RefreshTokenRotation<Account>.Rotated(refreshToken: claim.successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0)
+                let rotated = RefreshTokenRotation<Account>.Rotated(refreshToken: claim.successor, row: row, user: user)
                 outcomes[hash] = .rotated(rotated, retried: false)
             }
             if !successors.isEmpty {

@@ -31,7 +31,7 @@ struct OneStatementRefreshTokenClaim<Account: SessionAccount>: RefreshTokenClaim
                         FROM claimed c JOIN \(ident: realm.sessions) s ON s.id = c.session_id
                         RETURNING session_id
                     )
-                    SELECT u.*, s.id AS session_id, s.is_mobile, s.revoked_at, s.created_at AS session_start
+                    SELECT u.*, s.id AS session_id, s.is_mobile, s.revoked_at, s.created_at AS session_start, s.amr AS session_amr
                     FROM successor n JOIN \(ident: realm.sessions) s ON s.id = n.session_id
                     JOIN \(ident: realm.accounts) u ON u.id = s.user_id
                     """
@@ -47,6 +47,6 @@ struct OneStatementRefreshTokenClaim<Account: SessionAccount>: RefreshTokenClaim
             return .rejected(refusal)
         }
         return .rotated(
-            RefreshTokenRotation<Account>.Rotated(refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0), retried: false)
+            RefreshTokenRotation<Account>.Rotated(refreshToken: successor, row: row, user: user), retried: false)
     }
 }

@@ -45,6 +45,20 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         /// The session's user as the rotation read them, for the new access token.
         let user: Account
         let isMobile: Bool
+        /// When the session began (its sign-in).
+        let sessionStart: Double
+        /// How the session signed in (`AuthenticationMethods.stored`), for its refreshed tokens.
+        let amr: String?
+
+        /// `refreshToken`, the successor of a token of `row`'s session.
+        init(refreshToken: String, row: TokenRow, user: Account) {
+            self.refreshToken = refreshToken
+            sessionId = row.sessionId
+            self.user = user
+            isMobile = row.isMobile != 0
+            sessionStart = row.sessionStart
+            amr = row.amr
+        }
     }
 
     enum Outcome: Sendable {
@@ -61,10 +75,11 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         var revokedAt: Double?
         /// When the session began (its sign-in).
         var sessionStart: Double
+        var amr: String?
 
         enum CodingKeys: String, CodingKey {
             case sessionId = "session_id", rotatedAt = "rotated_at", isMobile = "is_mobile", revokedAt = "revoked_at"
-            case sessionStart = "session_start"
+            case sessionStart = "session_start", amr = "session_amr"
         }
 
         /// When this token's successor, issued `now`, expires.
@@ -118,7 +133,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
             guard
                 let found = try await db.raw(
                     """
-                    SELECT u.*, rt.session_id, rt.rotated_at, s.is_mobile, s.revoked_at, s.created_at AS session_start
+                    SELECT u.*, rt.session_id, rt.rotated_at, s.is_mobile, s.revoked_at, s.created_at AS session_start, s.amr AS session_amr
                     FROM \(ident: realm.refreshTokens) rt
                     JOIN \(ident: realm.sessions) s ON s.id = rt.session_id
                     JOIN \(ident: realm.accounts) u ON u.id = s.user_id
@@ -132,8 +147,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
                 try await ending.revoke(session: row.sessionId, realm: realm, reason: "user_inactive", now: now)
                 return .rejected(refusal)
             }
-            let rotated = Rotated(
-                refreshToken: successor, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0)
+            let rotated = Rotated(refreshToken: successor, row: row, user: user)
             if claimed {
                 try await db.raw(
                     """
@@ -157,7 +171,7 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
                     ).first() != nil
                     if unused {
                         return .rotated(
-                            Rotated(refreshToken: candidate, sessionId: row.sessionId, user: user, isMobile: row.isMobile != 0), retried: true)
+                            Rotated(refreshToken: candidate, row: row, user: user), retried: true)
                     }
                 }
             }

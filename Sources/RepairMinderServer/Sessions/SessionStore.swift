@@ -27,13 +27,16 @@ struct SessionStore: Sendable {
     var realm: SessionRealm = .staff
 
     /// Starts a session with its first refresh token; returns the session id.
-    func create(userId: String, device: ClientDevice, refreshToken: String, now: Double, refreshTTL: Double) async throws -> String {
+    /// `amr`: how the user signed in (RFC 8176, docs/API.md §13.2), for every token of the session.
+    func create(
+        userId: String, device: ClientDevice, refreshToken: String, now: Double, refreshTTL: Double, amr: [String]? = nil
+    ) async throws -> String {
         let sessionId = UUID().uuidString.lowercased()
         let realm = self.realm
         try await database.transaction { db in
             try await Self.create(
                 id: sessionId, userId: userId, device: device, refreshToken: refreshToken, now: now, refreshTTL: refreshTTL,
-                realm: realm, on: db)
+                amr: amr, realm: realm, on: db)
         }
         return sessionId
     }
@@ -42,15 +45,15 @@ struct SessionStore: Sendable {
     /// account and its first session together).
     static func create(
         id sessionId: String, userId: String, device: ClientDevice, refreshToken: String, now: Double, refreshTTL: Double,
-        realm: SessionRealm, on db: any SQLDatabase
+        amr: [String]? = nil, realm: SessionRealm, on db: any SQLDatabase
     ) async throws {
         // A User-Agent is the client's to choose: kept, but not at any length.
         let userAgent = device.userAgent.map { String($0.prefix(Self.userAgentLimit)) }
         try await db.raw(
             """
-            INSERT INTO \(ident: realm.sessions) (id, user_id, is_mobile, created_at, user_agent, ip_address, last_used_at)
+            INSERT INTO \(ident: realm.sessions) (id, user_id, is_mobile, created_at, user_agent, ip_address, last_used_at, amr)
             VALUES (\(bind: sessionId), \(bind: userId), \(bind: device.isMobile ? 1 : 0), \(bind: now),
-                \(bind: userAgent), \(bind: device.ipAddress), \(bind: now))
+                \(bind: userAgent), \(bind: device.ipAddress), \(bind: now), \(bind: amr.map(AuthenticationMethods.stored)))
             """
         ).run()
         try await db.raw(

@@ -8,6 +8,7 @@ struct StaffSessionController {
     let revocation: SessionRevocation
     let rotation: RefreshTokenRotation<UserRecord>
     let issuer: TokenIssuer
+    let policies: SecurityPolicyStore
 
     func mount(on routes: RouteMounter) {
         routes.on(Routes.staffAuth.refresh, use: refresh)
@@ -19,8 +20,22 @@ struct StaffSessionController {
         let presented = call.body.refreshToken
         let now = clock.now()
         let rotated = try await rotation.rotate(presented, device: call.device, now: now)
-        let token = try await issuer.accessToken(for: rotated.user, sessionId: rotated.sessionId, isMobile: rotated.isMobile, now: now)
-        return RefreshResponse(token: token, refreshToken: rotated.refreshToken, expiresIn: settings.accessTokenTTL)
+        // The shop's policy as it is now (docs/API.md §13.3): a shortened lifetime ends an
+        // older session here, a requirement restricts or frees it.
+        let policy = try await policies.cached(companyId: rotated.user.companyId)
+        if now >= rotated.sessionStart + policy.sessionMaxLifetime(isMobile: rotated.isMobile, settings: settings) {
+            let (session, device) = (rotated.sessionId, call.device)
+            _ = try await revocation.transaction {
+                try await $0.revoke(session: session, reason: "policy_session_lifetime", device: device, now: now)
+            }
+            throw APIError.refreshTokenExpired
+        }
+        let issued = try await issuer.accessToken(
+            for: rotated.user, sessionId: rotated.sessionId, isMobile: rotated.isMobile,
+            amr: AuthenticationMethods.claim(stored: rotated.amr), policy: policy, now: now)
+        return RefreshResponse(
+            token: issued.token, refreshToken: rotated.refreshToken, expiresIn: settings.accessTokenTTL,
+            enrolmentRequired: issued.standing.requirement, scope: issued.standing.scope)
     }
 
     @Sendable func me(_ call: RouteCall<EmptyPayload>) async throws -> StaffMeResponse {

@@ -20,6 +20,11 @@ struct LoginChallenge: Decodable, Sendable {
     var userAgent: String?
     /// The SHA-256 of the challenge of step 1's passkey options, for a user with passkeys.
     var passkeyChallengeHash: String?
+    /// `email` when a magic-link code opened it instead of the password (column `first_factor`).
+    var firstFactor: String?
+
+    /// The proof that opened the challenge, the first of the session's factors (docs/API.md §13.2).
+    var openedBy: SignInFactor { firstFactor == "email" ? .emailedCode : .password }
 }
 
 /// Who took login step 1, so steps 2 and 3 can be held to it (docs/API.md §2.3).
@@ -47,7 +52,8 @@ struct LoginChallengeStore: Sendable {
 
     /// Opens a fresh challenge for `userId`, closing any earlier open one: a user has at most one.
     func open(
-        userId: String, email: String, binding: ChallengeBinding, passkeyChallengeHash: String?, now: Double, ttl: Double
+        userId: String, email: String, binding: ChallengeBinding, passkeyChallengeHash: String?, openedBy: SignInFactor,
+        now: Double, ttl: Double
     ) async throws -> String {
         let id = UUID().uuidString.lowercased()
         try await database.transaction(serializedOn: "login-challenge:\(userId)") { db in
@@ -57,9 +63,11 @@ struct LoginChallengeStore: Sendable {
             try await db.raw(
                 """
                 INSERT INTO login_challenges (
-                    id, user_id, email, created_at, expires_at, failed_attempts, token_hash, client_ip, user_agent, passkey_challenge_hash)
+                    id, user_id, email, created_at, expires_at, failed_attempts, token_hash, client_ip, user_agent, passkey_challenge_hash,
+                    first_factor)
                 VALUES (\(bind: id), \(bind: userId), \(bind: email), \(bind: now), \(bind: now + ttl), 0,
-                    \(bind: binding.tokenHash), \(bind: binding.clientIP), \(bind: binding.userAgent), \(bind: passkeyChallengeHash))
+                    \(bind: binding.tokenHash), \(bind: binding.clientIP), \(bind: binding.userAgent), \(bind: passkeyChallengeHash),
+                    \(bind: openedBy == .emailedCode ? "email" : nil))
                 """
             ).run()
         }

@@ -18,9 +18,10 @@ struct MagicLinkController {
         let email = call.body.email
         let accounts = self.accounts
         try await codes.send(.staffMagicLink, to: email) { code, minutes, now in
-            guard let user = try await accounts.user(email: email), user.canSignIn, user.magicLinkEnabled != 0 else {
-                return nil
-            }
+            // Nothing is sent where the shop's policy turned magic links off (§13): the same answer.
+            guard let user = try await accounts.user(email: email), user.canSignIn, user.magicLinkEnabled != 0,
+                try await accounts.company(id: user.companyId)?.policy.allowMagicLink ?? false
+            else { return nil }
             return CodeEmail.magicLink(to: user.email, code: code, validMinutes: minutes, now: now)
         }
         return MessageResponse(message: "Magic link sent")
@@ -29,14 +30,14 @@ struct MagicLinkController {
     @Sendable func verifyMagicLink(_ call: RouteCall<MagicLinkVerifyRequest>) async throws -> MagicLinkVerifyResponse {
         let email = call.body.email
         try await codes.consume(try await codes.match(.staffMagicLink, email: email, code: call.body.code))
-        guard let user = try await accounts.user(email: email), user.magicLinkEnabled != 0 else {
-            throw APIError.invalidOrExpiredCode
-        }
+        guard let user = try await accounts.user(email: email), user.magicLinkEnabled != 0,
+            try await accounts.company(id: user.companyId)?.policy.allowMagicLink ?? false
+        else { throw APIError.invalidOrExpiredCode }
         let factors = try await secondFactor.factors(ofUser: user.id)
         guard factors.acceptsEmailedCode else {
             try user.checkCanSignIn()
-            return .secondFactorRequired(try await secondFactor.open(for: user, factors: factors, call))
+            return .secondFactorRequired(try await secondFactor.open(for: user, factors: factors, openedBy: .emailedCode, call))
         }
-        return .signedIn(try await issuer.signIn(userId: user.id, device: call.device, method: .magicLink))
+        return .signedIn(try await issuer.signIn(userId: user.id, device: call.device, method: .magicLink, factors: [.emailedCode]))
     }
 }

@@ -5,13 +5,27 @@ import RepairMinderModels
 /// (docs/API.md §11.1): the strongest enrolled, never a mailbox once something stronger is there.
 struct EnrolledFactors: Sendable {
     let hasAuthenticatorApp: Bool
-    /// The user's passkeys' credential ids (base64url).
-    let passkeyCredentialIds: [String]
+    let hasPasskeys: Bool
+    /// The user's passkeys' credential ids (base64url), where the challenge lists them.
+    var passkeyCredentialIds: [String] = []
+    /// The shop requires a passkey and the user has one: the app's codes no longer sign in (§13.3).
+    var passkeysOnly = false
 
-    var hasPasskeys: Bool { !passkeyCredentialIds.isEmpty }
+    init(hasAuthenticatorApp: Bool, hasPasskeys: Bool) {
+        self.hasAuthenticatorApp = hasAuthenticatorApp
+        self.hasPasskeys = hasPasskeys
+    }
+
+    init(hasAuthenticatorApp: Bool, passkeyCredentialIds: [String]) {
+        self.init(hasAuthenticatorApp: hasAuthenticatorApp, hasPasskeys: !passkeyCredentialIds.isEmpty)
+        self.passkeyCredentialIds = passkeyCredentialIds
+    }
+
+    /// Whether step 3 takes the app's codes (TOTP and recovery codes).
+    var acceptsAuthenticatorApp: Bool { hasAuthenticatorApp && !passkeysOnly }
 
     var methods: [TwoFactorMethod] {
-        var methods: [TwoFactorMethod] = hasAuthenticatorApp ? [.totp, .recoveryCode] : []
+        var methods: [TwoFactorMethod] = acceptsAuthenticatorApp ? [.totp, .recoveryCode] : []
         if hasPasskeys { methods.append(.passkey) }
         return methods.isEmpty ? [.email] : methods
     }
@@ -20,7 +34,7 @@ struct EnrolledFactors: Sendable {
 
     /// Login step 2's answer when nothing is emailed: where the user's code or passkey is instead.
     var instead: String {
-        hasAuthenticatorApp ? "Enter the code from your authenticator app" : "Use your passkey to finish signing in"
+        acceptsAuthenticatorApp ? "Enter the code from your authenticator app" : "Use your passkey to finish signing in"
     }
 }
 
@@ -34,15 +48,22 @@ struct SecondFactorChallenge: Sendable {
     let authenticatorApp: AuthenticatorApp
     let passkeys: PasskeyStore
     let relyingParty: WebAuthnRelyingParty
+    let accounts: AccountStore
 
+    /// What step 3 takes from `userId`: their enrolled factors, as their shop's policy counts them.
     func factors(ofUser userId: String) async throws -> EnrolledFactors {
-        EnrolledFactors(
+        var factors = EnrolledFactors(
             hasAuthenticatorApp: try await authenticatorApp.isEnabled(userId: userId),
             passkeyCredentialIds: try await passkeys.passkeys(ofUser: userId).map(\.credentialId))
+        if factors.hasPasskeys, factors.hasAuthenticatorApp {
+            factors.passkeysOnly = try await accounts.requiredFactor(ofUser: userId) == .passkey
+        }
+        return factors
     }
 
-    /// Opens the challenge of `user`, whose enrolled second factors are `factors`.
-    func open(for user: UserRecord, factors: EnrolledFactors, _ call: RouteCall<some Sendable>) async throws
+    /// Opens the challenge of `user`, whose enrolled second factors are `factors`, after the
+    /// first proof `openedBy` (the password, or a magic-link code standing in for it).
+    func open(for user: UserRecord, factors: EnrolledFactors, openedBy: SignInFactor, _ call: RouteCall<some Sendable>) async throws
         -> LoginChallengeResponse
     {
         let challengeToken = RandomToken.base64URL(byteCount: 32)
@@ -51,7 +72,8 @@ struct SecondFactorChallenge: Sendable {
             userAgent: call.request.headers[.userAgent])
         let passkey = factors.hasPasskeys ? WebAuthnRelyingParty.newChallenge() : nil
         _ = try await challenges.open(
-            userId: user.id, email: user.email, binding: binding, passkeyChallengeHash: passkey?.hash, now: clock.now(),
+            userId: user.id, email: user.email, binding: binding, passkeyChallengeHash: passkey?.hash, openedBy: openedBy,
+            now: clock.now(),
             ttl: Double(settings.loginChallengeTTL))
         let summary = LoginUserSummary(
             id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, companyId: user.companyId)

@@ -18,6 +18,8 @@ final class StaffCallerCache: @unchecked Sendable {
         let user: UserRecord
         var lastUsedAt: Double?
         let readAt: ContinuousClock.Instant
+        /// The user's enrolled factors, once a shop's policy needed them (`StaffCallers`).
+        var factors: EnrolledFactors?
     }
 
     let capacity: Int
@@ -59,6 +61,11 @@ final class StaffCallerCache: @unchecked Sendable {
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[sessionId] = Entry(user: user, lastUsedAt: lastUsedAt, readAt: readAt)
         }
+    }
+
+    /// Keeps the factors read for the session's user until the entry expires.
+    func remember(factors: EnrolledFactors, sessionId: String) {
+        lock.withLock { entries[sessionId]?.factors = factors }
     }
 
     /// Records that the session's `last_used_at` was written.

@@ -13,7 +13,8 @@ struct StaffCallers: CallerLookup {
 
     func caller(for claims: AccessTokenClaims, now: Double) async throws -> AuthenticatedStaff? {
         let user: UserRecord, company: CompanyRecord, lastUsedAt: Double?
-        if let cached = cache.entry(sessionId: claims.sid, userId: claims.userId) {
+        let cached = cache.entry(sessionId: claims.sid, userId: claims.userId)
+        if let cached {
             guard let found = try await accounts.company(id: cached.user.companyId) else { return nil }
             (user, company, lastUsedAt) = (cached.user, found, cached.lastUsedAt)
         } else {
@@ -30,7 +31,27 @@ struct StaffCallers: CallerLookup {
         if try await sessions.touch(id: claims.sid, lastUsedAt: lastUsedAt, now: now) {
             cache.touched(sessionId: claims.sid, at: now)
         }
-        return AuthenticatedStaff(claims: claims, user: user, company: company)
+        let restricted = try await isRestricted(claims, user, company.policy, knownFactors: cached?.factors, now: now)
+        return AuthenticatedStaff(claims: claims, user: user, company: company, restricted: restricted)
+    }
+
+    /// Whether the caller may use only enrolment's routes (docs/API.md §13.3): a restricted
+    /// token, or the shop's policy as read on this request (so a tightening reaches tokens issued
+    /// before it) past the user's deadline without the required factor. The factors are read
+    /// only then, and kept with the cached session.
+    private func isRestricted(
+        _ claims: AccessTokenClaims, _ user: UserRecord, _ policy: ShopPolicy, knownFactors: EnrolledFactors?, now: Double
+    ) async throws -> Bool {
+        if claims.isEnrolmentOnly { return true }
+        guard let deadline = policy.enrolmentDeadline(for: user), now >= deadline else { return false }
+        let factors: EnrolledFactors
+        if let knownFactors {
+            factors = knownFactors
+        } else {
+            factors = try await accounts.enrolledFactors(userId: user.id)
+            cache.remember(factors: factors, sessionId: claims.sid)
+        }
+        return !policy.isMet(by: factors)
     }
 }
 
@@ -39,4 +60,6 @@ struct AuthenticatedStaff: Sendable {
     let claims: AccessTokenClaims
     let user: UserRecord
     let company: CompanyRecord
+    /// The session may use only enrolment's routes (docs/API.md §13.3).
+    var restricted = false
 }

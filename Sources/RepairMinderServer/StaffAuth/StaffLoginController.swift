@@ -57,7 +57,8 @@ struct StaffLoginController {
                 call.context.logger.warning("Password hash not upgraded: \(String(reflecting: type(of: error)))")
             }
         }
-        return try await secondFactor.open(for: user, factors: try await secondFactor.factors(ofUser: user.id), call)
+        return try await secondFactor.open(
+            for: user, factors: try await secondFactor.factors(ofUser: user.id), openedBy: .password, call)
     }
 
     /// The open challenge of `userId` if this request may act on it (docs/API.md §2.3): with a
@@ -137,8 +138,9 @@ struct StaffLoginController {
             throw error
         }
         switch outcome {
-        case .signedIn:
-            return try await issuer.signIn(userId: challenge.userId, device: call.device, method: .password)
+        case .signedIn(let second):
+            return try await issuer.signIn(
+                userId: challenge.userId, device: call.device, method: .password, factors: [challenge.openedBy, second])
         case .lostTheRace:
             throw APIError.loginChallengeExpired
         case .expiredCode, .wrongCode, .wrongPasskey:
@@ -157,7 +159,9 @@ struct StaffLoginController {
     }
 
     private enum SecondFactorOutcome {
-        case signedIn, wrongCode, expiredCode, wrongPasskey
+        /// With the factor that completed the challenge.
+        case signedIn(SignInFactor)
+        case wrongCode, expiredCode, wrongPasskey
         /// Right, but the challenge was closed meanwhile (another try signed in or used up the tries).
         case lostTheRace
     }
@@ -170,15 +174,17 @@ struct StaffLoginController {
         -> SecondFactorOutcome
     {
         // An emailed code counts only for a user who enrolled nothing stronger (docs/API.md §11.1).
+        let factors = try await secondFactor.factors(ofUser: challenge.userId)
         if let current = challenge.codeHash, let emailed = hashing.matchingHash(code, scope: Self.challengeCodeScope, stored: current),
-            try await secondFactor.factors(ofUser: challenge.userId).acceptsEmailedCode
+            factors.acceptsEmailedCode
         {
             if let expiry = challenge.codeExpiresAt, expiry <= now { return .expiredCode }
             // Not open any more: closed by another try, or the code was replaced meanwhile.
             return try await challenges.complete(challengeId: challenge.id, emailedCodeHash: emailed, now: now) == .completed
-                ? .signedIn : .wrongCode
+                ? .signedIn(.emailedCode) : .wrongCode
         }
-        guard let factor = try await authenticatorApp.check(code, userId: challenge.userId, now: now) else { return .wrongCode }
+        // A shop that requires a passkey takes no app code from a user who has one (§13.3).
+        guard factors.acceptsAuthenticatorApp, let factor = try await authenticatorApp.check(code, userId: challenge.userId, now: now) else { return .wrongCode }
         let userId = challenge.userId, app = authenticatorApp
         switch try await challenges.complete(challengeId: challenge.id, emailedCodeHash: nil, now: now, spend: { db in
             guard try await app.use(factor, userId: userId, now: now, on: db) else { return false }
@@ -187,7 +193,7 @@ struct StaffLoginController {
             }
             return true
         }) {
-        case .completed: return .signedIn
+        case .completed: return .signedIn(.authenticatorApp)
         case .notOpen: return .lostTheRace
         // Spent meanwhile by another sign-in (a replayed TOTP code): a wrong code for this one.
         case .factorAlreadyUsed: return .wrongCode
@@ -211,7 +217,7 @@ struct StaffLoginController {
         switch try await challenges.complete(challengeId: challenge.id, emailedCodeHash: nil, now: now, spend: { db in
             try await checked.record(now: now, on: db)
         }) {
-        case .completed: return .signedIn
+        case .completed: return .signedIn(.passkey)
         case .notOpen: return .lostTheRace
         case .factorAlreadyUsed:
             call.context.logger.info("Passkey refused at login step 3: its sign counter did not move forward")

@@ -434,6 +434,28 @@ enum Migrations {
             "ALTER TABLE activity_log ADD COLUMN actor_user_id TEXT REFERENCES users(id)",
             "ALTER TABLE activity_log ADD COLUMN detail TEXT",
         ]),
+        Step(version: 18, name: "the shop's security policy, how a session signed in", statements: [
+            // The policy of docs/API.md §13, on the shop's row (read with it on every request):
+            // the defaults are every shop's behaviour before policies. `required_factor_since`
+            // is when the requirement last changed, where the grace period of its staff starts;
+            // a lifetime left NULL is the server's own.
+            "ALTER TABLE companies ADD COLUMN required_factor TEXT NOT NULL DEFAULT 'none'",
+            "ALTER TABLE companies ADD COLUMN allow_magic_link INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE companies ADD COLUMN enrolment_grace_days INTEGER NOT NULL DEFAULT 7",
+            "ALTER TABLE companies ADD COLUMN session_max_web_days INTEGER",
+            "ALTER TABLE companies ADD COLUMN session_max_mobile_days INTEGER",
+            "ALTER TABLE companies ADD COLUMN required_factor_since DOUBLE PRECISION",
+            "ALTER TABLE companies ADD COLUMN policy_updated_at DOUBLE PRECISION",
+            "ALTER TABLE companies ADD COLUMN policy_updated_by TEXT REFERENCES users(id)",
+            // The RFC 8176 methods a session's sign-in used (`amr`, comma-separated), kept for
+            // its refreshed tokens; NULL for sessions from before. REKI's table has the column
+            // so that one refresh statement serves both realms; it stays NULL there.
+            "ALTER TABLE sessions ADD COLUMN amr TEXT",
+            "ALTER TABLE reki_sessions ADD COLUMN amr TEXT",
+            // What stood in for the password before a login challenge's second step: a magic-link
+            // code (`email`) or the password (NULL).
+            "ALTER TABLE login_challenges ADD COLUMN first_factor TEXT",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

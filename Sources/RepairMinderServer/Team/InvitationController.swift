@@ -47,7 +47,7 @@ struct InvitationController {
         let body = call.body
         let userId = try await join(
             token: body.token, password: body.password, firstName: body.firstName, lastName: body.lastName, device: call.device)
-        return try await issuer.signIn(userId: userId, device: call.device, method: .invitation)
+        return try await issuer.signIn(userId: userId, device: call.device, method: .invitation, factors: [.emailedCode])
     }
 
     /// Creates the member of the invitation of `token` (the app's accept, and the page's): the

@@ -1,0 +1,89 @@
+import RepairMinderModels
+
+/// A shop's security policy as the server applies it (docs/API.md §13), read from its
+/// `companies` row (`CompanyRecord.policy`).
+struct ShopPolicy: Sendable, Equatable {
+    var requiredFactor: RequiredFactor
+    var allowMagicLink: Bool
+    var enrolmentGraceDays: Int
+    /// nil: the server's own lifetime.
+    var sessionMaxWebDays: Int?
+    var sessionMaxMobileDays: Int?
+    /// When `requiredFactor` last changed: where its grace period starts for staff created before.
+    var requiredFactorSince: Double?
+    var updatedAt: Double?
+    /// The admin who changed it last.
+    var updatedBy: String?
+
+    static let defaultGraceDays = 7
+    static let day: Double = 86_400
+
+    /// The server's own absolute session lifetime in whole days (at least 1): the most a shop may choose.
+    static func serverDays(isMobile: Bool, settings: ServerSettings) -> Int {
+        max(1, Int(settings.sessionMaxLifetime(isMobile: isMobile) / day))
+    }
+
+    /// Seconds a session may last from its sign-in: the server's lifetime, or the shop's if shorter.
+    func sessionMaxLifetime(isMobile: Bool, settings: ServerSettings) -> Double {
+        let server = settings.sessionMaxLifetime(isMobile: isMobile)
+        guard let days = isMobile ? sessionMaxMobileDays : sessionMaxWebDays else { return server }
+        return min(server, Double(days) * Self.day)
+    }
+
+    /// When `user` must have enrolled the required factor: the grace period from when the
+    /// requirement started to apply to them (its change, or their creation if later); nil when
+    /// nothing is required.
+    func enrolmentDeadline(for user: UserRecord) -> Double? {
+        guard requiredFactor != .notRequired else { return nil }
+        return max(requiredFactorSince ?? 0, user.createdAt) + Double(enrolmentGraceDays) * Self.day
+    }
+
+    /// Whether `factors` meet the requirement.
+    func isMet(by factors: EnrolledFactors) -> Bool {
+        switch requiredFactor {
+        case .notRequired: true
+        case .appOrPasskey: factors.hasAuthenticatorApp || factors.hasPasskeys
+        case .passkey, .unknown: factors.hasPasskeys
+        }
+    }
+
+    /// Where `user`, who enrolled `factors`, stands at `now`.
+    func standing(of user: UserRecord, factors: EnrolledFactors, now: Double) -> FactorStanding {
+        guard let deadline = enrolmentDeadline(for: user), !isMet(by: factors) else { return .satisfied }
+        let requirement = EnrolmentRequirement(methods: requiredFactor.enrolmentMethods, deadline: Timestamp.iso8601(deadline))
+        return now < deadline ? .grace(requirement) : .restricted(requirement)
+    }
+
+    /// The wire object, with the server's lifetimes where the shop chose none.
+    func wire(settings: ServerSettings, updatedBy actor: ActorSummary?) -> SecurityPolicy {
+        SecurityPolicy(
+            requiredFactor: requiredFactor, allowMagicLink: allowMagicLink, enrolmentGraceDays: enrolmentGraceDays,
+            sessionMaxLifetimeDays: SessionLifetimeDays(
+                web: sessionMaxWebDays ?? Self.serverDays(isMobile: false, settings: settings),
+                mobile: sessionMaxMobileDays ?? Self.serverDays(isMobile: true, settings: settings)),
+            updatedAt: updatedAt.map(Timestamp.iso8601), updatedBy: actor)
+    }
+}
+
+/// Where a staff member stands against their shop's required factor (docs/API.md §13.3).
+enum FactorStanding: Sendable, Equatable {
+    /// Nothing required, or enrolled: full access.
+    case satisfied
+    /// Not enrolled, before the deadline: full access, and the token response says so.
+    case grace(EnrolmentRequirement)
+    /// Not enrolled, past the deadline: the session is restricted to enrolment.
+    case restricted(EnrolmentRequirement)
+
+    /// What the token response carries.
+    var requirement: EnrolmentRequirement? {
+        switch self {
+        case .satisfied: nil
+        case .grace(let requirement), .restricted(let requirement): requirement
+        }
+    }
+
+    var isRestricted: Bool { if case .restricted = self { true } else { false } }
+
+    /// The tokens' `scope`.
+    var scope: String? { isRestricted ? TokenScope.enrolment : nil }
+}

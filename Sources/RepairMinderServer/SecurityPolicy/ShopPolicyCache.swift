@@ -1,0 +1,49 @@
+import Foundation
+
+/// Shops' policies read in the last `lifetime`, for refreshes (docs/API.md §13.3: a tightening
+/// reaches a session at its next refresh, and every instance within seconds). The bearer check
+/// needs no cache: it reads the policy with the shop's row on every request.
+///
+/// One per server instance; a change made here is forgotten at once (`forget`), others' within
+/// `lifetime`. Bounded: at most `capacity` shops (all forgotten at once when full).
+final class ShopPolicyCache: @unchecked Sendable {
+    let capacity: Int
+    let lifetime: Duration
+    let now: @Sendable () -> ContinuousClock.Instant
+    private let lock = NSLock()
+    private var entries: [String: (policy: ShopPolicy, readAt: ContinuousClock.Instant)] = [:]
+    /// Counts `forget`s: a read that started before one may not fill the cache with what it read.
+    private var generation: UInt64 = 0
+
+    init(capacity: Int = 4096, lifetime: Duration = .seconds(2), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.capacity = capacity
+        self.lifetime = lifetime
+        self.now = now
+    }
+
+    func policy(companyId: String) -> ShopPolicy? {
+        lock.withLock {
+            guard let entry = entries[companyId], entry.readAt.duration(to: now()) < lifetime else { return nil }
+            return entry.policy
+        }
+    }
+
+    var currentGeneration: UInt64 { lock.withLock { generation } }
+
+    /// Keeps what a read that started at `generation` found, unless something was forgotten since.
+    func remember(_ policy: ShopPolicy, companyId: String, generation: UInt64) {
+        let readAt = now()
+        lock.withLock {
+            guard generation == self.generation else { return }
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[companyId] = (policy, readAt)
+        }
+    }
+
+    func forget(companyId: String) {
+        lock.withLock {
+            generation &+= 1
+            entries[companyId] = nil
+        }
+    }
+}
