@@ -69,6 +69,21 @@ public struct SecurityPolicy: Codable, Sendable, Equatable {
         self.updatedAt = updatedAt
         self.updatedBy = updatedBy
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case requiredFactor, allowMagicLink, enrolmentGraceDays, sessionMaxLifetimeDays, updatedAt, updatedBy
+    }
+
+    /// `updatedAt` and `updatedBy` are written as `null` until an admin changes the policy.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(requiredFactor, forKey: .requiredFactor)
+        try c.encode(allowMagicLink, forKey: .allowMagicLink)
+        try c.encode(enrolmentGraceDays, forKey: .enrolmentGraceDays)
+        try c.encode(sessionMaxLifetimeDays, forKey: .sessionMaxLifetimeDays)
+        try c.encode(updatedAt, forKey: .updatedAt)
+        try c.encode(updatedBy, forKey: .updatedBy)
+    }
 }
 
 extension SecurityPolicy: WireObject {
@@ -108,6 +123,16 @@ public struct SecurityPolicyUpdate: Codable, Sendable, Equatable {
 
     /// The grace period's days an admin may choose.
     public static let graceDays = 0...30
+
+    private enum CodingKeys: String, CodingKey { case requiredFactor, allowMagicLink, enrolmentGraceDays, sessionMaxLifetimeDays }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        requiredFactor = try c.decodeIfPresent(RequiredFactor.self, forKey: .requiredFactor)
+        allowMagicLink = try c.decodeIfPresent(Bool.self, forKey: .allowMagicLink)
+        enrolmentGraceDays = try c.decodeWholeNumberIfPresent(forKey: .enrolmentGraceDays)
+        sessionMaxLifetimeDays = try c.decodeIfPresent(SessionLifetimeUpdate.self, forKey: .sessionMaxLifetimeDays)
+    }
 }
 
 extension SecurityPolicyUpdate: WireRequest {
@@ -128,6 +153,14 @@ public struct SessionLifetimeUpdate: Codable, Sendable, Equatable {
     public init(web: Int? = nil, mobile: Int? = nil) {
         self.web = web
         self.mobile = mobile
+    }
+
+    private enum CodingKeys: String, CodingKey { case web, mobile }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        web = try c.decodeWholeNumberIfPresent(forKey: .web)
+        mobile = try c.decodeWholeNumberIfPresent(forKey: .mobile)
     }
 }
 
