@@ -180,8 +180,12 @@ import Testing
     static let pyJWTAvailable = PythonScript.canImport("jwt, cryptography")
 
     /// `.ci/pyjwt-verify.py`'s verdict on `token`: nil when every check held, else what failed.
-    static func pyJWTVerdict(jwksURL: String, token: String, audience: String, issuer: String) async throws -> String? {
-        try await PythonScript.verdict("pyjwt-verify.py", [jwksURL, token, audience, issuer])
+    /// With `amr`, the token's `amr` claim must be exactly it.
+    static func pyJWTVerdict(jwksURL: String, token: String, audience: String, issuer: String, amr: [String]? = nil) async throws
+        -> String?
+    {
+        let expected = try amr.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
+        return try await PythonScript.verdict("pyjwt-verify.py", [jwksURL, token, audience, issuer] + (expected.map { [$0] } ?? []))
     }
 
     /// A token of each kind verifies with PyJWT's `PyJWKClient`, given only the JWKS URL, with
