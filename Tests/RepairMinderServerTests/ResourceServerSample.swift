@@ -15,11 +15,17 @@ struct StaffAccessToken: JWTPayload {
     let companyId: String
     let role: String
     let permissions: [String]
+    /// How the session signed in (RFC 8176, docs/API.md §13.2): `mfa` when two factors were used.
+    let amr: [String]?
+    /// `"enrol"` for a session its shop restricted until the user enrols a factor (§13.3).
+    let scope: String?
 
     func verify(using algorithm: some JWTAlgorithm) async throws {
         try exp.verifyNotExpired()
         // "repairminder" is a staff token; a customer's says "repairminder-customer".
         try aud.verifyIntendedAudience(includes: "repairminder")
+        // A restricted session may only enrol a factor with the auth server: nothing here.
+        guard scope == nil else { throw JWTError.generic(identifier: "scope", reason: "restricted to enrolment") }
     }
 }
 

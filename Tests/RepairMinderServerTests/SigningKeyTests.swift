@@ -280,7 +280,8 @@ import Testing
     }
 
     /// The README's example for other services, compiled here, against the live server: a
-    /// staff token verifies with only the issuer's URL; a customer's does not (its audience).
+    /// staff token verifies with only the issuer's URL; a customer's does not (its audience),
+    /// nor a restricted session's (its scope).
     @Test func theREADMEsResourceServerExampleVerifiesTokens() async throws {
         let server = try await TestServer { $0.publicURL = "https://auth.repairminder.example" }
         try await server.run(.live) { client in
@@ -292,8 +293,16 @@ import Testing
             let claims = try await tokens.verify(try #require(signIn.string("token")))
             #expect(claims.sub.value == (signIn.data["user"] as? [String: Any])?["id"] as? String)
             #expect(claims.role == "admin")
+            #expect(claims.amr == ["pwd", "email", "mfa"])
             let customer = try #require(try await client.customerSignIn("jane@example.test").string("token"))
             await #expect(throws: (any Error).self) { _ = try await tokens.verify(customer) }
+            // A session restricted by its shop's policy (docs/API.md §13.3) is refused too.
+            let admin = try #require(signIn.string("token"))
+            #expect(try await SecurityPolicyTests.put(client, admin, ["requiredFactor": "passkey", "enrolmentGraceDays": 0]).status == .ok)
+            server.clock.advance(by: 60)
+            let restricted = try await client.signIn(DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
+            #expect(restricted.string("scope") == "enrol")
+            await #expect(throws: (any Error).self) { _ = try await tokens.verify(try #require(restricted.string("token"))) }
         }
     }
 

@@ -158,7 +158,7 @@ public enum OpenAPIDocument {
     }
 
     /// Every failure the route can answer, by status: bad input for routes with a body, the
-    /// credential's refusals, quarantine, the sign-in limit, and the route's own.
+    /// credential's refusals, quarantine, a restricted session, the sign-in limit, and the route's own.
     private static func failureResponses(for route: AnyRoute, schemas: inout SchemaRendering) -> [String: JSONValue] {
         var failures = route.failures
         if route.requestType != nil {
@@ -171,6 +171,8 @@ public enum OpenAPIDocument {
         if route.credential == .staff, route.quarantine != .allowed || route.scope != .any {
             failures += [.init(403, .accountPendingApproval), .init(403, .accountSuspended)]
         }
+        // A restricted session (docs/API.md §13.3) reaches only the routes enrolment needs.
+        if route.credential == .staff, route.enrolment == .blocked { failures.append(.init(403, .factorEnrolmentRequired)) }
         if route.permission != nil { failures.append(.init(403, .forbidden)) }
         if !route.budgets.isEmpty { failures.append(.init(429, .rateLimited)) }
         failures.append(.init(500, .internalError))
