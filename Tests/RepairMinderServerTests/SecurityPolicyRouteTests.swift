@@ -71,6 +71,33 @@ import Testing
         }
     }
 
+    /// Two admins changing the policy at once: both changes apply, one after the other, and each
+    /// event's `from` is what that change really replaced.
+    @Test func concurrentChangesAreAuditedAgainstWhatTheyReplaced() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try await TeamTests.token(client)
+            let (_, second) = try await TeamTests.secondAdmin(client, token, server: server)
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                group.addTask { try await SecurityPolicyTests.put(client, token, ["enrolmentGraceDays": 1]).status }
+                group.addTask { try await SecurityPolicyTests.put(client, second, ["enrolmentGraceDays": 2]).status }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == [.ok, .ok])
+            let final = try #require(try await Self.policy(client, token)["enrolmentGraceDays"] as? Int)
+            let events = try await server.withDatabase { database in
+                try await database.withConnection { db in
+                    try await db.raw("SELECT detail FROM activity_log WHERE type = 'policy_changed' ORDER BY id")
+                        .all(decodingColumn: "detail", as: String.self)
+                }
+            }.map { try JSONDecoder().decode([String: String].self, from: Data($0.utf8)) }
+            #expect(events.count == 2)
+            #expect(events.first?["enrolmentGraceDays.from"] == "7")
+            #expect(events.last?["enrolmentGraceDays.from"] == events.first?["enrolmentGraceDays.to"])
+            #expect(events.last?["enrolmentGraceDays.to"] == String(final))
+        }
+    }
+
     @Test func onlyAdminsChangeItAndQuarantinedShopsNeither() async throws {
         let server = try await TestServer()
         try await server.run { client in
