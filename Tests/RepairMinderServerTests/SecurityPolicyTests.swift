@@ -210,8 +210,12 @@ import Testing
                 let reply = try await client.send(method, path, bearer: token)
                 reply.expectFailure(.forbidden, "FACTOR_ENROLMENT_REQUIRED")
             }
-            // Nothing those requests would have done was done: the session is still the only one, and live.
             #expect(try await client.send(.get, "/api/auth/me", bearer: token).status == .ok)
+            // A restricted session can end itself.
+            let (_, another) = try await Self.signIn(client, server: server, Member(email: email, app: nil, passkey: nil))
+            let anotherToken = try #require(another.string("token"))
+            #expect(try await client.send(.post, "/api/auth/logout", bearer: anotherToken).status == .ok)
+            try await client.send(.get, "/api/auth/me", bearer: anotherToken).expectFailure(.unauthorized, "UNAUTHORIZED")
             #expect(try await client.send(.post, "/api/auth/passkeys/register/options", json: "{}", bearer: token).status == .ok)
             let refreshed = try await client.post("/api/auth/refresh", ["refreshToken": try #require(signedIn.string("refreshToken"))])
             #expect(refreshed.string("scope") == "enrol")
