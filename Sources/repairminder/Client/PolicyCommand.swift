@@ -15,7 +15,8 @@ struct PolicyCommand: AsyncParsableCommand {
 
             EXAMPLES:
               repairminder policy show
-              repairminder policy set --required-factor app_or_passkey --enrolment-grace-days 7
+              repairminder policy set --required-factor app_or_passkey \\
+                  --enrolment-grace-days 7
               repairminder policy set --allow-magic-link false --session-max-web-days 7
             """,
         subcommands: [Show.self, Change.self])
@@ -95,7 +96,8 @@ struct PolicyCommand: AsyncParsableCommand {
                 be shortened below the server's own; a shorter one ends older sessions at their next refresh.
 
                 EXAMPLES:
-                  repairminder policy set --required-factor app_or_passkey --enrolment-grace-days 7
+                  repairminder policy set --required-factor app_or_passkey \\
+                      --enrolment-grace-days 7
                   repairminder policy set --required-factor passkey --enrolment-grace-days 0
                   repairminder policy set --allow-magic-link false --session-max-web-days 7
                 """)
