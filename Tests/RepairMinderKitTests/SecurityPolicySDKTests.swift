@@ -251,10 +251,8 @@ import Testing
         #expect(screen.errorMessage == nil, "\(screen.errorMessage ?? "")")
         #expect(screen.isFinished)
         #expect(auth.enrolment == .fullAccess)
-        // The server keeps the factors it read for this session (none, at the refused request
-        // above) for its caller cache's 2 seconds (`StaffCallerCache.lifetime`), so a full token
-        // may still be refused that long after the enrolment: a person takes longer to enrol.
-        try await Task.sleep(for: .milliseconds(2100))
+        // At once: the factors the server read at the refused request above (none) were not
+        // kept in its caller cache (`StaffIdentity`).
         #expect(try await auth.passkeys().map(\.name) == ["Work phone"])
         #expect(try await auth.sessions().count == 1)
     }

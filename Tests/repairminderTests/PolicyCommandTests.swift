@@ -66,7 +66,6 @@ import Testing
         #expect(restricted.error.contains("Set one up with: repairminder totp setup"), "\(restricted.error)")
         let setup = try server.client(["totp", "setup"], input: [{ output in try ClientCommandTests.currentCode(fromSetupOutput: output) }])
         #expect(setup.status == 0, "\(setup.error)")
-        Thread.sleep(forTimeInterval: 2.1)
         let full = try server.client(["policy", "show", "--json"])
         #expect(full.status == 0, "\(full.error)")
         #expect(full.output.contains(#""requiredFactor":"app_or_passkey""#), "\(full.output)")
