@@ -30,7 +30,8 @@ struct SessionKind: Sendable {
     init<Answer>(
         key: CredentialKey, refresh route: Route<RefreshRequest, Answer>,
         renewed: @escaping @Sendable (_ answer: (Data, HTTPURLResponse), _ receivedAt: Date) throws -> SessionCredentials,
-        refreshed: @escaping @Sendable (SessionCredentials) -> Void = { _ in }, ended: @escaping @Sendable (_ code: ErrorCode?) -> Void = { _ in }
+        refreshed: @escaping @Sendable (SessionCredentials) -> Void = { _ in },
+        ended: @escaping @Sendable (_ code: ErrorCode?) -> Void = { _ in }
     ) {
         self.key = key
         refreshRequest = { token in

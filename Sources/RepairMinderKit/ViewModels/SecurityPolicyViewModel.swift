@@ -97,9 +97,11 @@ public final class SecurityPolicyViewModel: AsyncForm {
         case .notRequired:
             "Staff sign in with a password and an emailed code, or a magic link, unless they set up something stronger."
         case .appOrPasskey:
-            "Staff without an authenticator app or a passkey are asked to set one up. After the grace period, they can do nothing else until they have."
+            "Staff without an authenticator app or a passkey are asked to set one up. "
+                + "After the grace period, they can do nothing else until they have."
         case .passkey:
-            "Staff without a passkey are asked to set one up; an authenticator app is not enough. After the grace period, they can do nothing else until they have."
+            "Staff without a passkey are asked to set one up; an authenticator app is not enough. "
+                + "After the grace period, they can do nothing else until they have."
         case .unknown:
             "A requirement this version of the app does not know."
         }

@@ -37,8 +37,12 @@ struct SecurityPolicyView: View {
                 Text("A magic link signs someone in with a code emailed to them instead of their password.")
             }
             Section {
-                Stepper("On the web: \(SecurityPolicyText.days(model.sessionMaxWebDays))", value: $model.sessionMaxWebDays, in: 1...3650)
-                Stepper("In the app: \(SecurityPolicyText.days(model.sessionMaxMobileDays))", value: $model.sessionMaxMobileDays, in: 1...3650)
+                Stepper(
+                    "On the web: \(SecurityPolicyText.days(model.sessionMaxWebDays))", value: $model.sessionMaxWebDays,
+                    in: SecurityPolicyText.lifetimeDays)
+                Stepper(
+                    "In the app: \(SecurityPolicyText.days(model.sessionMaxMobileDays))", value: $model.sessionMaxMobileDays,
+                    in: SecurityPolicyText.lifetimeDays)
             } header: {
                 Text("Sessions last at most")
             } footer: {
@@ -75,5 +79,7 @@ struct SecurityPolicyView: View {
 /// How the sign-in requirements screen writes things.
 enum SecurityPolicyText {
     static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
+    /// What the lifetime steppers offer; the server refuses more than its own lifetimes.
+    static let lifetimeDays = 1...3650
 }
 #endif
