@@ -98,6 +98,7 @@ let package = Package(
                 "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ]
         ),
         .testTarget(

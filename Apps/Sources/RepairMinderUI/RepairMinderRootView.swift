@@ -40,6 +40,10 @@ public struct RepairMinderRootView: View {
                 Owned { MagicCodeViewModel(auth: app.staff) } content: { MagicLinkCodeView(model: $0) }
             case .staffQuarantined:
                 QuarantineView(auth: app.staff)
+            case .staffEnrolment:
+                // The shop requires a factor the user has not set up, past its deadline
+                // (docs/API.md §13.3): set it up here, then the tabs, in the same session.
+                Owned { EnrolmentViewModel(auth: app.staff) } content: { EnrolmentView(model: $0) }
             case .staffMain:
                 Owned { SettingsViewModel(staff: app.staff) } content: { StaffMainTabView(settings: $0, router: app.router, lock: app.lock) }
             case .customerLogin:

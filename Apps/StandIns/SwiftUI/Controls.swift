@@ -135,3 +135,35 @@ extension NavigationLink where Label == Text {
     nonisolated public init(_ titleKey: LocalizedStringKey, @ViewBuilder destination: () -> Destination) { standIn() }
     @_disfavoredOverload nonisolated public init<S: StringProtocol>(_ title: S, @ViewBuilder destination: () -> Destination) { standIn() }
 }
+
+/// A control that navigates to a URL: the system opens it (an `otpauth://` URL opens the
+/// authenticator app that handles it).
+@MainActor @preconcurrency public struct Link<Label: View>: View {
+    public typealias Body = Never
+    public var body: Never { standIn() }
+}
+
+extension Link {
+    nonisolated public init(destination: URL, @ViewBuilder label: () -> Label) { standIn() }
+}
+
+extension Link where Label == Text {
+    nonisolated public init(_ titleKey: LocalizedStringKey, destination: URL) { standIn() }
+    @_disfavoredOverload nonisolated public init<S: StringProtocol>(_ title: S, destination: URL) { standIn() }
+}
+
+/// A control that performs increment and decrement actions.
+@MainActor @preconcurrency public struct Stepper<Label: View>: View {
+    public typealias Body = Never
+    public var body: Never { standIn() }
+}
+
+extension Stepper where Label == Text {
+    nonisolated public init<V: Strideable>(
+        _ titleKey: LocalizedStringKey, value: Binding<V>, in bounds: ClosedRange<V>, step: V.Stride = 1,
+        onEditingChanged: @escaping (Bool) -> Void = { _ in }
+    ) { standIn() }
+    @_disfavoredOverload nonisolated public init<S: StringProtocol, V: Strideable>(
+        _ title: S, value: Binding<V>, in bounds: ClosedRange<V>, step: V.Stride = 1, onEditingChanged: @escaping (Bool) -> Void = { _ in }
+    ) { standIn() }
+}

@@ -17,6 +17,10 @@ public final class AppModel {
         case staffLogin, staffSecondFactor, staffMagicCode, staffMain
         /// Signed in, but the shop is pending approval or suspended (docs/API.md §4).
         case staffQuarantined
+        /// Signed in, but the session is restricted until the user enrols the factor the shop
+        /// requires (docs/API.md §13.3): the enrolment screen instead of the tabs. Once they
+        /// have, `StaffAuth.refreshEnrolment()` lifts it and the screen is `staffMain`.
+        case staffEnrolment
         case customerLogin, customerCode, customerCompanySelection, customerMain
         /// The biometric lock is on and the session waits for Face ID or Touch ID (`unlock()`).
         case locked
@@ -222,7 +226,7 @@ public final class AppModel {
             case .awaitingSecondFactor: return .staffSecondFactor
             case .awaitingMagicCode: return .staffMagicCode
             case .signedIn(let me) where me.company.status != .active: return .staffQuarantined
-            case .signedIn, .offline: return .staffMain
+            case .signedIn, .offline: return staff.enrolment.isRestricted ? .staffEnrolment : .staffMain
             }
         case .customer:
             switch customer.state {

@@ -6,7 +6,8 @@ import RepairMinderModels
 /// magic link → code → (second factor →) signed in, or a passkey alone; session restore at
 /// launch; logout. It follows the client's
 /// session state: when the session ends elsewhere (a refused refresh), it returns to
-/// `.signedOut` by itself.
+/// `.signedOut` by itself; and what the shop's security policy asks of the session
+/// (`enrolment`, docs/API.md §13.3), updated at every sign-in and refresh.
 @MainActor @Observable
 public final class StaffAuth {
     /// Where sign-in stands.
@@ -22,6 +23,10 @@ public final class StaffAuth {
     }
 
     public private(set) var state: State = .signedOut
+    /// What the shop's security policy asks of this session (docs/API.md §13.3), as its sign-in
+    /// or latest refresh said (`APIClient.enrolmentStatus`): restricted, the app shows the
+    /// enrolment screen instead of its tabs; in the grace period, a banner with the deadline.
+    public private(set) var enrolment: EnrolmentStatus
     public let api: APIClient
     /// The push token this session registered, unregistered at logout. It is kept in the
     /// credential store, so a logout after a relaunch still unregisters it.
@@ -41,7 +46,17 @@ public final class StaffAuth {
     public init(api: APIClient, passkeyAuthenticator: (any PasskeyAuthenticator)? = nil) {
         self.api = api
         self.passkeyAuthenticator = passkeyAuthenticator
+        enrolment = api.enrolmentStatus
         SessionFollower.follow(api, role: .staff) { [weak self] in self?.sessionEnded() }
+        // A refresh anywhere (the foreground refresh, one after a 403 FACTOR_ENROLMENT_REQUIRED)
+        // may restrict the session or lift its restriction.
+        let statuses = api.enrolmentStatuses()
+        Task { [weak self] in
+            for await status in statuses {
+                guard let self else { return }
+                if self.enrolment != status { self.enrolment = status }
+            }
+        }
         let events = api.events
         Task { [weak self] in
             for await event in events {
@@ -62,6 +77,9 @@ public final class StaffAuth {
             return
         }
         do {
+            // A policy was in force at the last sign-in or refresh: ask where the session stands
+            // now (the user may have enrolled on another device, or an admin relaxed the policy).
+            if api.enrolmentStatus.requirement != nil { try await refreshEnrolment() }
             state = .signedIn(try await api.send(Routes.staffAuth.me))
         } catch let error as APIError where error.isRefusalOfTheSession {
             if case .unauthorized(_, let code) = error { try? await api.signedOut(.staff, reason: .sessionRejected(code: code)) }
@@ -185,6 +203,7 @@ public final class StaffAuth {
         _ = try? await api.send(Routes.staffAuth.logout)
         registeredDeviceToken = nil
         try? await api.signedOut(.staff, reason: .userInitiated)
+        enrolment = .fullAccess
         state = .signedOut
     }
 
@@ -301,8 +320,18 @@ public final class StaffAuth {
         return passkeyAuthenticator
     }
 
+    // MARK: The shop's security policy (docs/API.md §13.3)
+
+    /// Refreshes the session to learn where it stands against the shop's policy now: after the
+    /// user enrolled the factor their shop requires (`confirmAuthenticatorApp`, `addPasskey`), a
+    /// restricted session gets full access at once, without signing in again.
+    public func refreshEnrolment() async throws {
+        enrolment = try await api.refreshSession()
+    }
+
     private func finishSignIn(_ tokens: StaffTokenResponse) async throws {
         try await api.signedIn(staff: tokens)
+        enrolment = api.enrolmentStatus
         state = .signedIn(StaffMeResponse(user: tokens.user, company: tokens.company, hasPassword: true))
         // The token response does not say whether a password is set; /me does.
         if let me = try? await api.send(Routes.staffAuth.me) { state = .signedIn(me) }

@@ -1,4 +1,5 @@
 import Foundation
+import RepairMinderModels
 
 /// Where the SDK keeps credentials: Keychain on Apple platforms, a private file elsewhere,
 /// memory in tests. Implementations store opaque bytes under a few fixed keys; a read error
@@ -31,12 +32,26 @@ public struct SessionCredentials: Codable, Sendable, Equatable {
     public var refreshToken: String
     /// When the access token expires (from its `exp` claim, or `expiresIn`).
     public var accessTokenExpiresAt: Date
+    /// What the shop requires and the user has not enrolled, as the sign-in or refresh that
+    /// issued these tokens said (docs/API.md §13.3); nil when nothing (and for REKI).
+    public var enrolmentRequired: EnrolmentRequirement?
+    /// That answer's `scope`: `"enrol"` (`TokenScope.enrolment`) for a session restricted to
+    /// enrolment; nil for full access.
+    public var scope: String?
 
-    public init(accessToken: String, refreshToken: String, accessTokenExpiresAt: Date) {
+    public init(
+        accessToken: String, refreshToken: String, accessTokenExpiresAt: Date, enrolmentRequired: EnrolmentRequirement? = nil,
+        scope: String? = nil
+    ) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
+        self.enrolmentRequired = enrolmentRequired
+        self.scope = scope
     }
+
+    /// Whether these tokens are good only for enrolment (docs/API.md §13.3).
+    public var isEnrolmentOnly: Bool { scope == TokenScope.enrolment }
 }
 
 /// A signed-in customer's token (customers have no refresh token).

@@ -42,7 +42,9 @@ public actor APIClient {
         self.store = store
         sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent, retry: retry, log: log, sleep: sleep)
         self.now = now
-        announcer = SessionAnnouncer(states: Broadcast(replaying: Self.storedState(in: store)))
+        announcer = SessionAnnouncer(
+            states: Broadcast(replaying: Self.storedState(in: store)),
+            enrolment: Broadcast(replaying: EnrolmentStatus(try? store.staffCredentials())))
         staffSession = RefreshingSession(
             .staff(announcing: announcer), store: store, sender: sender, maxRefreshesPerMinute: maxRefreshesPerMinute, now: now)
     }
@@ -70,6 +72,15 @@ public actor APIClient {
     /// A new listener to session events (`signedIn`, `tokenRefreshed`, `signedOut`) from now on;
     /// each use of this property is a listener of its own.
     public nonisolated var events: AsyncStream<AuthEvent> { announcer.events.stream() }
+
+    /// What the shop's security policy asks of the staff session now (docs/API.md §13.3), as its
+    /// sign-in or latest refresh said: full access, a factor to enrol by a deadline, or a session
+    /// restricted to enrolment. Full access when signed out.
+    public nonisolated var enrolmentStatus: EnrolmentStatus { announcer.enrolment.value ?? .fullAccess }
+
+    /// A new listener to `enrolmentStatus`: the current one first, then each one a sign-in,
+    /// refresh or sign-out brings (a refresh after a 403 `FACTOR_ENROLMENT_REQUIRED` included).
+    public nonisolated func enrolmentStatuses() -> AsyncStream<EnrolmentStatus> { announcer.enrolment.stream() }
 
     /// Sends `route` with `body` and returns its typed answer: the envelope's `data`, or the
     /// file of a binary route. `path` fills the template's parameters in order (escaped);
@@ -162,14 +173,25 @@ public actor APIClient {
         try await staffSession.current(refreshingWithin: margin)?.accessTokenExpiresAt
     }
 
-    /// Records a completed staff sign-in.
+    /// Refreshes the staff session now, whatever its access token's expiry, and returns what
+    /// the shop's policy asks of it then. After the user enrolled the factor their shop requires
+    /// (docs/API.md §13.3), this lifts a restriction without signing in again.
+    @discardableResult
+    public func refreshSession() async throws -> EnrolmentStatus {
+        guard let credentials = try await staffSession.refreshNow() else { throw APIError.notSignedIn }
+        return EnrolmentStatus(credentials)
+    }
+
+    /// Records a completed staff sign-in, with what its answer said of the shop's policy
+    /// (`enrolmentStatus`).
     public func signedIn(staff response: StaffTokenResponse) async throws {
-        try await staffSession.begin(
-            StaffCredentials(
-                accessToken: response.token, refreshToken: response.refreshToken,
-                accessTokenExpiresAt: now().addingTimeInterval(Double(response.expiresIn))))
+        let credentials = StaffCredentials(
+            accessToken: response.token, refreshToken: response.refreshToken,
+            accessTokenExpiresAt: now().addingTimeInterval(Double(response.expiresIn)), enrolmentRequired: response.enrolmentRequired,
+            scope: response.scope)
+        try await staffSession.begin(credentials)
         try store.saveRole(.staff)
-        announcer.signedIn(.staff)
+        announcer.signedIn(.staff, enrolment: EnrolmentStatus(credentials))
     }
 
     /// Records a completed customer sign-in. The token's lifetime (its `exp` less its `iat`)
@@ -239,6 +261,7 @@ public actor APIClient {
             if let status = code.flatMap(APIError.QuarantineStatus.init(code:)) {
                 throw APIError.quarantined(status: status, message: message)
             }
+            if code == .factorEnrolmentRequired { throw APIError.enrolmentRequired(message: message) }
             throw APIError.server(status: 403, message: message, code: code)
         case 429:
             throw APIError.rateLimited(retryAfter: RetryAfter.seconds(in: http), message: message)
@@ -278,15 +301,17 @@ struct DataEnvelope<T: Decodable>: Decodable {
 
 extension SessionKind {
     /// A staff session (docs/API.md §2): renewed at `/api/auth/refresh`, whose answer says how
-    /// long the new access token lives; its renewal and its end are announced to the app.
+    /// long the new access token lives and what the shop's policy asks (§13.3); its renewal
+    /// and its end are announced to the app.
     static func staff(announcing announcer: SessionAnnouncer) -> SessionKind {
         SessionKind(key: .staff, refresh: Routes.staffAuth.refresh) { answer, receivedAt in
             let refreshed = try APIClient.decodeData(RefreshResponse.self, from: try APIClient.check(answer))
             return SessionCredentials(
                 accessToken: refreshed.token, refreshToken: refreshed.refreshToken,
-                accessTokenExpiresAt: receivedAt.addingTimeInterval(Double(refreshed.expiresIn)))
-        } refreshed: {
-            announcer.refreshed()
+                accessTokenExpiresAt: receivedAt.addingTimeInterval(Double(refreshed.expiresIn)),
+                enrolmentRequired: refreshed.enrolmentRequired, scope: refreshed.scope)
+        } refreshed: { credentials in
+            announcer.refreshed(EnrolmentStatus(credentials))
         } ended: { code in
             announcer.signedOut(.staff, reason: .sessionRejected(code: code))
         }

@@ -7,6 +7,11 @@ public enum APIError: Error, Sendable, Equatable {
     case server(status: Int, message: String, code: ErrorCode?)
     /// The staff member's company is pending approval or suspended (docs/API.md §4).
     case quarantined(status: QuarantineStatus, message: String)
+    /// The staff session is restricted to enrolment (403 `FACTOR_ENROLMENT_REQUIRED`,
+    /// docs/API.md §13.3): the shop requires an authenticator app or a passkey the user has not
+    /// set up. `APIClient.enrolmentStatus` says which; once one is enrolled,
+    /// `APIClient.refreshSession()` (or `StaffAuth.refreshEnrolment()`) restores full access.
+    case enrolmentRequired(message: String)
     /// Too many requests; try again after this many seconds (from `Retry-After`).
     case rateLimited(retryAfter: Int?, message: String)
     /// 401 on an endpoint: the credentials were refused.
@@ -44,7 +49,7 @@ public enum APIError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case .server(_, let message, _), .quarantined(_, let message), .rateLimited(_, let message),
-            .unauthorized(let message, _):
+            .unauthorized(let message, _), .enrolmentRequired(let message):
             return message
         case .sessionExpired: return "Your session has ended. Please sign in again."
         case .notSignedIn: return "You are not signed in."
@@ -61,6 +66,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .server(_, _, let code), .unauthorized(_, let code), .sessionExpired(let code): return code
         case .quarantined(let status, _): return status.code
         case .rateLimited: return .rateLimited
+        case .enrolmentRequired: return .factorEnrolmentRequired
         default: return nil
         }
     }

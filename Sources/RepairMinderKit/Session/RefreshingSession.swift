@@ -15,6 +15,9 @@ import FoundationNetworking
 /// - only a refusal (any 401) from the refresh endpoint ends the session: the credentials are
 ///   deleted, the kind is told, and the caller gets `APIError.sessionExpired`. Network errors,
 ///   429, 5xx and an unreadable answer keep it;
+/// - a full token refused with 403 `FACTOR_ENROLMENT_REQUIRED` (the shop's policy restricts the
+///   session, docs/API.md §13.3) is refreshed once: the answer is the restricted token (the
+///   caller gets `APIError.enrolmentRequired`), or a full one after an enrolment (replayed);
 /// - signing in or out wins over a refresh in flight: its tokens are never written back.
 actor RefreshingSession {
     nonisolated let kind: SessionKind
@@ -50,6 +53,14 @@ actor RefreshingSession {
             // Another caller may have refreshed while this request was in flight: use its token.
             let retry = try await fresh(replacing: credentials)
             return try await transmit(retry.accessToken)
+        } catch APIError.enrolmentRequired(let message) where !credentials.isEnrolmentOnly {
+            // A full token that the shop's policy now restricts (docs/API.md §13.3: a tightening,
+            // or the grace period's end): one refresh brings the restricted token, which says what
+            // to enrol (and is announced). Had the user enrolled meanwhile, it is a full one: replay.
+            // A restricted token's refusal is final as it is: no refresh, so no loop of them.
+            let renewed = try await fresh(replacing: credentials)
+            guard !renewed.isEnrolmentOnly else { throw APIError.enrolmentRequired(message: message) }
+            return try await transmit(renewed.accessToken)
         }
     }
 
@@ -66,6 +77,12 @@ actor RefreshingSession {
     func current(refreshingWithin margin: TimeInterval) async throws -> SessionCredentials? {
         guard let credentials = try stored() else { return nil }
         guard credentials.accessTokenExpiresAt.timeIntervalSince(now()) < margin else { return credentials }
+        return try await fresh(replacing: credentials)
+    }
+
+    /// Refreshes now, whatever the access token's expiry: the new credentials, nil when signed out.
+    func refreshNow() async throws -> SessionCredentials? {
+        guard let credentials = try stored() else { return nil }
         return try await fresh(replacing: credentials)
     }
 
@@ -100,7 +117,7 @@ actor RefreshingSession {
         do {
             let next = try kind.renewed(answer, started)
             try store.saveSession(next, as: kind.key)
-            kind.refreshed()
+            kind.refreshed(next)
             return next
         } catch APIError.unauthorized(_, let code) {
             // Any refusal of the refresh token is final (expired, revoked, reused, user gone).

@@ -1,21 +1,29 @@
 /// Tells an app where its session stands, both ways at once: the state (`APIClient.authStates()`,
-/// replayed to each new listener) and the events (`APIClient.events`). Shared by `APIClient` and
-/// the staff `RefreshingSession`, which ends a session the server refused.
+/// replayed to each new listener) and the events (`APIClient.events`), and what the shop's
+/// policy asks of the staff session (`APIClient.enrolmentStatuses()`, replayed too). Shared by
+/// `APIClient` and the staff `RefreshingSession`, which renews a session and ends one the server
+/// refused.
 struct SessionAnnouncer: Sendable {
     let states: Broadcast<AuthState>
     let events = Broadcast<AuthEvent>()
+    let enrolment: Broadcast<EnrolmentStatus>
 
-    func signedIn(_ role: AppRole) {
+    /// A staff sign-in is announced with what its token response said of the shop's policy.
+    func signedIn(_ role: AppRole, enrolment status: EnrolmentStatus = .fullAccess) {
+        if role == .staff { enrolment.send(status) }
         states.send(.signedIn(role))
         events.send(.signedIn(role))
     }
 
     func signedOut(_ role: AppRole, reason: SignOutReason) {
+        if role == .staff { enrolment.send(.fullAccess) }
         states.send(.signedOut(reason: reason))
         events.send(.signedOut(role: role, reason: reason))
     }
 
-    func refreshed() {
+    /// A staff refresh, with what its answer said of the shop's policy.
+    func refreshed(_ status: EnrolmentStatus) {
+        enrolment.send(status)
         events.send(.tokenRefreshed)
     }
 

@@ -20,8 +20,8 @@ struct SessionKind: Sendable {
     /// The new credentials in the refresh endpoint's answer, received at `receivedAt` (expiry
     /// is planned on the local clock), or the typed refusal it carries.
     let renewed: @Sendable (_ answer: (Data, HTTPURLResponse), _ receivedAt: Date) throws -> SessionCredentials
-    /// Told after new credentials were saved.
-    let refreshed: @Sendable () -> Void
+    /// Told after new credentials were saved, with them.
+    let refreshed: @Sendable (SessionCredentials) -> Void
     /// Told after a refused refresh ended the session (the credentials are already deleted),
     /// with the code of the refusal.
     let ended: @Sendable (_ code: ErrorCode?) -> Void
@@ -30,7 +30,8 @@ struct SessionKind: Sendable {
     init<Answer>(
         key: CredentialKey, refresh route: Route<RefreshRequest, Answer>,
         renewed: @escaping @Sendable (_ answer: (Data, HTTPURLResponse), _ receivedAt: Date) throws -> SessionCredentials,
-        refreshed: @escaping @Sendable () -> Void = {}, ended: @escaping @Sendable (_ code: ErrorCode?) -> Void = { _ in }
+        refreshed: @escaping @Sendable (SessionCredentials) -> Void = { _ in },
+        ended: @escaping @Sendable (_ code: ErrorCode?) -> Void = { _ in }
     ) {
         self.key = key
         refreshRequest = { token in

@@ -74,6 +74,13 @@ public final class SettingsViewModel {
         return me.user.role.may(.usersManage)
     }
 
+    /// Whether Settings shows "Sign-in requirements" (the shop's security policy, docs/API.md
+    /// §13): the signed-in staff member may change it (`company:manage`: an admin).
+    public var canManageSecurityPolicy: Bool {
+        guard case .signedIn(let me) = staff?.state else { return false }
+        return me.user.role.may(.companyManage)
+    }
+
     /// "Name (email)" of who is signed in, for the settings header.
     public var signedInAs: String? {
         if case .signedIn(let me) = staff?.state {

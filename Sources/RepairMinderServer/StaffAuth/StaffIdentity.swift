@@ -38,7 +38,9 @@ struct StaffCallers: CallerLookup {
     /// Whether the caller may use only enrolment's routes (docs/API.md §13.3): a restricted
     /// token, or the shop's policy as read on this request (so a tightening reaches tokens issued
     /// before it) past the user's deadline without the required factor. The factors are read
-    /// only then, and kept with the cached session.
+    /// only then, and kept with the cached session once they meet the policy: factors that do
+    /// not are read again at the next request, so the user's enrolment counts at once (a full
+    /// token right after it is not refused for the cache's lifetime).
     private func isRestricted(
         _ claims: AccessTokenClaims, _ user: UserRecord, _ policy: ShopPolicy, knownFactors: EnrolledFactors?, now: Double
     ) async throws -> Bool {
@@ -49,7 +51,7 @@ struct StaffCallers: CallerLookup {
             factors = knownFactors
         } else {
             factors = try await accounts.enrolledFactors(userId: user.id)
-            cache.remember(factors: factors, sessionId: claims.sid)
+            if policy.isMet(by: factors) { cache.remember(factors: factors, sessionId: claims.sid) }
         }
         return !policy.isMet(by: factors)
     }

@@ -53,6 +53,10 @@ struct ClientContext {
             case .notSignedIn, .sessionExpired:
                 Terminal.note("Sign in with: \(signInHint)")
                 throw Exit.refused
+            case .enrolmentRequired:
+                // A session restricted by the shop's policy (docs/API.md §13.3).
+                Terminal.note("Set one up with: repairminder totp setup (or add a passkey in the app or a browser)")
+                throw Exit.refused
             default: throw Exit.refused
             }
         } catch let error as ClientInputError {

@@ -44,6 +44,9 @@ struct TOTPCommand: AsyncParsableCommand {
                 let enabled = try await context.api.send(Routes.staffAuth.totpVerifySetup, TOTPCodeRequest(code: code))
                 say("Authenticator app enabled. Recovery codes (each works once; keep them safe):")
                 for recovery in enabled.recoveryCodes { say("  \(recovery)") }
+                // The shop required it (docs/API.md §13.3): a refresh now lifts the restriction,
+                // so the next command has full access without signing in again.
+                if context.api.enrolmentStatus.requirement != nil { _ = try? await context.api.refreshSession() }
             }
         }
 

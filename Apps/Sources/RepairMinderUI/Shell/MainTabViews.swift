@@ -4,6 +4,8 @@ import SwiftUI
 
 /// The staff app: Dashboard, Devices, Orders, Enquiries and Settings (seed 003). The selected
 /// tab and the open detail follow the `DeepLinkRouter`, so a notification tap lands on them.
+/// During a grace period of the shop's security policy, a banner above the tabs says what to
+/// set up and by when (docs/API.md §13.3).
 public struct StaffMainTabView: View {
     let settings: SettingsViewModel
     @Bindable var router: DeepLinkRouter
@@ -17,6 +19,13 @@ public struct StaffMainTabView: View {
     }
 
     public var body: some View {
+        VStack(spacing: 0) {
+            if let staff = settings.staffAuth { EnrolmentBanner(auth: staff) }
+            tabs
+        }
+    }
+
+    private var tabs: some View {
         TabView(selection: $router.staffTab) {
             ForEach(StaffTab.allCases, id: \.self) { tab in
                 NavigationStack {
@@ -130,9 +139,14 @@ struct SettingsView: View {
                     NavigationLink("Signed-in devices") { SignedInDevicesView(auth: staff) }
                     NavigationLink("Passkeys") { PasskeysView(auth: staff) }
                 }
-                if model.canManageTeam {
+                if model.canManageTeam || model.canManageSecurityPolicy {
                     Section("Shop") {
-                        NavigationLink("Team") { TeamView(team: TeamClient(api: staff.api)) }
+                        if model.canManageTeam {
+                            NavigationLink("Team") { TeamView(team: TeamClient(api: staff.api)) }
+                        }
+                        if model.canManageSecurityPolicy {
+                            NavigationLink("Sign-in requirements") { SecurityPolicyView(client: SecurityPolicyClient(api: staff.api)) }
+                        }
                     }
                 }
             }

@@ -1,0 +1,27 @@
+import Foundation
+import RepairMinderModels
+
+/// The signed-in user's authenticator app (TOTP, docs/API.md §2.10): set it up in two steps,
+/// the secret and then a code from the app. Both are allowed in a session restricted to
+/// enrolment (§13.3); `refreshEnrolment()` afterwards lifts the restriction.
+extension StaffAuth {
+    /// Starts setting up an authenticator app: the new secret, and the `otpauth://` URL the app
+    /// scans (as a QR code) or the secret to type. Asking again replaces the pending secret;
+    /// an app already enabled is `APIError.server` with `TOTP_ALREADY_ENABLED`.
+    public func startAuthenticatorApp() async throws -> TOTPSetupResponse {
+        try await api.send(Routes.staffAuth.totpSetup)
+    }
+
+    /// Finishes the setup with a current 6-digit code from the app; the 10 recovery codes, to
+    /// show once. A wrong code is `APIError.server` with `INVALID_CODE`.
+    public func confirmAuthenticatorApp(code: String) async throws -> [String] {
+        try await api.send(
+            Routes.staffAuth.totpVerifySetup, TOTPCodeRequest(code: code.trimmingCharacters(in: .whitespaces))
+        ).recoveryCodes
+    }
+
+    /// Whether the app is enabled, and how many recovery codes are left.
+    public func authenticatorAppStatus() async throws -> TOTPStatusResponse {
+        try await api.send(Routes.staffAuth.totpStatus)
+    }
+}
