@@ -100,6 +100,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let hashing = SecretHashing(keys: parts.encryptionKeys)
     // The bearer check's cache, and the one service whose committed revocations clear it.
     let callerCache = StaffCallerCache()
+    let policies = SecurityPolicyStore(database: database, cache: ShopPolicyCache())
     let revocation = SessionRevocation(database: database, callerCache: callerCache)
     let accounts = AccountStore(database: database)
     let sessions = SessionStore(database: database)
@@ -113,7 +114,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let authenticatorApp = AuthenticatorApp(
         store: TOTPStore(database: database), secretBox: SecretBox(keys: parts.encryptionKeys), hashing: hashing)
     let staffIdentity = StaffIdentity(
-        signer: signer, lookup: StaffCallers(sessions: sessions, accounts: accounts, cache: callerCache), clock: clock)
+        signer: signer, lookup: StaffCallers(sessions: sessions, accounts: accounts, cache: callerCache, policies: policies), clock: clock)
     let rekiSessions = SessionStore(database: database, realm: .reki)
     let rekiUsers = REKIUserStore(database: database)
 
@@ -143,7 +144,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let passwordPolicy = try PasswordPolicy.bundled()
     let issuer = TokenIssuer(
         signer: signer, accounts: accounts, sessions: sessions, revocation: revocation, settings: settings, clock: clock,
-        metrics: parts.metrics)
+        metrics: parts.metrics, policies: policies)
     let passkeys = PasskeyStore(database: database, maximumPerUser: settings.passkeysPerUser)
     let relyingParty = WebAuthnRelyingParty(
         id: settings.relyingPartyID, name: AuthenticatorApp.issuer, origins: Set(settings.relyingPartyOrigins))
@@ -157,7 +158,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         hashing: hashing, mail: parts.mail, authenticatorApp: authenticatorApp, secondFactor: secondFactor,
         passkeys: passkeyAssertions, issuer: issuer, revocation: revocation
     ).mount(on: routes)
-    MagicLinkController(accounts: accounts, codes: codes, secondFactor: secondFactor, issuer: issuer).mount(on: routes)
+    MagicLinkController(accounts: accounts, codes: codes, secondFactor: secondFactor, issuer: issuer, policies: policies).mount(on: routes)
     PasskeyController(
         clock: clock, store: passkeys, relyingParty: relyingParty, assertions: passkeyAssertions, issuer: issuer
     ).mount(on: routes)
@@ -180,7 +181,6 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         clock: clock, accounts: accounts, revocation: revocation, hasher: parts.hasher, policy: passwordPolicy,
         codes: codes
     ).mount(on: routes)
-    let policies = SecurityPolicyStore(database: database, cache: ShopPolicyCache())
     StaffSessionController(
         settings: settings, clock: clock, revocation: revocation,
         rotation: RefreshTokenRotation<UserRecord>(

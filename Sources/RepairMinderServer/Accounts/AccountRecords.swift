@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import RepairMinderModels
 
 /// A `users` row.
@@ -66,16 +67,13 @@ struct CompanyRecord: Decodable, Sendable {
     var vatRateDeviceSale: String?
     var vatRateAccessory: String?
     var vatRateDevicePurchase: String?
-    // The security policy's columns (docs/API.md §13): optional so that a query which does not
-    // select them reads the defaults; `policy` is what they say.
-    var requiredFactor: String?
-    var allowMagicLink: Int?
-    var enrolmentGraceDays: Int?
-    var sessionMaxWebDays: Int?
-    var sessionMaxMobileDays: Int?
-    var requiredFactorSince: Double?
-    var policyUpdatedAt: Double?
-    var policyUpdatedBy: String?
+
+    /// The columns it decodes from, for queries that name them.
+    static let columns = SQLQueryString(
+        """
+        id, name, status, currency_code, vat_number, logo_url, vat_rate_repair, vat_rate_device_sale, vat_rate_accessory,
+        vat_rate_device_purchase
+        """)
 
     /// Unknown statuses are treated as suspended: failing closed keeps a damaged row quarantined.
     var companyStatus: CompanyStatus { CompanyStatus(known: status) ?? .suspended }
@@ -87,20 +85,6 @@ struct CompanyRecord: Decodable, Sendable {
         case currencyCode = "currency_code", vatNumber = "vat_number", logoUrl = "logo_url"
         case vatRateRepair = "vat_rate_repair", vatRateDeviceSale = "vat_rate_device_sale"
         case vatRateAccessory = "vat_rate_accessory", vatRateDevicePurchase = "vat_rate_device_purchase"
-        case requiredFactor = "required_factor", allowMagicLink = "allow_magic_link", enrolmentGraceDays = "enrolment_grace_days"
-        case sessionMaxWebDays = "session_max_web_days", sessionMaxMobileDays = "session_max_mobile_days"
-        case requiredFactorSince = "required_factor_since", policyUpdatedAt = "policy_updated_at"
-        case policyUpdatedBy = "policy_updated_by"
-    }
-
-    /// The shop's security policy, as its row has it.
-    var policy: ShopPolicy {
-        ShopPolicy(
-            // A value this version does not know (a damaged row) requires the most: failing closed.
-            requiredFactor: requiredFactor.map { RequiredFactor(known: $0) ?? .passkey } ?? .notRequired,
-            allowMagicLink: (allowMagicLink ?? 1) != 0, enrolmentGraceDays: enrolmentGraceDays ?? ShopPolicy.defaultGraceDays,
-            sessionMaxWebDays: sessionMaxWebDays, sessionMaxMobileDays: sessionMaxMobileDays,
-            requiredFactorSince: requiredFactorSince, updatedAt: policyUpdatedAt, updatedBy: policyUpdatedBy)
     }
 
     /// The staff-side wire object; `serverURL` turns a stored logo file into its public URL.

@@ -24,7 +24,9 @@ struct AccountStore: Sendable {
 
     func company(id: String) async throws -> CompanyRecord? {
         try await database.withConnection { db in
-            try await db.raw("SELECT * FROM companies WHERE id = \(bind: id)")
+            // The record's columns only: read on every staff request, where each column decoded
+            // costs (the security policy's are read through `SecurityPolicyStore`).
+            try await db.raw("SELECT \(CompanyRecord.columns) FROM companies WHERE id = \(bind: id)")
                 .first(decoding: CompanyRecord.self, with: Self.spelledOutColumns)
         }
     }
@@ -47,11 +49,7 @@ struct AccountStore: Sendable {
                         c.id AS c_id, c.name AS c_name, c.status AS c_status, c.currency_code AS c_currency_code,
                         c.vat_number AS c_vat_number, c.logo_url AS c_logo_url, c.vat_rate_repair AS c_vat_rate_repair,
                         c.vat_rate_device_sale AS c_vat_rate_device_sale, c.vat_rate_accessory AS c_vat_rate_accessory,
-                        c.vat_rate_device_purchase AS c_vat_rate_device_purchase, c.required_factor AS c_required_factor,
-                        c.allow_magic_link AS c_allow_magic_link, c.enrolment_grace_days AS c_enrolment_grace_days,
-                        c.session_max_web_days AS c_session_max_web_days, c.session_max_mobile_days AS c_session_max_mobile_days,
-                        c.required_factor_since AS c_required_factor_since, c.policy_updated_at AS c_policy_updated_at,
-                        c.policy_updated_by AS c_policy_updated_by
+                        c.vat_rate_device_purchase AS c_vat_rate_device_purchase
                     FROM sessions s JOIN users u ON u.id = s.user_id JOIN companies c ON c.id = u.company_id
                     WHERE s.id = \(bind: sessionId) AND s.user_id = \(bind: userId) AND s.revoked_at IS NULL
                     """

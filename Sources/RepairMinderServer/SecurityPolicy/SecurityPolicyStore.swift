@@ -5,34 +5,48 @@ import SQLKit
 /// Reads and changes shops' security policies (docs/API.md §13.1), which live on their
 /// `companies` rows. Every change is audited (`policy_changed`, naming the admin and what
 /// changed) in its transaction, and this instance's `cache` forgets the shop at once.
+///
+/// Sign-ins read the policy as stored (`current`); the bearer check and refresh, the hot paths,
+/// read it through `cache` (`cached`), at most its lifetime old on any instance.
 struct SecurityPolicyStore: Sendable {
     let database: Database
     let cache: ShopPolicyCache
 
-    /// The policy of `companyId` as stored now, with the admin who changed it last.
-    func policy(companyId: String) async throws -> (ShopPolicy, updatedBy: ActorSummary?) {
-        try await database.withConnection { db in try await Self.policy(companyId: companyId, on: db) }
+    /// The policy of `companyId` as stored now (the defaults for a shop that is gone).
+    func current(companyId: String) async throws -> ShopPolicy {
+        try await database.withConnection { db in try await Self.policy(companyId: companyId, on: db)?.0 } ?? .defaults
     }
 
-    private static func policy(companyId: String, on db: any SQLDatabase) async throws -> (ShopPolicy, updatedBy: ActorSummary?) {
+    /// The policy of `companyId` as stored now, with the admin who changed it last.
+    func policy(companyId: String) async throws -> (ShopPolicy, updatedBy: ActorSummary?) {
+        guard let found = try await database.withConnection({ db in try await Self.policy(companyId: companyId, on: db) }) else {
+            throw APIError.notFound
+        }
+        return found
+    }
+
+    private static func policy(companyId: String, on db: any SQLDatabase) async throws -> (ShopPolicy, updatedBy: ActorSummary?)? {
         guard
             let row = try await db.raw(
                 """
-                SELECT c.*, u.email AS updated_by_email FROM companies c LEFT JOIN users u ON u.id = c.policy_updated_by
+                SELECT c.required_factor, c.allow_magic_link, c.enrolment_grace_days, c.session_max_web_days,
+                    c.session_max_mobile_days, c.required_factor_since, c.policy_updated_at, c.policy_updated_by,
+                    u.email AS updated_by_email
+                FROM companies c LEFT JOIN users u ON u.id = c.policy_updated_by
                 WHERE c.id = \(bind: companyId)
                 """
             ).first()
-        else { throw APIError.notFound }
-        let policy = try row.decode(model: CompanyRecord.self, with: AccountStore.spelledOutColumns).policy
+        else { return nil }
+        let policy = try row.decode(model: ShopPolicy.self, with: AccountStore.spelledOutColumns)
         let email = try row.decode(column: "updated_by_email", as: String?.self)
         return (policy, policy.updatedBy.flatMap { id in email.map { ActorSummary(id: id, email: $0) } })
     }
 
-    /// The policy of `companyId` for a refresh: read at most `ShopPolicyCache.lifetime` ago.
+    /// The policy of `companyId` read at most `ShopPolicyCache.lifetime` ago.
     func cached(companyId: String) async throws -> ShopPolicy {
         if let known = cache.policy(companyId: companyId) { return known }
         let generation = cache.currentGeneration
-        let (policy, _) = try await policy(companyId: companyId)
+        let policy = try await current(companyId: companyId)
         cache.remember(policy, companyId: companyId, generation: generation)
         return policy
     }
@@ -46,7 +60,7 @@ struct SecurityPolicyStore: Sendable {
         let companyId = admin.company.id
         defer { cache.forget(companyId: companyId) }
         return try await database.transaction(serializedOn: "policy:" + companyId) { db in
-            let (before, updatedBy) = try await Self.policy(companyId: companyId, on: db)
+            guard let (before, updatedBy) = try await Self.policy(companyId: companyId, on: db) else { throw APIError.notFound }
             var after = before
             after.requiredFactor = update.requiredFactor ?? before.requiredFactor
             after.allowMagicLink = update.allowMagicLink ?? before.allowMagicLink

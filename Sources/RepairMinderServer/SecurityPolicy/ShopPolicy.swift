@@ -1,7 +1,7 @@
 import RepairMinderModels
 
 /// A shop's security policy as the server applies it (docs/API.md §13), read from its
-/// `companies` row (`CompanyRecord.policy`).
+/// `companies` row by `SecurityPolicyStore`.
 struct ShopPolicy: Sendable, Equatable {
     var requiredFactor: RequiredFactor
     var allowMagicLink: Bool
@@ -15,8 +15,12 @@ struct ShopPolicy: Sendable, Equatable {
     /// The admin who changed it last.
     var updatedBy: String?
 
-    static let defaultGraceDays = 7
     static let day: Double = 86_400
+
+    /// Every shop's policy until an admin changes it: nothing more than §2 and §11 ask.
+    static let defaults = ShopPolicy(
+        requiredFactor: .notRequired, allowMagicLink: true, enrolmentGraceDays: 7, sessionMaxWebDays: nil,
+        sessionMaxMobileDays: nil, requiredFactorSince: nil, updatedAt: nil, updatedBy: nil)
 
     /// The server's own absolute session lifetime in whole days (at least 1): the most a shop may choose.
     static func serverDays(isMobile: Bool, settings: ServerSettings) -> Int {
@@ -62,6 +66,29 @@ struct ShopPolicy: Sendable, Equatable {
                 web: sessionMaxWebDays ?? Self.serverDays(isMobile: false, settings: settings),
                 mobile: sessionMaxMobileDays ?? Self.serverDays(isMobile: true, settings: settings)),
             updatedAt: updatedAt.map(Timestamp.iso8601), updatedBy: actor)
+    }
+}
+
+extension ShopPolicy: Decodable {
+    /// Its columns of `companies`, as `SecurityPolicyStore` selects them.
+    enum CodingKeys: String, CodingKey {
+        case requiredFactor = "required_factor", allowMagicLink = "allow_magic_link", enrolmentGraceDays = "enrolment_grace_days"
+        case sessionMaxWebDays = "session_max_web_days", sessionMaxMobileDays = "session_max_mobile_days"
+        case requiredFactorSince = "required_factor_since", updatedAt = "policy_updated_at", updatedBy = "policy_updated_by"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: CodingKeys.self)
+        // A value this version does not know (a damaged row) requires the most: failing closed.
+        let required = try row.decode(String.self, forKey: .requiredFactor)
+        requiredFactor = RequiredFactor(known: required) ?? .passkey
+        allowMagicLink = try row.decode(Int.self, forKey: .allowMagicLink) != 0
+        enrolmentGraceDays = try row.decode(Int.self, forKey: .enrolmentGraceDays)
+        sessionMaxWebDays = try row.decodeIfPresent(Int.self, forKey: .sessionMaxWebDays)
+        sessionMaxMobileDays = try row.decodeIfPresent(Int.self, forKey: .sessionMaxMobileDays)
+        requiredFactorSince = try row.decodeIfPresent(Double.self, forKey: .requiredFactorSince)
+        updatedAt = try row.decodeIfPresent(Double.self, forKey: .updatedAt)
+        updatedBy = try row.decodeIfPresent(String.self, forKey: .updatedBy)
     }
 }
 

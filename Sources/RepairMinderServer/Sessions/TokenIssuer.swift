@@ -13,6 +13,7 @@ struct TokenIssuer: Sendable {
     let settings: ServerSettings
     let clock: ServerClock
     let metrics: ServerMetrics?
+    let policies: SecurityPolicyStore
 
     /// An access token, and what the token response adds, for one issuance.
     struct Issued: Sendable {
@@ -53,7 +54,7 @@ struct TokenIssuer: Sendable {
             throw APIError.invalidCredentials
         }
         try user.checkCanSignIn()
-        let policy = company.policy
+        let policy = try await policies.current(companyId: company.id)
         let amr = AuthenticationMethods.amr(factors)
         let refreshToken = RandomToken.base64URL(byteCount: 32)
         let sessionId = try await sessions.create(

@@ -8,6 +8,7 @@ struct MagicLinkController {
     let codes: EmailedCodes
     let secondFactor: SecondFactorChallenge
     let issuer: TokenIssuer
+    let policies: SecurityPolicyStore
 
     func mount(on routes: RouteMounter) {
         routes.on(Routes.staffAuth.requestMagicLink, use: requestMagicLink)
@@ -16,11 +17,11 @@ struct MagicLinkController {
 
     @Sendable func requestMagicLink(_ call: RouteCall<MagicLinkRequest>) async throws -> MessageResponse {
         let email = call.body.email
-        let accounts = self.accounts
+        let (accounts, policies) = (self.accounts, self.policies)
         try await codes.send(.staffMagicLink, to: email) { code, minutes, now in
             // Nothing is sent where the shop's policy turned magic links off (§13): the same answer.
             guard let user = try await accounts.user(email: email), user.canSignIn, user.magicLinkEnabled != 0,
-                try await accounts.company(id: user.companyId)?.policy.allowMagicLink ?? false
+                try await policies.current(companyId: user.companyId).allowMagicLink
             else { return nil }
             return CodeEmail.magicLink(to: user.email, code: code, validMinutes: minutes, now: now)
         }
@@ -31,7 +32,7 @@ struct MagicLinkController {
         let email = call.body.email
         try await codes.consume(try await codes.match(.staffMagicLink, email: email, code: call.body.code))
         guard let user = try await accounts.user(email: email), user.magicLinkEnabled != 0,
-            try await accounts.company(id: user.companyId)?.policy.allowMagicLink ?? false
+            try await policies.current(companyId: user.companyId).allowMagicLink
         else { throw APIError.invalidOrExpiredCode }
         let factors = try await secondFactor.factors(ofUser: user.id)
         guard factors.acceptsEmailedCode else {

@@ -10,6 +10,8 @@ struct StaffCallers: CallerLookup {
     let sessions: SessionStore
     let accounts: AccountStore
     let cache: StaffCallerCache
+    /// The shops' policies, read at most a couple of seconds ago (docs/API.md §13.3).
+    let policies: SecurityPolicyStore
 
     func caller(for claims: AccessTokenClaims, now: Double) async throws -> AuthenticatedStaff? {
         let user: UserRecord, company: CompanyRecord, lastUsedAt: Double?
@@ -31,7 +33,8 @@ struct StaffCallers: CallerLookup {
         if try await sessions.touch(id: claims.sid, lastUsedAt: lastUsedAt, now: now) {
             cache.touched(sessionId: claims.sid, at: now)
         }
-        let restricted = try await isRestricted(claims, user, company.policy, knownFactors: cached?.factors, now: now)
+        let policy = try await policies.cached(companyId: company.id)
+        let restricted = try await isRestricted(claims, user, policy, knownFactors: cached?.factors, now: now)
         return AuthenticatedStaff(claims: claims, user: user, company: company, restricted: restricted)
     }
 
