@@ -156,7 +156,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     StaffLoginController(
         settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher, challenges: loginChallenges,
         hashing: hashing, mail: parts.mail, authenticatorApp: authenticatorApp, secondFactor: secondFactor,
-        passkeys: passkeyAssertions, issuer: issuer, revocation: revocation
+        passkeys: passkeyAssertions, issuer: issuer, revocation: revocation, policies: policies
     ).mount(on: routes)
     MagicLinkController(accounts: accounts, codes: codes, secondFactor: secondFactor, issuer: issuer, policies: policies).mount(on: routes)
     PasskeyController(

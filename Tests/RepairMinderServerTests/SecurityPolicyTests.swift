@@ -334,4 +334,75 @@ import Testing
                 .expectFailure(.unauthorized, "REFRESH_TOKEN_EXPIRED")
         }
     }
+
+    /// Moving from `app_or_passkey` to `passkey` gives a fresh grace period only to whom the
+    /// change is new (a member who met the looser rule with the app); a member already past
+    /// the first deadline without anything stays restricted. A restricted token grants no permission.
+    @Test func aTighteningNeverExtendsADeadline() async throws {
+        let server = try await PasskeyTests.server()
+        try await server.run { client in
+            let (adminToken, passkey) = try await Self.adminWithPasskey(client)
+            let (nothing, _) = try await Self.member(client, adminToken, "nothing")
+            let (appEmail, appAccepted) = try await Self.member(client, adminToken, "app")
+            let secret = try await Self.enrolApp(client, server: server, token: try #require(appAccepted.string("token")))
+            #expect(try await Self.put(client, adminToken, ["requiredFactor": "app_or_passkey"]).status == .ok)
+            let firstDeadline = server.clock.now + 7 * Self.day
+            server.clock.advance(by: 8 * Self.day)
+            let admin = try #require(try await PasskeyTests.signIn(client, passkey).string("token"))
+            #expect(try await Self.put(client, admin, ["requiredFactor": "passkey"]).status == .ok)
+            let secondDeadline = server.clock.now + 7 * Self.day
+
+            let (_, restricted) = try await Self.signIn(client, server: server, Member(email: nothing, app: nil, passkey: nil))
+            #expect(restricted.string("scope") == "enrol")
+            let requirement = try #require(restricted.data["enrolmentRequired"] as? [String: Any])
+            #expect(requirement["deadline"] as? String == Timestamp.iso8601(firstDeadline))
+            #expect(try Self.claims(try #require(restricted.string("token")))["permissions"] as? [String] == [])
+
+            let (_, grace) = try await Self.signIn(client, server: server, Member(email: appEmail, app: secret, passkey: nil))
+            #expect(grace.data["scope"] == nil)
+            #expect((grace.data["enrolmentRequired"] as? [String: Any])?["deadline"] as? String == Timestamp.iso8601(secondDeadline))
+            #expect((try Self.claims(try #require(grace.string("token")))["permissions"] as? [String])?.isEmpty == false)
+        }
+    }
+
+    /// A login challenge a magic link opened ends with the shop's magic links: its second step is
+    /// a wrong code once they are switched off.
+    @Test func aChallengeAMagicLinkOpenedEndsWithMagicLinks() async throws {
+        let server = try await PasskeyTests.server()
+        try await server.run { client in
+            let (adminToken, _) = try await Self.adminWithPasskey(client)
+            let (email, accepted) = try await Self.member(client, adminToken, "linked")
+            let secret = try await Self.enrolApp(client, server: server, token: try #require(accepted.string("token")))
+            #expect(try await client.post("/api/auth/magic-link/request", ["email": email]).status == .ok)
+            let magic = try await client.post("/api/auth/magic-link/verify-code", ["email": email, "code": try await client.latestCode(to: email)])
+            #expect(magic.data["requiresTwoFactor"] as? Bool == true)
+            #expect(try await Self.put(client, adminToken, ["allowMagicLink": false]).status == .ok)
+            server.clock.advance(by: 30)
+            let userId = try #require(magic.string("userId")), challengeToken = try #require(magic.string("challengeToken"))
+            try await client.post(
+                "/api/auth/2fa/verify", ["userId": userId, "code": TOTPTests.code(secret, server.clock.now), "challengeToken": challengeToken]
+            ).expectFailure(.unauthorized, "INVALID_CODE")
+            // Its password sign-in is unaffected.
+            let (_, signedIn) = try await Self.signIn(client, server: server, Member(email: email, app: secret, passkey: nil))
+            #expect(signedIn.status == .ok)
+        }
+    }
+
+    @Test func theSameFactorTwiceIsNotTwoFactors() {
+        #expect(AuthenticationMethods.amr([.emailedCode, .emailedCode]) == ["email"])
+        #expect(AuthenticationMethods.amr([.password, .emailedCode]) == ["pwd", "email", "mfa"])
+        #expect(AuthenticationMethods.amr([.passkey]) == ["swk", "user", "mfa"])
+    }
+
+    /// What a shop chose is shown as it applies: never longer than the server's own lifetime.
+    @Test func theLifetimesShownAreTheOnesThatApply() {
+        var settings = TestServer.defaultSettings()
+        settings.sessionMaxLifetimeWeb = 10 * 86_400
+        var policy = ShopPolicy.defaults
+        policy.sessionMaxWebDays = 20
+        policy.sessionMaxMobileDays = 5
+        let wire = policy.wire(settings: settings, updatedBy: nil)
+        #expect(wire.sessionMaxLifetimeDays == SessionLifetimeDays(web: 10, mobile: 5))
+        #expect(policy.sessionMaxLifetime(isMobile: false, settings: settings) == 10 * 86_400)
+    }
 }

@@ -63,7 +63,7 @@ import Testing
         let restricted = try server.client(["policy", "show"])
         #expect(restricted.status == 1)
         #expect(restricted.error.contains("error: Your shop requires an authenticator app or a passkey. Set one up to continue."), "\(restricted.error)")
-        #expect(restricted.error.contains("Set one up with: repairminder totp setup"), "\(restricted.error)")
+        #expect(restricted.error.contains("run: repairminder totp setup"), "\(restricted.error)")
         let setup = try server.client(["totp", "setup"], input: [{ output in try ClientCommandTests.currentCode(fromSetupOutput: output) }])
         #expect(setup.status == 0, "\(setup.error)")
         let full = try server.client(["policy", "show", "--json"])

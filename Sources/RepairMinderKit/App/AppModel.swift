@@ -226,7 +226,9 @@ public final class AppModel {
             case .awaitingSecondFactor: return .staffSecondFactor
             case .awaitingMagicCode: return .staffMagicCode
             case .signedIn(let me) where me.company.status != .active: return .staffQuarantined
-            case .signedIn, .offline: return staff.enrolment.isRestricted ? .staffEnrolment : .staffMain
+            case .signedIn, .offline:
+                // Recovery codes just shown stay on screen until acknowledged, even once a refresh lifted the restriction.
+                return staff.enrolment.isRestricted || !staff.recoveryCodesToAcknowledge.isEmpty ? .staffEnrolment : .staffMain
             }
         case .customer:
             switch customer.state {

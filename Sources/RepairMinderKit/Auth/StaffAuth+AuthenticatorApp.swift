@@ -14,10 +14,19 @@ extension StaffAuth {
 
     /// Finishes the setup with a current 6-digit code from the app; the 10 recovery codes, to
     /// show once. A wrong code is `APIError.server` with `INVALID_CODE`.
+    /// They are also kept in `recoveryCodesToAcknowledge` until `acknowledgeRecoveryCodes()`.
+    @discardableResult
     public func confirmAuthenticatorApp(code: String) async throws -> [String] {
-        try await api.send(
+        let codes = try await api.send(
             Routes.staffAuth.totpVerifySetup, TOTPCodeRequest(code: code.trimmingCharacters(in: .whitespaces))
         ).recoveryCodes
+        recoveryCodesToAcknowledge = codes
+        return codes
+    }
+
+    /// The person kept the recovery codes: the app may leave the enrolment screen.
+    public func acknowledgeRecoveryCodes() {
+        recoveryCodesToAcknowledge = []
     }
 
     /// Whether the app is enabled, and how many recovery codes are left.

@@ -27,6 +27,10 @@ public final class StaffAuth {
     /// or latest refresh said (`APIClient.enrolmentStatus`): restricted, the app shows the
     /// enrolment screen instead of its tabs; in the grace period, a banner with the deadline.
     public private(set) var enrolment: EnrolmentStatus
+    /// The recovery codes of an authenticator app just enabled, until the person says they kept
+    /// them (`acknowledgeRecoveryCodes()`): the app keeps the enrolment screen up meanwhile,
+    /// whatever a refresh says of the session, so they are never hidden before being read.
+    public internal(set) var recoveryCodesToAcknowledge: [String] = []
     public let api: APIClient
     /// The push token this session registered, unregistered at logout. It is kept in the
     /// credential store, so a logout after a relaunch still unregisters it.
@@ -204,6 +208,7 @@ public final class StaffAuth {
         registeredDeviceToken = nil
         try? await api.signedOut(.staff, reason: .userInitiated)
         enrolment = .fullAccess
+        recoveryCodesToAcknowledge = []
         state = .signedOut
     }
 

@@ -109,7 +109,11 @@ extension CredentialStore {
 
     private func decode<T: Decodable>(_ type: T.Type, _ key: CredentialKey) throws -> T? {
         guard let data = try read(key) else { return nil }
-        return try JSONDecoder().decode(type, from: data)
+        // What a newer server said (an enrolment method this version does not know) was kept
+        // as it came: read back as it was decoded then, never refused (docs/API.md §1).
+        let decoder = JSONDecoder()
+        decoder.userInfo[.acceptsUnknownWireValues] = true
+        return try decoder.decode(type, from: data)
     }
 }
 

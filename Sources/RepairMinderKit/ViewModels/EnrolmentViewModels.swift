@@ -34,8 +34,9 @@ public final class EnrolmentViewModel: AsyncForm {
     /// or scan); nil until `startAuthenticatorApp()`, and again once the app is enabled.
     public private(set) var authenticatorSetup: TOTPSetupResponse?
     public private(set) var code = ""
-    /// The recovery codes of the app just enabled, to show once before `finish()`.
-    public private(set) var recoveryCodes: [String] = []
+    /// The recovery codes of the app just enabled, to show once before `finish()` (kept by
+    /// `StaffAuth`, so a screen made anew after a refresh shows them too).
+    public var recoveryCodes: [String] { auth.recoveryCodesToAcknowledge }
     /// What the passkey is called ("iPhone"); empty: the server's "Passkey".
     public var passkeyName = ""
     /// The factor is enrolled and the refreshed session has full access: the app moves on (a
@@ -74,7 +75,7 @@ public final class EnrolmentViewModel: AsyncForm {
     public func codeChanged(_ input: String) async {
         code = FormValidation.digits(input)
         guard code.count == 6, authenticatorSetup != nil else { return }
-        let confirmed = await perform { recoveryCodes = try await auth.confirmAuthenticatorApp(code: code) }
+        let confirmed = await perform { _ = try await auth.confirmAuthenticatorApp(code: code) }
         code = ""
         if confirmed { authenticatorSetup = nil }
     }
@@ -93,7 +94,7 @@ public final class EnrolmentViewModel: AsyncForm {
         let refreshed = await perform { try await auth.refreshEnrolment() }
         guard refreshed else { return }
         if auth.enrolment.requirement == nil {
-            recoveryCodes = []
+            auth.acknowledgeRecoveryCodes()
             isFinished = true
         } else {
             errorMessage = "Your shop still requires \(EnrolmentText.factors(methods)). Set one up first."

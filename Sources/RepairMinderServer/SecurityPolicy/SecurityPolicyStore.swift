@@ -30,7 +30,8 @@ struct SecurityPolicyStore: Sendable {
             let row = try await db.raw(
                 """
                 SELECT c.required_factor, c.allow_magic_link, c.enrolment_grace_days, c.session_max_web_days,
-                    c.session_max_mobile_days, c.required_factor_since, c.policy_updated_at, c.policy_updated_by,
+                    c.session_max_mobile_days, c.required_factor_since, c.passkey_required_since, c.policy_updated_at,
+                    c.policy_updated_by,
                     u.email AS updated_by_email
                 FROM companies c LEFT JOIN users u ON u.id = c.policy_updated_by
                 WHERE c.id = \(bind: companyId)
@@ -45,9 +46,9 @@ struct SecurityPolicyStore: Sendable {
     /// The policy of `companyId` read at most `ShopPolicyCache.lifetime` ago.
     func cached(companyId: String) async throws -> ShopPolicy {
         if let known = cache.policy(companyId: companyId) { return known }
-        let generation = cache.currentGeneration
+        let generation = cache.currentGeneration, readAt = cache.now()
         let policy = try await current(companyId: companyId)
-        cache.remember(policy, companyId: companyId, generation: generation)
+        cache.remember(policy, companyId: companyId, readAt: readAt, generation: generation)
         return policy
     }
 
@@ -69,8 +70,9 @@ struct SecurityPolicyStore: Sendable {
             after.sessionMaxMobileDays = update.sessionMaxLifetimeDays?.mobile ?? before.sessionMaxMobileDays
             let changes = before.changes(to: after)
             guard !changes.isEmpty else { return (before, updatedBy) }
-            // A new requirement starts its grace period for everyone from now.
-            if after.requiredFactor != before.requiredFactor { after.requiredFactorSince = now }
+            // A requirement starts its grace period from now for whom it is new (`enrolmentDeadline`).
+            if before.requiredFactor == .notRequired, after.requiredFactor != .notRequired { after.requiredFactorSince = now }
+            if before.requiredFactor != .passkey, after.requiredFactor == .passkey { after.passkeyRequiredSince = now }
             after.updatedAt = now
             after.updatedBy = admin.user.id
             try await db.raw(
@@ -78,7 +80,8 @@ struct SecurityPolicyStore: Sendable {
                 UPDATE companies SET required_factor = \(bind: after.requiredFactor.rawValue),
                     allow_magic_link = \(bind: after.allowMagicLink ? 1 : 0), enrolment_grace_days = \(bind: after.enrolmentGraceDays),
                     session_max_web_days = \(bind: after.sessionMaxWebDays), session_max_mobile_days = \(bind: after.sessionMaxMobileDays),
-                    required_factor_since = \(bind: after.requiredFactorSince), policy_updated_at = \(bind: now),
+                    required_factor_since = \(bind: after.requiredFactorSince),
+                    passkey_required_since = \(bind: after.passkeyRequiredSince), policy_updated_at = \(bind: now),
                     policy_updated_by = \(bind: admin.user.id)
                 WHERE id = \(bind: companyId)
                 """

@@ -9,8 +9,12 @@ struct ShopPolicy: Sendable, Equatable {
     /// nil: the server's own lifetime.
     var sessionMaxWebDays: Int?
     var sessionMaxMobileDays: Int?
-    /// When `requiredFactor` last changed: where its grace period starts for staff created before.
+    /// When a factor became required (`none` to either): where the grace period starts for
+    /// staff created before. Kept when the requirement moves between the two factors.
     var requiredFactorSince: Double?
+    /// When a passkey became required: where the grace period starts for staff who met the
+    /// looser rule with an authenticator app.
+    var passkeyRequiredSince: Double?
     var updatedAt: Double?
     /// The admin who changed it last.
     var updatedBy: String?
@@ -20,7 +24,7 @@ struct ShopPolicy: Sendable, Equatable {
     /// Every shop's policy until an admin changes it: nothing more than §2 and §11 ask.
     static let defaults = ShopPolicy(
         requiredFactor: .notRequired, allowMagicLink: true, enrolmentGraceDays: 7, sessionMaxWebDays: nil,
-        sessionMaxMobileDays: nil, requiredFactorSince: nil, updatedAt: nil, updatedBy: nil)
+        sessionMaxMobileDays: nil, requiredFactorSince: nil, passkeyRequiredSince: nil, updatedAt: nil, updatedBy: nil)
 
     /// The server's own absolute session lifetime in whole days (at least 1): the most a shop may choose.
     static func serverDays(isMobile: Bool, settings: ServerSettings) -> Int {
@@ -34,12 +38,19 @@ struct ShopPolicy: Sendable, Equatable {
         return min(server, Double(days) * Self.day)
     }
 
-    /// When `user` must have enrolled the required factor: the grace period from when the
-    /// requirement started to apply to them (its change, or their creation if later); nil when
-    /// nothing is required.
-    func enrolmentDeadline(for user: UserRecord) -> Double? {
+    /// When `user`, who enrolled `factors`, must have enrolled the required factor: the grace
+    /// period from when the requirement started to apply to them (the change that set it, or
+    /// their creation if later); nil when nothing is required. A user with only the app meets
+    /// `app_or_passkey`, so a later `passkey` starts their grace afresh; a user with nothing keeps
+    /// the deadline the first requirement gave them (a tightening never extends one). Without
+    /// `factors`, the earliest deadline the user can have.
+    func enrolmentDeadline(for user: UserRecord, factors: EnrolledFactors?) -> Double? {
         guard requiredFactor != .notRequired else { return nil }
-        return max(requiredFactorSince ?? 0, user.createdAt) + Double(enrolmentGraceDays) * Self.day
+        var since = requiredFactorSince ?? 0
+        if requiredFactor != .appOrPasskey, factors?.hasAuthenticatorApp == true, let passkeyRequiredSince {
+            since = max(since, passkeyRequiredSince)
+        }
+        return max(since, user.createdAt) + Double(enrolmentGraceDays) * Self.day
     }
 
     /// Whether `factors` meet the requirement.
@@ -53,7 +64,7 @@ struct ShopPolicy: Sendable, Equatable {
 
     /// Where `user`, who enrolled `factors`, stands at `now`.
     func standing(of user: UserRecord, factors: EnrolledFactors, now: Double) -> FactorStanding {
-        guard let deadline = enrolmentDeadline(for: user), !isMet(by: factors) else { return .satisfied }
+        guard let deadline = enrolmentDeadline(for: user, factors: factors), !isMet(by: factors) else { return .satisfied }
         let requirement = EnrolmentRequirement(methods: requiredFactor.enrolmentMethods, deadline: Timestamp.iso8601(deadline))
         return now < deadline ? .grace(requirement) : .restricted(requirement)
     }
@@ -62,9 +73,11 @@ struct ShopPolicy: Sendable, Equatable {
     func wire(settings: ServerSettings, updatedBy actor: ActorSummary?) -> SecurityPolicy {
         SecurityPolicy(
             requiredFactor: requiredFactor, allowMagicLink: allowMagicLink, enrolmentGraceDays: enrolmentGraceDays,
+            // What applies: the server's own where the shop chose none or more (an operator may
+            // have shortened the server's since).
             sessionMaxLifetimeDays: SessionLifetimeDays(
-                web: sessionMaxWebDays ?? Self.serverDays(isMobile: false, settings: settings),
-                mobile: sessionMaxMobileDays ?? Self.serverDays(isMobile: true, settings: settings)),
+                web: min(sessionMaxWebDays ?? .max, Self.serverDays(isMobile: false, settings: settings)),
+                mobile: min(sessionMaxMobileDays ?? .max, Self.serverDays(isMobile: true, settings: settings))),
             updatedAt: updatedAt.map(Timestamp.iso8601), updatedBy: actor)
     }
 }
@@ -74,7 +87,8 @@ extension ShopPolicy: Decodable {
     enum CodingKeys: String, CodingKey {
         case requiredFactor = "required_factor", allowMagicLink = "allow_magic_link", enrolmentGraceDays = "enrolment_grace_days"
         case sessionMaxWebDays = "session_max_web_days", sessionMaxMobileDays = "session_max_mobile_days"
-        case requiredFactorSince = "required_factor_since", updatedAt = "policy_updated_at", updatedBy = "policy_updated_by"
+        case requiredFactorSince = "required_factor_since", passkeyRequiredSince = "passkey_required_since"
+        case updatedAt = "policy_updated_at", updatedBy = "policy_updated_by"
     }
 
     init(from decoder: any Decoder) throws {
@@ -87,6 +101,7 @@ extension ShopPolicy: Decodable {
         sessionMaxWebDays = try row.decodeIfPresent(Int.self, forKey: .sessionMaxWebDays)
         sessionMaxMobileDays = try row.decodeIfPresent(Int.self, forKey: .sessionMaxMobileDays)
         requiredFactorSince = try row.decodeIfPresent(Double.self, forKey: .requiredFactorSince)
+        passkeyRequiredSince = try row.decodeIfPresent(Double.self, forKey: .passkeyRequiredSince)
         updatedAt = try row.decodeIfPresent(Double.self, forKey: .updatedAt)
         updatedBy = try row.decodeIfPresent(String.self, forKey: .updatedBy)
     }

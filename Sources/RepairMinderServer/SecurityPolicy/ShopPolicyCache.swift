@@ -1,8 +1,8 @@
 import Foundation
 
-/// Shops' policies read in the last `lifetime`, for refreshes (docs/API.md §13.3: a tightening
-/// reaches a session at its next refresh, and every instance within seconds). The bearer check
-/// needs no cache: it reads the policy with the shop's row on every request.
+/// Shops' policies read in the last `lifetime`, for the bearer check and refresh (docs/API.md
+/// §13.3: a tightening reaches this server's routes on every instance within seconds, and a
+/// session at its next refresh), which would otherwise read them on every request.
 ///
 /// One per server instance; a change made here is forgotten at once (`forget`), others' within
 /// `lifetime`. Bounded: at most `capacity` shops (all forgotten at once when full).
@@ -30,9 +30,9 @@ final class ShopPolicyCache: @unchecked Sendable {
 
     var currentGeneration: UInt64 { lock.withLock { generation } }
 
-    /// Keeps what a read that started at `generation` found, unless something was forgotten since.
-    func remember(_ policy: ShopPolicy, companyId: String, generation: UInt64) {
-        let readAt = now()
+    /// Keeps what a read that started at `readAt` and `generation` found, unless something was
+    /// forgotten since; it counts as read when the read started.
+    func remember(_ policy: ShopPolicy, companyId: String, readAt: ContinuousClock.Instant, generation: UInt64) {
         lock.withLock {
             guard generation == self.generation else { return }
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }

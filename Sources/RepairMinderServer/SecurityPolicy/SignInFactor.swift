@@ -31,7 +31,8 @@ enum AuthenticationMethods {
     static func amr(_ factors: [SignInFactor]) -> [String] {
         var methods: [String] = []
         for method in factors.flatMap(\.methods) where !methods.contains(method) { methods.append(method) }
-        if factors.count > 1 || factors.contains(.passkey) { methods.append(multiFactor) }
+        // Two kinds of factor: a second emailed code is the same mailbox again.
+        if Set(factors).count > 1 || factors.contains(.passkey) { methods.append(multiFactor) }
         return methods
     }
 

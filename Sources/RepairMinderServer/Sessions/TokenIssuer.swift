@@ -32,7 +32,9 @@ struct TokenIssuer: Sendable {
         let claims = AccessTokenClaims(
             userId: user.id, companyId: user.companyId, role: role, phiAccessLevel: user.phiAccessLevel,
             isMobile: isMobile, dataClassification: user.dataClassification,
-            permissions: role.permissions.map(\.rawValue), sessionId: sessionId,
+            // A restricted session's tokens grant nothing to a service that checks permissions
+            // and not `scope` (one that predates it): it fails closed.
+            permissions: standing.isRestricted ? [] : role.permissions.map(\.rawValue), sessionId: sessionId,
             issuedAt: issuedAt, expiresAt: issuedAt + settings.accessTokenTTL, amr: amr, scope: standing.scope)
         return Issued(token: try await signer.sign(claims), standing: standing)
     }

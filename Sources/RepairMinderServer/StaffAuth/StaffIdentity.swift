@@ -39,7 +39,7 @@ struct StaffCallers: CallerLookup {
     }
 
     /// Whether the caller may use only enrolment's routes (docs/API.md §13.3): a restricted
-    /// token, or the shop's policy as read on this request (so a tightening reaches tokens issued
+    /// token, or the shop's policy as cached (at most 2 s old: a tightening reaches tokens issued
     /// before it) past the user's deadline without the required factor. The factors are read
     /// only then, and kept with the cached session once they meet the policy: factors that do
     /// not are read again at the next request, so the user's enrolment counts at once (a full
@@ -48,7 +48,8 @@ struct StaffCallers: CallerLookup {
         _ claims: AccessTokenClaims, _ user: UserRecord, _ policy: ShopPolicy, knownFactors: EnrolledFactors?, now: Double
     ) async throws -> Bool {
         if claims.isEnrolmentOnly { return true }
-        guard let deadline = policy.enrolmentDeadline(for: user), now >= deadline else { return false }
+        // The earliest deadline the user can have first: most requests need no factor read.
+        guard let earliest = policy.enrolmentDeadline(for: user, factors: nil), now >= earliest else { return false }
         let factors: EnrolledFactors
         if let knownFactors {
             factors = knownFactors
@@ -56,7 +57,7 @@ struct StaffCallers: CallerLookup {
             factors = try await accounts.enrolledFactors(userId: user.id)
             if policy.isMet(by: factors) { cache.remember(factors: factors, sessionId: claims.sid) }
         }
-        return !policy.isMet(by: factors)
+        return policy.standing(of: user, factors: factors, now: now).isRestricted
     }
 }
 

@@ -16,6 +16,7 @@ struct StaffLoginController {
     let issuer: TokenIssuer
     /// Writes an upgraded password hash and has this instance's caller cache forget the user.
     let revocation: SessionRevocation
+    let policies: SecurityPolicyStore
 
     /// The scope of login-challenge code hashes.
     private static let challengeCodeScope = "2fa"
@@ -120,6 +121,11 @@ struct StaffLoginController {
     @Sendable func verifyTwoFactorCode(_ call: RouteCall<TwoFactorVerifyRequest>) async throws -> StaffTokenResponse {
         let now = clock.now()
         let challenge = try await boundChallenge(userId: call.body.userId, token: call.body.challengeToken, call, now: now)
+        // A challenge a magic link opened ends with the shop's magic links (docs/API.md §13.3).
+        if challenge.openedBy == .emailedCode, try await !magicLinksAllowed(userId: challenge.userId) {
+            try await challenges.close(challengeId: challenge.id, now: now)
+            throw APIError.invalidVerificationCode
+        }
         // Both budgets count the try before the code is compared: the user's across all their
         // challenges (§7, settled from the answer by the route's declaration), then the
         // challenge's own. An error while checking stays counted in both.
@@ -156,6 +162,11 @@ struct StaffLoginController {
             default: throw APIError.invalidVerificationCode
             }
         }
+    }
+
+    private func magicLinksAllowed(userId: String) async throws -> Bool {
+        guard let user = try await accounts.user(id: userId) else { return false }
+        return try await policies.current(companyId: user.companyId).allowMagicLink
     }
 
     private enum SecondFactorOutcome {

@@ -435,16 +435,17 @@ enum Migrations {
             "ALTER TABLE activity_log ADD COLUMN detail TEXT",
         ]),
         Step(version: 18, name: "the shop's security policy, how a session signed in", statements: [
-            // The policy of docs/API.md §13, on the shop's row (read with it on every request):
+            // The policy of docs/API.md §13, on the shop's row (read by `SecurityPolicyStore`):
             // the defaults are every shop's behaviour before policies. `required_factor_since`
-            // is when the requirement last changed, where the grace period of its staff starts;
-            // a lifetime left NULL is the server's own.
+            // is when a factor became required and `passkey_required_since` when a passkey did,
+            // where the grace periods of its staff start; a lifetime left NULL is the server's own.
             "ALTER TABLE companies ADD COLUMN required_factor TEXT NOT NULL DEFAULT 'none'",
             "ALTER TABLE companies ADD COLUMN allow_magic_link INTEGER NOT NULL DEFAULT 1",
             "ALTER TABLE companies ADD COLUMN enrolment_grace_days INTEGER NOT NULL DEFAULT 7",
             "ALTER TABLE companies ADD COLUMN session_max_web_days INTEGER",
             "ALTER TABLE companies ADD COLUMN session_max_mobile_days INTEGER",
             "ALTER TABLE companies ADD COLUMN required_factor_since DOUBLE PRECISION",
+            "ALTER TABLE companies ADD COLUMN passkey_required_since DOUBLE PRECISION",
             "ALTER TABLE companies ADD COLUMN policy_updated_at DOUBLE PRECISION",
             "ALTER TABLE companies ADD COLUMN policy_updated_by TEXT REFERENCES users(id)",
             // The RFC 8176 methods a session's sign-in used (`amr`, comma-separated), kept for

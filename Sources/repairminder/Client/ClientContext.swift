@@ -55,7 +55,10 @@ struct ClientContext {
                 throw Exit.refused
             case .enrolmentRequired:
                 // A session restricted by the shop's policy (docs/API.md §13.3).
-                Terminal.note("Set one up with: repairminder totp setup (or add a passkey in the app or a browser)")
+                // The policy may take a passkey only, which this tool cannot make.
+                Terminal.note(
+                    "Add a passkey in the app or a browser, or, if your shop accepts an authenticator app "
+                        + "(repairminder policy show), run: repairminder totp setup")
                 throw Exit.refused
             default: throw Exit.refused
             }
