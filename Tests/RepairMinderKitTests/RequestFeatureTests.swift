@@ -101,7 +101,7 @@ import FoundationNetworking
         let answers = Answers([(503, "busy", [:]), (200, #"{"success":true,"data":[],"pagination":{"page":1,"limit":20,"total":0,"total_pages":0}}"#, [:])])
         let transport = ScriptedTransport { _ in try answers.next() }
         let api = try Self.client(transport) { records.append($0) }
-        _ = try await api.page(Routes.clients.list, filters: ["search": "jane@example.test"])
+        _ = try await api.page(Routes.clients.list, filters: ["q": "jane@example.test"])
         #expect(records.all.map(\.status) == [503, 200])
         #expect(records.all.map(\.attempt) == [1, 2])
         #expect(records.all.allSatisfy { $0.path == "/api/clients" && $0.method == "GET" })

@@ -65,6 +65,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let cannotChangeSelf = ErrorCode(rawValue: "CANNOT_CHANGE_SELF")
     public static let lastAdmin = ErrorCode(rawValue: "LAST_ADMIN")
 
+    // Clients (§14).
+    public static let clientExists = ErrorCode(rawValue: "CLIENT_EXISTS")
+
     // The shop's security policy (§13).
     public static let factorEnrolmentRequired = ErrorCode(rawValue: "FACTOR_ENROLMENT_REQUIRED")
 

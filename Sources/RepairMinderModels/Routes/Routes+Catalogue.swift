@@ -80,22 +80,6 @@ extension Routes {
     /// Orders: the routes of this feature.
     public static let orders = Orders()
 
-    public struct Clients: RouteFeature {
-        public static let name = "Clients"
-        public let list = catalogue(
-            .get, "/api/clients", "Clients, paginated", query: [.page, .limit, .search], format: .paginatedEnvelope,
-            EmptyPayload.self, [JSONValue].self)
-        public let create = catalogue(.post, "/api/clients", "Create a client", JSONValue.self)
-        public let detail = catalogue(.get, "/api/clients/{id}", "One client")
-        public let update = catalogue(.patch, "/api/clients/{id}", "Update a client", JSONValue.self)
-        public let delete = catalogue(.delete, "/api/clients/{id}", "Soft-delete a client")
-        public let search = catalogue(
-            .get, "/api/clients/search", "Search clients", query: [QueryParameter("q", "Search text")])
-        public let export = catalogue(.get, "/api/clients/export", "Export clients")
-        public let `import` = catalogue(.post, "/api/clients/import", "Import clients", JSONValue.self)
-    }
-    /// Clients: the routes of this feature.
-    public static let clients = Clients()
 
     public struct Tickets: RouteFeature {
         public static let name = "Tickets"

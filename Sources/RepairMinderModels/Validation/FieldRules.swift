@@ -53,6 +53,14 @@ public enum FieldRules {
             mismatch: "must be a valid email address"),
         normalisation: .trimmedLowercased, description: "An email address")
 
+    /// A telephone number as people write it (E.164-ish, docs/API.md §14): digits, spaces and
+    /// `+`, at most 32 characters, at least one digit; whitespace around dropped.
+    public static let phone = StringRule(
+        minLength: 1, maxLength: 32,
+        content: .pattern(
+            "^[\(whitespaceClass)]*[+]?[0-9 ]*[0-9][0-9 ]*[\(whitespaceClass)]*$", mismatch: "must be a phone number (digits, spaces and +)"),
+        normalisation: .trimmed, description: "A phone number: digits, spaces and +")
+
     /// Exactly six decimal digits.
     public static let sixDigitCode = StringRule(
         minLength: 1, content: .pattern("^[\(whitespaceClass)]*[0-9]{6}[\(whitespaceClass)]*$", mismatch: "must be a 6-digit code"),

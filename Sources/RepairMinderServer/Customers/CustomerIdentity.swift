@@ -9,7 +9,7 @@ struct CustomerCallers: CallerLookup {
     func caller(for claims: CustomerTokenClaims, now: Double) async throws -> AuthenticatedCustomer? {
         guard let session = try await customers.session(id: claims.sessionId),
             session.revokedAt == nil, session.expiresAt > now, session.clientId == claims.clientId,
-            let client = try await customers.client(id: claims.clientId),
+            let client = try await customers.client(id: claims.clientId), client.mayUsePortal,
             let company = try await accounts.company(id: client.companyId)
         else { return nil }
         return AuthenticatedCustomer(claims: claims, client: client, company: company)

@@ -18,7 +18,8 @@ struct CustomerStore: Sendable {
     /// ordered by company name.
     func memberships(email: String, companyId: String? = nil) async throws -> [(ClientRecord, CompanyRecord)] {
         let clients = try await database.withConnection { db in
-            try await db.raw("SELECT * FROM clients WHERE email = \(bind: email)")
+            // A deleted client or one whose portal is switched off is no membership (docs/API.md §14).
+            try await db.raw("SELECT * FROM clients WHERE email = \(bind: email) AND deleted_at IS NULL AND portal_enabled <> 0")
                 .all(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
         }
         let accounts = AccountStore(database: database)

@@ -214,17 +214,17 @@ public struct FixtureLoader: Sendable {
             "SELECT id FROM clients WHERE email = \(bind: email) AND company_id = \(bind: companyId)"
         ).first(decodingColumn: "id", as: String.self) {
             try await db.raw(
-                "UPDATE clients SET first_name = \(bind: client.firstName), last_name = \(bind: client.lastName) WHERE id = \(bind: id)"
+                """
+                UPDATE clients SET first_name = \(bind: client.firstName), first_name_key = \(bind: ClientKeys.key(client.firstName)),
+                    last_name = \(bind: client.lastName), last_name_key = \(bind: ClientKeys.key(client.lastName))
+                WHERE id = \(bind: id)
+                """
             ).run()
             return id
         }
         let id = UUID().uuidString.lowercased()
-        try await db.raw(
-            """
-            INSERT INTO clients (id, email, first_name, last_name, company_id, created_at)
-            VALUES (\(bind: id), \(bind: email), \(bind: client.firstName), \(bind: client.lastName), \(bind: companyId), \(bind: now))
-            """
-        ).run()
+        try await ClientStore.insert(
+            id: id, email: email, firstName: client.firstName, lastName: client.lastName, companyId: companyId, now: now, on: db)
         return id
     }
 }

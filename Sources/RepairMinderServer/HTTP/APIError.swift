@@ -109,6 +109,8 @@ extension APIError {
     /// A restricted session: the shop requires a factor the user has not enrolled (docs/API.md §13.3).
     static let factorEnrolmentRequired = APIError(
         .forbidden, .factorEnrolmentRequired, "Your shop requires an authenticator app or a passkey. Set one up to continue.")
+    /// The address is already a client of the shop (docs/API.md §14).
+    static let clientExists = APIError(.conflict, .clientExists, "This address is already a client of the shop")
     /// A platform administrator is the operators' to manage, not a shop's.
     static let platformAdminUntouchable = APIError(
         .forbidden, .forbidden, "Platform administrators are managed by the operators")

@@ -457,6 +457,31 @@ enum Migrations {
             // code (`email`) or the password (NULL).
             "ALTER TABLE login_challenges ADD COLUMN first_factor TEXT",
         ]),
+        Step(version: 19, name: "a shop's clients: their record, soft delete, search keys", statements: [
+            // docs/API.md §14. The address is unique per shop among clients not deleted: a
+            // deleted client's address moves to `deleted_email` (its `email` becomes
+            // 'deleted:<id>'), so the table's UNIQUE (email, company_id), which no migration can
+            // drop on SQLite while customer_sessions references the table, never clashes. The
+            // `*_key` columns are the lowercased (ASCII, as both engines lowercase alike) forms
+            // that prefix search reads by range; `phone_digits` the phone's digits only.
+            "ALTER TABLE clients ADD COLUMN email_key TEXT",
+            "ALTER TABLE clients ADD COLUMN first_name_key TEXT",
+            "ALTER TABLE clients ADD COLUMN last_name_key TEXT",
+            "ALTER TABLE clients ADD COLUMN phone TEXT",
+            "ALTER TABLE clients ADD COLUMN phone_digits TEXT",
+            "ALTER TABLE clients ADD COLUMN notes TEXT",
+            "ALTER TABLE clients ADD COLUMN portal_enabled INTEGER NOT NULL DEFAULT 1",
+            "ALTER TABLE clients ADD COLUMN last_portal_login DOUBLE PRECISION",
+            "ALTER TABLE clients ADD COLUMN updated_at DOUBLE PRECISION",
+            "ALTER TABLE clients ADD COLUMN deleted_at DOUBLE PRECISION",
+            "ALTER TABLE clients ADD COLUMN deleted_email TEXT",
+            "UPDATE clients SET email_key = lower(email), first_name_key = lower(first_name), last_name_key = lower(last_name), updated_at = created_at",
+            "CREATE UNIQUE INDEX clients_live_email ON clients (company_id, email_key) WHERE deleted_at IS NULL",
+            "CREATE INDEX clients_live_first ON clients (company_id, first_name_key, id) WHERE deleted_at IS NULL",
+            "CREATE INDEX clients_live_last ON clients (company_id, last_name_key, id) WHERE deleted_at IS NULL",
+            "CREATE INDEX clients_live_phone ON clients (company_id, phone_digits, id) WHERE deleted_at IS NULL",
+            "CREATE INDEX clients_live_created ON clients (company_id, created_at, id) WHERE deleted_at IS NULL",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

@@ -1,0 +1,48 @@
+import Foundation
+import RepairMinderModels
+
+/// A shop's staff manage its customers (docs/API.md §14); the route table requires
+/// `clients:read` or `clients:write` of each route.
+struct ClientController {
+    let store: ClientStore
+    let clock: ServerClock
+
+    func mount(on routes: RouteMounter) {
+        routes.on(Routes.clients.list, page: list)
+        routes.on(Routes.clients.search, use: search)
+        routes.on(Routes.clients.create, use: create)
+        routes.on(Routes.clients.detail, use: detail)
+        routes.on(Routes.clients.update, use: update)
+        routes.on(Routes.clients.delete, use: delete)
+    }
+
+    @Sendable func list(_ call: RouteCall<EmptyPayload>) async throws -> ([ShopClient], Pagination) {
+        let (page, limit) = try ActivityController.pageAndLimit(call)
+        let query = call.request.uri.queryParameters.get(QueryParameter.q.name).map { FieldRules.trimmingWhitespace(String($0)) }
+        let (rows, total) = try await store.page(companyId: try call.staff.company.id, query: query, page: page, limit: limit)
+        return (rows.map(\.shopWire), .of(page: page, limit: limit, total: total))
+    }
+
+    @Sendable func search(_ call: RouteCall<EmptyPayload>) async throws -> [ShopClient] {
+        let query = call.request.uri.queryParameters.get(QueryParameter.q.name).map { FieldRules.trimmingWhitespace(String($0)) } ?? ""
+        let limit = try call.query(QueryParameter("limit", "", integers: 1...10)) ?? 10
+        return try await store.search(companyId: try call.staff.company.id, query: query, limit: limit).map(\.shopWire)
+    }
+
+    @Sendable func create(_ call: RouteCall<ClientCreateRequest>) async throws -> ShopClient {
+        try await store.create(call.body, by: try call.staff, now: clock.now()).shopWire
+    }
+
+    @Sendable func detail(_ call: RouteCall<EmptyPayload>) async throws -> ShopClient {
+        try await store.client(id: try call.parameter("id"), companyId: try call.staff.company.id).shopWire
+    }
+
+    @Sendable func update(_ call: RouteCall<ClientUpdateRequest>) async throws -> ShopClient {
+        try await store.update(id: try call.parameter("id"), call.body, by: try call.staff, now: clock.now()).shopWire
+    }
+
+    @Sendable func delete(_ call: RouteCall<EmptyPayload>) async throws -> EmptyPayload {
+        try await store.delete(id: try call.parameter("id"), by: try call.staff, now: clock.now())
+        return EmptyPayload()
+    }
+}
