@@ -25,6 +25,10 @@ public enum ActivityEventType: WireEnum {
     case factorsReset
     /// The shop's security policy changed (docs/API.md §13).
     case policyChanged
+    /// A client of the shop was added, changed or deleted (docs/API.md §14).
+    case clientCreated
+    case clientUpdated
+    case clientDeleted
     /// An event a newer server records that this version has no name for.
     case unknown(String)
 
@@ -34,6 +38,7 @@ public enum ActivityEventType: WireEnum {
         .passwordReset, .totpEnabled, .totpDisabled, .recoveryCodeUsed, .passkeyAdded, .passkeyRemoved, .registered,
         .invitationSent, .invitationRevoked, .invitationAccepted, .roleChanged, .userDeactivated, .userReactivated,
         .userArchived, .sessionsRevokedByAdmin, .factorsReset, .policyChanged,
+        .clientCreated, .clientUpdated, .clientDeleted,
     ]
 
     /// The value as the wire spells it.
@@ -62,6 +67,9 @@ public enum ActivityEventType: WireEnum {
         case .sessionsRevokedByAdmin: "sessions_revoked_by_admin"
         case .factorsReset: "factors_reset"
         case .policyChanged: "policy_changed"
+        case .clientCreated: "client_created"
+        case .clientUpdated: "client_updated"
+        case .clientDeleted: "client_deleted"
         case .unknown(let raw): raw
         }
     }

@@ -48,6 +48,12 @@ import Testing
             try await Self.send(client, .get, "/api/clients/\(id)", admin).expectFailure(.notFound, "NOT_FOUND")
             try await Self.send(client, .delete, "/api/clients/\(id)", admin).expectFailure(.notFound, "NOT_FOUND")
             #expect(try await Self.send(client, .post, "/api/clients", admin, ["email": "ada.lovelace@example.com"]).status == .created)
+            // Each change is the acting staff member's event, naming the client.
+            let events = try TeamTests.list(try await client.send(.get, "/api/auth/activity?limit=100", bearer: admin))
+                .filter { ($0["type"] as? String)?.hasPrefix("client_") == true }
+            #expect(events.compactMap { $0["type"] as? String } == ["client_created", "client_deleted", "client_updated", "client_created"])
+            #expect(events.allSatisfy { ($0["actor"] as? [String: Any])?["email"] as? String == DemoFixtures.adminEmail })
+            #expect((events.last?["detail"] as? [String: String])?["clientId"] == id)
         }
     }
 

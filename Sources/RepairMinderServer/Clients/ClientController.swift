@@ -30,7 +30,7 @@ struct ClientController {
     }
 
     @Sendable func create(_ call: RouteCall<ClientCreateRequest>) async throws -> ShopClient {
-        try await store.create(call.body, by: try call.staff, now: clock.now()).shopWire
+        try await store.create(call.body, by: try call.staff, device: call.device, now: clock.now()).shopWire
     }
 
     @Sendable func detail(_ call: RouteCall<EmptyPayload>) async throws -> ShopClient {
@@ -38,11 +38,11 @@ struct ClientController {
     }
 
     @Sendable func update(_ call: RouteCall<ClientUpdateRequest>) async throws -> ShopClient {
-        try await store.update(id: try call.parameter("id"), call.body, by: try call.staff, now: clock.now()).shopWire
+        try await store.update(id: try call.parameter("id"), call.body, by: try call.staff, device: call.device, now: clock.now()).shopWire
     }
 
     @Sendable func delete(_ call: RouteCall<EmptyPayload>) async throws -> EmptyPayload {
-        try await store.delete(id: try call.parameter("id"), by: try call.staff, now: clock.now())
+        try await store.delete(id: try call.parameter("id"), by: try call.staff, device: call.device, now: clock.now())
         return EmptyPayload()
     }
 }

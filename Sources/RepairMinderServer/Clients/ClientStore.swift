@@ -70,9 +70,12 @@ struct ClientStore: Sendable {
     }
 
     /// Adds a client; 409 `CLIENT_EXISTS` when the address is already a live client of the shop.
-    func create(_ body: ClientCreateRequest, by staff: AuthenticatedStaff, now: Double) async throws -> ClientRecord {
+    func create(_ body: ClientCreateRequest, by staff: AuthenticatedStaff, device: ClientDevice, now: Double) async throws
+        -> ClientRecord
+    {
         let id = UUID().uuidString.lowercased(), companyId = staff.company.id
         try await database.transaction(serializedOn: "clients:" + companyId) { db in
+            try await Self.audit(.clientCreated, clientId: id, email: body.email, by: staff, device: device, now: now, on: db)
             try await Self.refuseTaken(body.email, companyId: companyId, except: nil, on: db)
             try await Self.insert(
                 id: id, email: body.email, firstName: body.firstName, lastName: body.lastName, phone: body.phone, notes: body.notes,
@@ -108,7 +111,9 @@ struct ClientStore: Sendable {
     }
 
     /// Applies `body` to the shop's client `id`.
-    func update(id: String, _ body: ClientUpdateRequest, by staff: AuthenticatedStaff, now: Double) async throws -> ClientRecord {
+    func update(id: String, _ body: ClientUpdateRequest, by staff: AuthenticatedStaff, device: ClientDevice, now: Double)
+        async throws -> ClientRecord
+    {
         let companyId = staff.company.id
         try await database.transaction(serializedOn: "clients:" + companyId) { db in
             guard
@@ -129,6 +134,7 @@ struct ClientStore: Sendable {
                 WHERE id = \(bind: id)
                 """
             ).run()
+            try await Self.audit(.clientUpdated, clientId: id, email: email, by: staff, device: device, now: now, on: db)
             // A portal switched off ends the client's sessions with the shop, as a delete does.
             if portal == 0 { try await Self.endSessions(clientId: id, now: now, on: db) }
         }
@@ -137,7 +143,7 @@ struct ClientStore: Sendable {
 
     /// Soft-deletes the shop's client `id`: its address moves aside (it may be added again) and
     /// its portal sessions end at once.
-    func delete(id: String, by staff: AuthenticatedStaff, now: Double) async throws {
+    func delete(id: String, by staff: AuthenticatedStaff, device: ClientDevice, now: Double) async throws {
         let companyId = staff.company.id
         try await database.transaction(serializedOn: "clients:" + companyId) { db in
             guard
@@ -150,8 +156,19 @@ struct ClientStore: Sendable {
                     """
                 ).first() != nil
             else { throw APIError.notFound }
+            try await Self.audit(.clientDeleted, clientId: id, email: nil, by: staff, device: device, now: now, on: db)
             try await Self.endSessions(clientId: id, now: now, on: db)
         }
+    }
+
+    /// The acting staff member's event, naming the client, in the change's transaction.
+    private static func audit(
+        _ type: ActivityEventType, clientId: String, email: String?, by staff: AuthenticatedStaff, device: ClientDevice, now: Double,
+        on db: any SQLDatabase
+    ) async throws {
+        var detail = ["clientId": clientId]
+        if let email { detail["email"] = email }
+        try await ActivityLog.record(type, userId: staff.user.id, device: device, at: now, actor: staff, detail: detail, on: db)
     }
 
     private static func endSessions(clientId: String, now: Double, on db: any SQLDatabase) async throws {
