@@ -155,6 +155,26 @@ else:
 PY
 }
 
+restore_demo_customer() {  # staff token -> jane@example.test a live client of Acme again, her portal on
+    python3 - "$base" "$1" <<'PY'
+import json, sys, urllib.parse, urllib.request
+
+base, token = sys.argv[1:3]
+def call(method, path, body=None):
+    request = urllib.request.Request(base + path, method=method, data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.load(response).get("data")
+
+email = "jane@example.test"
+found = [c for c in call("GET", "/api/clients/search?q=" + urllib.parse.quote(email)) if c["email"] == email]
+if not found:
+    call("POST", "/api/clients", {"email": email, "firstName": "Jane", "lastName": "Customer"})
+elif found[0]["portal_enabled"] != 1:
+    call("PATCH", f"/api/clients/{found[0]['id']}", {"portalEnabled": True})
+PY
+}
+
 # ---- schemathesis configuration, written from the document: each bearer security scheme gets the
 # matching token (customer* -> the customer's, reki* -> the REKI user's, any other -> the admin's), so every operation is
 # exercised past its authentication and schemathesis still sends its own broken tokens as negative
@@ -207,12 +227,15 @@ export SCHEMATHESIS_HOOKS="$here/schemathesis_hooks.py"
 # tokens of its own: revoking a session (alone, so no sessions list hands it the current id),
 # then an admin's sign-out of a member (which, given the admin's own id from the members list,
 # ends the caller's sessions too), then the shop's security policy (which can restrict the demo
-# admin's sessions to enrolment, docs/API.md §13.3), then logout.
+# admin's sessions to enrolment, docs/API.md §13.3), then logout. The shop's clients run before the
+# policy (a restricted admin reaches none of them), and can delete or switch off the demo customer
+# every run signs in as (docs/API.md §14): she is restored after them.
 session_revokers=(--include-path-regex '/api/auth/sessions/')
 member_sign_outs=(--include-path-regex '/sign-out$')
 policy=(--include-path-regex '/security-policy$')
 session_enders=(--include-path-regex '/logout$')
-others=(--exclude-path-regex '/logout$|/sign-out$|/api/auth/sessions/|/security-policy$')
+clients=(--include-path-regex '^/api/clients')
+others=(--exclude-path-regex '/logout$|/sign-out$|/api/auth/sessions/|/security-policy$|^/api/clients')
 
 run_schemathesis() {  # label, then filter arguments
     local label=$1 started=$SECONDS status=0
@@ -241,6 +264,8 @@ failed=0
 run_schemathesis "every operation but the session enders" "${others[@]}"
 run_schemathesis "revoking a session" "${session_revokers[@]}"
 run_schemathesis "signing a member out" "${member_sign_outs[@]}"
+run_schemathesis "the shop's clients" "${clients[@]}"
+restore_demo_customer "$(sign_in staff)"
 run_schemathesis "the shop's security policy" "${policy[@]}"
 run_schemathesis "logout, last" "${session_enders[@]}"
 

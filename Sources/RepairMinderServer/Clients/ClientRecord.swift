@@ -39,7 +39,7 @@ struct ClientRecord: Decodable, Sendable {
 enum ClientKeys {
     /// Lowercased for ASCII letters only, as SQLite's `lower()` does, so both engines agree.
     static func key(_ text: String?) -> String? {
-        text.map { String(String.UnicodeScalarView($0.unicodeScalars.map { ("A"..."Z").contains($0) ? Unicode.Scalar($0.value + 32)! : $0 })) }
+        text.map { String(String.UnicodeScalarView($0.unicodeScalars.map { ("A"..."Z").contains($0) ? Unicode.Scalar(UInt8($0.value) + 32) : $0 })) }
     }
 
     /// A phone number's digits.
@@ -54,6 +54,7 @@ enum ClientKeys {
         while let last = scalars.popLast() {
             if let next = Unicode.Scalar(last.value + 1) { return String(String.UnicodeScalarView(scalars + [next])) }
         }
-        return String(Unicode.Scalar(0x10FFFF)!)
+        // Only maximal scalars: nothing sorts above them but longer strings of them.
+        return prefix + "\u{10FFFF}"
     }
 }
