@@ -98,6 +98,8 @@ public struct QueryParameter: Sendable, Hashable {
     public static let memberStatus = QueryParameter(
         "status", "Which members: all (the default), active, deactivated or archived",
         allowed: ["all", "active", "deactivated", "archived"])
+    /// How many matches a type-ahead search answers (docs/API.md §14).
+    public static let searchLimit = QueryParameter("limit", "At most this many (up to 10; 10 by default)", integers: 1...10)
     /// Free text a list is narrowed by.
     public static let q = QueryParameter("q", "Only items matching this text (case-insensitive)")
 }

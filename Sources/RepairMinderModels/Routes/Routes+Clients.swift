@@ -8,7 +8,7 @@ extension Routes {
             format: .paginatedEnvelope, query: [.page, .limit, .q])
         public let search = Route<EmptyPayload, [ShopClient]>(
             .get, "/api/clients/search", .staff, "Up to `limit` clients whose email, names or phone digits start with `q`",
-            permission: .clientsRead, query: [.q, QueryParameter("limit", "At most this many (up to 10)", integers: 1...10)])
+            permission: .clientsRead, query: [.q, .searchLimit])
         public let create = Route<ClientCreateRequest, ShopClient>(
             .post, "/api/clients", .staff, "Add a client", permission: .clientsWrite, successStatus: 201,
             failures: [.init(409, .clientExists)])

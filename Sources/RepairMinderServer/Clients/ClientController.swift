@@ -18,14 +18,14 @@ struct ClientController {
 
     @Sendable func list(_ call: RouteCall<EmptyPayload>) async throws -> ([ShopClient], Pagination) {
         let (page, limit) = try ActivityController.pageAndLimit(call)
-        let query = call.request.uri.queryParameters.get(QueryParameter.q.name).map { FieldRules.trimmingWhitespace(String($0)) }
+        let query = call.text(.q)
         let (rows, total) = try await store.page(companyId: try call.staff.company.id, query: query, page: page, limit: limit)
         return (rows.map(\.shopWire), .of(page: page, limit: limit, total: total))
     }
 
     @Sendable func search(_ call: RouteCall<EmptyPayload>) async throws -> [ShopClient] {
-        let query = call.request.uri.queryParameters.get(QueryParameter.q.name).map { FieldRules.trimmingWhitespace(String($0)) } ?? ""
-        let limit = try call.query(QueryParameter("limit", "", integers: 1...10)) ?? 10
+        let query = call.text(.q) ?? ""
+        let limit = try call.query(.searchLimit) ?? 10
         return try await store.search(companyId: try call.staff.company.id, query: query, limit: limit).map(\.shopWire)
     }
 

@@ -64,6 +64,11 @@ struct RouteCall<Body: Sendable>: Sendable {
         return value
     }
 
+    /// The free-text query `parameter` (`QueryParameter.q`), whitespace around dropped; nil when absent.
+    func text(_ parameter: QueryParameter) -> String? {
+        request.uri.queryParameters.get(parameter.name).map { FieldRules.trimmingWhitespace(String($0)) }
+    }
+
     /// The query `parameter` of choices (`QueryParameter.allowed`); nil when absent, 400
     /// `VALIDATION_ERROR` naming the choices when it is none of them.
     func choice(_ parameter: QueryParameter) throws -> String? {

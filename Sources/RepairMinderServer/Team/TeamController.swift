@@ -28,7 +28,7 @@ struct TeamController {
         let staff = try call.staff
         let (page, limit) = try ActivityController.pageAndLimit(call)
         let status = try call.choice(.memberStatus).flatMap(TeamStore.StatusFilter.init(rawValue:)) ?? .all
-        let query = call.request.uri.queryParameters.get(QueryParameter.q.name).map { FieldRules.trimmingWhitespace(String($0)) }
+        let query = call.text(.q)
         let (rows, total) = try await store.members(companyId: staff.company.id, status: status, query: query, page: page, limit: limit)
         let companyStatus = staff.company.companyStatus
         return (rows.map { $0.wire(companyStatus: companyStatus) }, .of(page: page, limit: limit, total: total))
