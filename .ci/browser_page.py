@@ -16,8 +16,8 @@ def give_up(message):
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     give_up("selenium is missing: python3 -m pip install selenium")
@@ -49,7 +49,22 @@ def fill_and_send(driver, fields):
         driver.find_element(By.ID, field_id).send_keys(value)
     old_page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old_page))
+    WebDriverWait(driver, 15).until(lambda _: replaced(old_page))
+
+
+def replaced(element):
+    """Whether `element`'s page has been replaced by the next one. While the new page comes in,
+    Chromium may answer "does not belong to the document" instead of a stale reference (which
+    Selenium's `staleness_of` does not count as gone): both mean the old page is gone."""
+    try:
+        element.is_enabled()
+        return False
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as error:
+        if "does not belong to the document" in str(error):
+            return True
+        raise
 
 
 def style_applies(driver):
