@@ -38,8 +38,10 @@ import Testing
                 let found = try TeamTests.list(try await Self.send(client, .get, "/api/clients/search?q=\(query)", admin))
                 #expect(found.contains { $0["id"] as? String == id } == (query != "0790"), "\(query)")
             }
-            let listed = try await Self.send(client, .get, "/api/clients?q=lov", admin)
-            #expect(try TeamTests.list(listed).map { $0["id"] as? String } == [id])
+            for filter in ["q", "search"] {
+                let listed = try await Self.send(client, .get, "/api/clients?\(filter)=lov", admin)
+                #expect(try TeamTests.list(listed).map { $0["id"] as? String } == [id], "\(filter)")
+            }
             let changed = try await Self.send(client, .patch, "/api/clients/\(id)", admin, ["firstName": "Augusta", "phone": "020 7946 0000"])
             #expect(changed.string("first_name") == "Augusta")
             #expect(try TeamTests.list(try await Self.send(client, .get, "/api/clients/search?q=0207946", admin)).count == 1)

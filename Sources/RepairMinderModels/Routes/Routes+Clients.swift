@@ -5,7 +5,7 @@ extension Routes {
         public static let name = "Clients"
         public let list = Route<EmptyPayload, [ShopClient]>(
             .get, "/api/clients", .staff, "The shop's clients, newest first", permission: .clientsRead,
-            format: .paginatedEnvelope, query: [.page, .limit, .q])
+            format: .paginatedEnvelope, query: [.page, .limit, .q, .search])
         public let search = Route<EmptyPayload, [ShopClient]>(
             .get, "/api/clients/search", .staff, "Up to `limit` clients whose email, names or phone digits start with `q`",
             permission: .clientsRead, query: [.q, .searchLimit])

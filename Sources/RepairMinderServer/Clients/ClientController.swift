@@ -18,7 +18,8 @@ struct ClientController {
 
     @Sendable func list(_ call: RouteCall<EmptyPayload>) async throws -> ([ShopClient], Pagination) {
         let (page, limit) = try ActivityController.pageAndLimit(call)
-        let query = call.text(.q)
+        // `search` is seed 004's name for it, which clients written against the backend send.
+        let query = call.text(.q) ?? call.text(.search)
         let (rows, total) = try await store.page(companyId: try call.staff.company.id, query: query, page: page, limit: limit)
         return (rows.map(\.shopWire), .of(page: page, limit: limit, total: total))
     }
