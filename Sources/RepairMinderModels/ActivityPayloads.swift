@@ -29,6 +29,10 @@ public enum ActivityEventType: WireEnum {
     case clientCreated
     case clientUpdated
     case clientDeleted
+    /// A client was mailed an invitation to the portal, signed out, or clients were imported.
+    case clientPortalInvited
+    case clientSessionsRevoked
+    case clientsImported
     /// An event a newer server records that this version has no name for.
     case unknown(String)
 
@@ -38,7 +42,7 @@ public enum ActivityEventType: WireEnum {
         .passwordReset, .totpEnabled, .totpDisabled, .recoveryCodeUsed, .passkeyAdded, .passkeyRemoved, .registered,
         .invitationSent, .invitationRevoked, .invitationAccepted, .roleChanged, .userDeactivated, .userReactivated,
         .userArchived, .sessionsRevokedByAdmin, .factorsReset, .policyChanged,
-        .clientCreated, .clientUpdated, .clientDeleted,
+        .clientCreated, .clientUpdated, .clientDeleted, .clientPortalInvited, .clientSessionsRevoked, .clientsImported,
     ]
 
     /// The value as the wire spells it.
@@ -70,6 +74,9 @@ public enum ActivityEventType: WireEnum {
         case .clientCreated: "client_created"
         case .clientUpdated: "client_updated"
         case .clientDeleted: "client_deleted"
+        case .clientPortalInvited: "client_portal_invited"
+        case .clientSessionsRevoked: "client_sessions_revoked"
+        case .clientsImported: "clients_imported"
         case .unknown(let raw): raw
         }
     }

@@ -154,3 +154,120 @@ extension ClientUpdateRequest: WireRequest {
     public static var bodyDescription: String? { "The client's fields to change; absent ones keep their value" }
     public static var example: ClientUpdateRequest { ClientUpdateRequest(phone: "+44 7700 900456", portalEnabled: false) }
 }
+
+/// One live portal session of a client with the shop (`GET /api/clients/{id}/sessions`).
+public struct ClientSession: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    public var isMobile: Bool
+    public var userAgent: String?
+    public var ipAddress: String?
+    /// ISO 8601 UTC.
+    public var createdAt: String
+    /// ISO 8601 UTC: when the customer's token stops working.
+    public var expiresAt: String
+    public init(id: String, isMobile: Bool, userAgent: String?, ipAddress: String?, createdAt: String, expiresAt: String) {
+        self.id = id
+        self.isMobile = isMobile
+        self.userAgent = userAgent
+        self.ipAddress = ipAddress
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        // Explicit so unknown values are sent as `null`, not left out.
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(isMobile, forKey: .isMobile)
+        try c.encode(userAgent, forKey: .userAgent)
+        try c.encode(ipAddress, forKey: .ipAddress)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(expiresAt, forKey: .expiresAt)
+    }
+}
+
+extension ClientSession: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText),
+        .init("isMobile", \.isMobile, .boolean),
+        .init("userAgent", \.userAgent, .nullable(.text)),
+        .init("ipAddress", \.ipAddress, .nullable(.text)),
+        .init("createdAt", \.createdAt, .timestamp),
+        .init("expiresAt", \.expiresAt, .timestamp),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "A client's live portal session with the shop") }
+    public static var example: ClientSession {
+        ClientSession(
+            id: "0b6f8e2c-1d4a-4c3b-9e7f-5a2d8c1b6e90", isMobile: true, userAgent: "RepairMinder-iOS/1.0 (iPhone; iOS 18.0)",
+            ipAddress: "203.0.113.7", createdAt: WireExample.timestamp, expiresAt: "2027-02-18T08:12:00Z")
+    }
+}
+
+/// A row of an import that was refused: its line in the file (the header is line 1), the
+/// column at fault when one is, and why.
+public struct ClientImportProblem: Codable, Sendable, Equatable {
+    public var line: Int
+    public var column: String?
+    public var message: String
+    public init(line: Int, column: String?, message: String) {
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(line, forKey: .line)
+        try c.encode(column, forKey: .column)
+        try c.encode(message, forKey: .message)
+    }
+}
+
+extension ClientImportProblem: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("line", \.line, .integer(minimum: 1)),
+        .init("column", \.column, .nullable(.text)),
+        .init("message", \.message, .nonEmptyText),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "A refused row of a CSV import") }
+    public static var example: ClientImportProblem { ClientImportProblem(line: 7, column: "email", message: "email must be a valid email address") }
+}
+
+/// `POST /api/clients/import`'s answer: what the rows did (or would do, in a dry run).
+public struct ClientImportReport: Codable, Sendable, Equatable {
+    public var created: Int
+    public var updated: Int
+    public var unchanged: Int
+    public var failed: Int
+    /// The first 100 refused rows.
+    public var errors: [ClientImportProblem]
+    /// Whether anything was written: false for a dry run, and for a file with a refused row
+    /// unless `partial=true`.
+    public var written: Bool
+    public init(created: Int, updated: Int, unchanged: Int, failed: Int, errors: [ClientImportProblem], written: Bool) {
+        self.created = created
+        self.updated = updated
+        self.unchanged = unchanged
+        self.failed = failed
+        self.errors = errors
+        self.written = written
+    }
+
+    /// How many refused rows the report lists at most.
+    public static let listedErrors = 100
+}
+
+extension ClientImportReport: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("created", \.created, .integer(minimum: 0)),
+        .init("updated", \.updated, .integer(minimum: 0)),
+        .init("unchanged", \.unchanged, .integer(minimum: 0)),
+        .init("failed", \.failed, .integer(minimum: 0)),
+        .init("errors", \.errors, .array(.ref(ClientImportProblem.self))),
+        .init("written", \.written, .boolean),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "What a CSV import's rows did, or would do") }
+    public static var example: ClientImportReport {
+        ClientImportReport(created: 120, updated: 4, unchanged: 37, failed: 1, errors: [.example], written: false)
+    }
+}

@@ -9,13 +9,19 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
     public var code: ErrorCode?
     /// The counts of a list's page, beside its items in `data`.
     public var pagination: Pagination?
+    /// The client a failure is about: the existing one of a 409 `CLIENT_EXISTS` (docs/API.md §14).
+    public var clientId: String?
 
-    public init(success: Bool, data: Payload? = nil, error: String? = nil, code: ErrorCode? = nil, pagination: Pagination? = nil) {
+    public init(
+        success: Bool, data: Payload? = nil, error: String? = nil, code: ErrorCode? = nil, pagination: Pagination? = nil,
+        clientId: String? = nil
+    ) {
         self.success = success
         self.data = data
         self.error = error
         self.code = code
         self.pagination = pagination
+        self.clientId = clientId
     }
 
     /// A successful envelope carrying `data`.
@@ -28,6 +34,7 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
         try container.encodeIfPresent(error, forKey: .error)
         try container.encodeIfPresent(code, forKey: .code)
         try container.encodeIfPresent(pagination, forKey: .pagination)
+        try container.encodeIfPresent(clientId, forKey: .clientId)
     }
 }
 
@@ -49,8 +56,8 @@ extension Envelope where Payload == EmptyPayload {
     public static var bareSuccess: Envelope { Envelope(success: true) }
 
     /// `{"success": false, "error": message, "code": code}`.
-    public static func failure(message: String, code: ErrorCode) -> Envelope {
-        Envelope(success: false, error: message, code: code)
+    public static func failure(message: String, code: ErrorCode, clientId: String? = nil) -> Envelope {
+        Envelope(success: false, error: message, code: code, clientId: clientId)
     }
 }
 

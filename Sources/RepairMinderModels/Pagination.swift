@@ -1,5 +1,6 @@
 /// The `pagination` object of list responses. The backend sends `total_pages` on some
-/// endpoints and `totalPages` on others (seed 004): both decode; `total_pages` is encoded.
+/// endpoints and `totalPages` on others (seed 004, which spells the clients' list camelCase):
+/// either decodes, and both are encoded, so a client written for either endpoint reads every list.
 public struct Pagination: Codable, Sendable, Equatable {
     public var page: Int
     public var limit: Int
@@ -40,6 +41,7 @@ public struct Pagination: Codable, Sendable, Equatable {
         try c.encode(limit, forKey: .limit)
         try c.encode(total, forKey: .total)
         try c.encode(totalPages, forKey: .totalPages)
+        try c.encode(totalPages, forKey: .totalPagesCamel)
     }
 }
 
@@ -49,6 +51,7 @@ extension Pagination: WireObject {
         .init("limit", \.limit, .integer(minimum: 1)),
         .init("total", \.total, .integer(minimum: 0)),
         .init("total_pages", \.totalPages, .integer(minimum: 0)),
+        .init("totalPages", \.totalPages, .integer(minimum: 0)),
     ]
     public static var schema: JSONSchema { .object(fields) }
     public static var example: Pagination { Pagination(page: 1, limit: 20, total: 100, totalPages: 5) }

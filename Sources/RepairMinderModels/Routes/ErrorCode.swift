@@ -67,6 +67,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
 
     // Clients (§14).
     public static let clientExists = ErrorCode(rawValue: "CLIENT_EXISTS")
+    public static let clientPortalDisabled = ErrorCode(rawValue: "CLIENT_PORTAL_DISABLED")
+    /// A body that is not of the route's media type (the clients' CSV import).
+    public static let unsupportedMediaType = ErrorCode(rawValue: "UNSUPPORTED_MEDIA_TYPE")
 
     // The shop's security policy (§13).
     public static let factorEnrolmentRequired = ErrorCode(rawValue: "FACTOR_ENROLMENT_REQUIRED")

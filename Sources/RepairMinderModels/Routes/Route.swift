@@ -100,6 +100,14 @@ public struct QueryParameter: Sendable, Hashable {
         allowed: ["all", "active", "deactivated", "archived"])
     /// How many matches a type-ahead search answers (docs/API.md §14).
     public static let searchLimit = QueryParameter("limit", "At most this many (up to 10; 10 by default)", integers: 1...10)
+    /// The clients list's order (docs/API.md §14): newest first by default, or by name.
+    public static let clientSort = QueryParameter(
+        "sort", "The order: -created_at (newest first, the default) or name", allowed: ["-created_at", "name"])
+    /// A CSV import that only reports what it would do (docs/API.md §14).
+    public static let dryRun = QueryParameter("dryRun", "true: report what the import would do, write nothing", allowed: ["true", "false"])
+    /// A CSV import that writes its good rows even when others are refused.
+    public static let partial = QueryParameter(
+        "partial", "true: write the rows that pass even when others are refused", allowed: ["true", "false"])
     /// Free text a list is narrowed by.
     public static let q = QueryParameter("q", "Only items matching this text (case-insensitive)")
 }

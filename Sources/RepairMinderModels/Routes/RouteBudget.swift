@@ -30,6 +30,10 @@ public struct RouteBudget: Sendable, Hashable {
         /// Invitation mails per shop (`--invitations-per-day`): sent and resent; never taken
         /// back once the mail is queued, taken back when the request is refused before.
         case invitations
+        /// Portal invitations per shop: 200 a day; counted like `invitations`.
+        case portalInvitesPerShop
+        /// Portal invitations per client: one a minute; counted like `invitations`.
+        case portalInvitesPerClient
     }
 
     /// Whose budget a call spends.
@@ -88,6 +92,10 @@ public struct RouteBudget: Sendable, Hashable {
     public static func secondFactors(by key: Key) -> RouteBudget { RouteBudget(.secondFactors, by: key) }
     /// Invitation mails of the signed-in staff member's shop.
     public static let invitations = RouteBudget(.invitations, by: .callerCompany)
+    /// Portal invitation mails of the signed-in staff member's shop.
+    public static let portalInvitesPerShop = RouteBudget(.portalInvitesPerShop, by: .callerCompany)
+    /// Portal invitation mails to one client (the handler finds the client).
+    public static let portalInvitesPerClient = RouteBudget(.portalInvitesPerClient, by: .foundByHandler)
     /// Passkey enrolments started by the signed-in staff member.
     public static let passkeyEnrolments = RouteBudget(.passkeyEnrolments, by: .callerId)
 }

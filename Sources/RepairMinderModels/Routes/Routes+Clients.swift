@@ -4,14 +4,21 @@ extension Routes {
     public struct Clients: RouteFeature {
         public static let name = "Clients"
         public let list = Route<EmptyPayload, [ShopClient]>(
-            .get, "/api/clients", .staff, "The shop's clients, newest first", permission: .clientsRead,
-            format: .paginatedEnvelope, query: [.page, .limit, .q, .search])
+            .get, "/api/clients", .staff, "The shop's clients, newest first or by name", permission: .clientsRead,
+            format: .paginatedEnvelope, query: [.page, .limit, .q, .search, .clientSort])
         public let search = Route<EmptyPayload, [ShopClient]>(
             .get, "/api/clients/search", .staff, "Up to `limit` clients whose email, names or phone digits start with `q`",
             permission: .clientsRead, query: [.q, .searchLimit])
         public let create = Route<ClientCreateRequest, ShopClient>(
             .post, "/api/clients", .staff, "Add a client", permission: .clientsWrite, successStatus: 201,
             failures: [.init(409, .clientExists)])
+        public let export = Route<EmptyPayload, BinaryFile>(
+            .get, "/api/clients/export", .staff, "Every client of the shop as CSV (RFC 4180, UTF-8)", permission: .clientsRead,
+            format: .binary(["text/csv"]))
+        public let `import` = Route<CSVFile, ClientImportReport>(
+            .post, "/api/clients/import", .staff, "Add and update clients from a CSV file, all or nothing unless `partial`",
+            permission: .clientsWrite, query: [.dryRun, .partial],
+            failures: [.init(400, .validationError), .init(413, .payloadTooLarge), .init(415, .unsupportedMediaType)])
         public let detail = Route<EmptyPayload, ShopClient>(
             .get, "/api/clients/{id}", .staff, "One client", permission: .clientsRead, failures: [.init(404, .notFound)])
         public let update = Route<ClientUpdateRequest, ShopClient>(
@@ -20,8 +27,16 @@ extension Routes {
         public let delete = Route<EmptyPayload, EmptyPayload>(
             .delete, "/api/clients/{id}", .staff, "Delete a client: their portal sessions with the shop end at once",
             permission: .clientsWrite, failures: [.init(404, .notFound)])
-        public let export = catalogue(.get, "/api/clients/export", "Export clients")
-        public let `import` = catalogue(.post, "/api/clients/import", "Import clients", JSONValue.self)
+        public let portalInvite = Route<EmptyPayload, MessageResponse>(
+            .post, "/api/clients/{id}/portal-invite", .staff, "Email the client an invitation to follow their repairs",
+            permission: .clientsWrite, budgets: [.portalInvitesPerShop, .portalInvitesPerClient],
+            failures: [.init(404, .notFound), .init(409, .clientPortalDisabled)])
+        public let sessions = Route<EmptyPayload, [ClientSession]>(
+            .get, "/api/clients/{id}/sessions", .staff, "The client's live portal sessions with the shop", permission: .clientsRead,
+            failures: [.init(404, .notFound)])
+        public let signOut = Route<EmptyPayload, RevokedSessionsResponse>(
+            .post, "/api/clients/{id}/sign-out", .staff, "End every portal session of the client with the shop",
+            permission: .clientsWrite, failures: [.init(404, .notFound)])
     }
     /// Clients: the routes of this feature.
     public static let clients = Clients()

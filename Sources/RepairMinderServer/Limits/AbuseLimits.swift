@@ -27,6 +27,9 @@ struct AbuseLimits: Sendable {
 
     /// A shop's invitation mails are counted per day.
     static let invitationWindow: Double = 86_400
+    /// Portal invitations a shop sends a day (docs/API.md §7): enough to invite a day's
+    /// customers one by one, too few to use the shop's sending name for spam.
+    static let portalInvitesPerShopPerDay = 200
 
     /// The rule `kind` is counted by, or nil when the settings turn it off.
     func rule(for kind: RouteBudget.Kind) -> WindowCounters.Rule? {
@@ -54,6 +57,10 @@ struct AbuseLimits: Sendable {
             settings.passkeyEnrolmentsPerMinute > 0 ? .init(limit: settings.passkeyEnrolmentsPerMinute, window: 60) : nil
         case .invitations:
             settings.invitationsPerDay > 0 ? .init(limit: settings.invitationsPerDay, window: Self.invitationWindow) : nil
+        case .portalInvitesPerShop:
+            .init(limit: Self.portalInvitesPerShopPerDay, window: Self.invitationWindow)
+        case .portalInvitesPerClient:
+            .init(limit: 1, window: 60)
         }
     }
 
@@ -110,7 +117,7 @@ struct AbuseLimits: Sendable {
         switch kind {
         case .clientIP, .codeEmails, .challengeEmails, .passkeyEnrolments:
             return .keep
-        case .invitations:
+        case .invitations, .portalInvitesPerShop, .portalInvitesPerClient:
             // Counted for a mail queued; a refusal before it (a pending invitation, bad input)
             // sent nothing.
             return error == nil ? .keep : .refund
@@ -141,6 +148,8 @@ struct AbuseLimits: Sendable {
         case .secondFactors: "second-factor:"
         case .passkeyEnrolments: "passkey-enrolments:"
         case .invitations: "invitations:"
+        case .portalInvitesPerShop: "portal-invites-shop:"
+        case .portalInvitesPerClient: "portal-invites-client:"
         }
     }
 }
