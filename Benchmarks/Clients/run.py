@@ -49,8 +49,8 @@ def other_shops_sql(now):
     statements = []
     for shop in range(OTHER_SHOPS):
         company = f"bench-shop-{shop}"
-        statements.append(f"INSERT INTO companies (id, name, status, created_at, updated_at) VALUES "
-                          f"('{company}', 'Bench Shop {shop}', 'active', {now}, {now})")
+        statements.append(f"INSERT INTO companies (id, name, status, created_at, updated_at, client_count) VALUES "
+                          f"('{company}', 'Bench Shop {shop}', 'active', {now}, {now}, {OTHER_ROWS})")
         statements.append(
             f"INSERT INTO clients (id, email, email_key, first_name, first_name_key, last_name, last_name_key, name_key, "
             f"phone, phone_digits, company_id, created_at, updated_at) "

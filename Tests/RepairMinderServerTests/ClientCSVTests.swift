@@ -134,6 +134,7 @@ import Testing
             #expect(partial.data["created"] as? Int == 3)
             #expect(partial.data["written"] as? Bool == true)
             #expect(try await Self.snapshot(client, admin).count == before.count + 3)
+            try await ClientTests.expectCounted(server, client, admin)
         }
     }
 

@@ -56,6 +56,7 @@ import Testing
             #expect(events.compactMap { $0["type"] as? String } == ["client_created", "client_deleted", "client_updated", "client_created"])
             #expect(events.allSatisfy { ($0["actor"] as? [String: Any])?["email"] as? String == DemoFixtures.adminEmail })
             #expect((events.last?["detail"] as? [String: String])?["clientId"] == id)
+            try await Self.expectCounted(server, client, admin)
         }
     }
 
@@ -109,6 +110,21 @@ import Testing
     static func id(_ client: TestClient, _ token: String, email: String) async throws -> String {
         let found = try TeamTests.list(try await send(client, .get, "/api/clients/search?q=\(email)", token))
         return try #require(found.first { $0["email"] as? String == email }?["id"] as? String)
+    }
+
+    /// The list's total is the shop's live clients as the database counts them: the kept
+    /// `companies.client_count` never drifts.
+    static func expectCounted(_ server: TestServer, _ client: TestClient, _ token: String) async throws {
+        let listed = try await send(client, .get, "/api/clients?limit=1", token)
+        let total = try #require((listed.json["pagination"] as? [String: Any])?["total"] as? Int)
+        let counted = try await server.withDatabase { database in
+            try await database.withConnection { db in
+                try await db.raw(
+                    "SELECT COUNT(*) AS n FROM clients WHERE deleted_at IS NULL AND company_id = (SELECT company_id FROM users WHERE email = \(bind: DemoFixtures.adminEmail))"
+                ).first(decodingColumn: "n", as: Int.self)
+            }
+        }
+        #expect(total == counted)
     }
 
     /// The shop's clients as the list answers them, in `sort`'s order.

@@ -41,16 +41,19 @@ struct ClientStore: Sendable {
     /// One page of the shop's clients, in `order`, and how many there are; with `query`, only
     /// those `search` would match.
     func page(companyId: String, query: String?, order: Order, page: Int, limit: Int) async throws -> ([ClientRecord], total: Int) {
-        let scope: SQLQueryString
+        let scope: SQLQueryString, count: SQLQueryString
         if let query, !query.isEmpty {
             let branches = Self.matching(query, companyId: companyId)
             guard !branches.isEmpty else { return ([], 0) }
             scope = "id IN (\(branches.joined(separator: " UNION ")))"
+            count = "SELECT COUNT(*) AS n FROM clients WHERE \(scope)"
         } else {
             scope = "company_id = \(bind: companyId) AND \(Self.live)"
+            // Kept by every insert and delete: a shop of 100,000 is not counted for each page.
+            count = "SELECT client_count AS n FROM companies WHERE id = \(bind: companyId)"
         }
         return try await database.withConnection { db in
-            let total = try await db.raw("SELECT COUNT(*) AS n FROM clients WHERE \(scope)").first(decodingColumn: "n", as: Int.self) ?? 0
+            let total = try await db.raw(count).first(decodingColumn: "n", as: Int.self) ?? 0
             // The page's ids first, from the order's index alone, then their rows: skipping
             // `offset` entries of an index is cheap, skipping rows is not.
             let rows = try await db.raw(
@@ -141,6 +144,12 @@ struct ClientStore: Sendable {
             VALUES \(rows.joined(separator: ", "))
             """
         ).run()
+        try await countClients(clients.count, companyId: companyId, on: db)
+    }
+
+    /// Keeps `companies.client_count` with a change of `delta` live clients, in the change's transaction.
+    static func countClients(_ delta: Int, companyId: String, on db: any SQLDatabase) async throws {
+        try await db.raw("UPDATE companies SET client_count = client_count + \(bind: delta) WHERE id = \(bind: companyId)").run()
     }
 
     private static func refuseTaken(_ email: String, companyId: String, except id: String?, on db: any SQLDatabase) async throws {
@@ -200,6 +209,7 @@ struct ClientStore: Sendable {
                     """
                 ).first() != nil
             else { throw APIError.notFound }
+            try await Self.countClients(-1, companyId: companyId, on: db)
             try await Self.audit(.clientDeleted, clientId: id, email: nil, by: staff, device: device, now: now, on: db)
             try await ClientPortal.endSessions(clientId: id, now: now, on: db)
         }
