@@ -45,7 +45,7 @@ struct ClientStore: Sendable {
         if let query, !query.isEmpty {
             let branches = Self.matching(query, companyId: companyId)
             guard !branches.isEmpty else { return ([], 0) }
-            scope = "id IN (\(branches.joined(separator: " UNION ")))"
+            scope = "id IN (\(branches.map(\.select).joined(separator: " UNION ")))"
             count = "SELECT COUNT(*) AS n FROM clients WHERE \(scope)"
         } else {
             scope = "company_id = \(bind: companyId) AND \(Self.live)"
@@ -68,34 +68,33 @@ struct ClientStore: Sendable {
     }
 
     /// Up to `limit` clients whose address, first or last name, or phone digits start with
-    /// `query`: each branch capped and read by range on its own index.
+    /// `query`, in one statement: each key's branch is a range on its own index, capped at
+    /// `limit` in the key's order, so no prefix reads more than `limit` rows of any index.
     func search(companyId: String, query: String, limit: Int) async throws -> [ClientRecord] {
         let branches = Self.matching(query, companyId: companyId)
         guard !branches.isEmpty else { return [] }
+        // A subquery in FROM may have its own LIMIT in both engines (a parenthesised member of
+        // a UNION may not, in SQLite).
+        let capped = branches.enumerated().map { index, branch -> SQLQueryString in
+            "SELECT id FROM (\(branch.select) ORDER BY \(unsafeRaw: branch.column) LIMIT \(bind: limit)) AS branch\(unsafeRaw: String(index))"
+        }
         return try await database.withConnection { db in
-            var ids: [String] = []
-            for branch in branches {
-                for id in try await db.raw("\(branch) LIMIT \(bind: limit)").all(decodingColumn: "id", as: String.self) where !ids.contains(id) {
-                    ids.append(id)
-                }
-            }
-            guard !ids.isEmpty else { return [] }
-            return try await db.raw(
-                "SELECT * FROM clients WHERE id IN (\(binds: ids)) ORDER BY email_key LIMIT \(bind: limit)"
+            try await db.raw(
+                "SELECT * FROM clients WHERE id IN (\(capped.joined(separator: " UNION "))) ORDER BY email_key LIMIT \(bind: limit)"
             ).all(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
         }
     }
 
     /// One `SELECT id` per key `query` can be a prefix of (the address, first and last name,
-    /// and the phone's digits when it has any), each a range on its key's index; none for an
-    /// empty query.
-    private static func matching(_ query: String, companyId: String) -> [SQLQueryString] {
+    /// and the phone's digits when it has any), each a range on its key's index, with the key's
+    /// column; none for an empty query.
+    private static func matching(_ query: String, companyId: String) -> [(column: String, select: SQLQueryString)] {
         guard let key = ClientKeys.key(query), !key.isEmpty else { return [] }
-        func range(_ column: String, _ prefix: String) -> SQLQueryString {
-            """
+        func range(_ column: String, _ prefix: String) -> (column: String, select: SQLQueryString) {
+            (column, """
             SELECT id FROM clients WHERE company_id = \(bind: companyId) AND \(live) AND \(unsafeRaw: column) >= \(bind: prefix) \
             AND \(unsafeRaw: column) < \(bind: ClientKeys.upperBound(prefix))
-            """
+            """)
         }
         var branches = ["email_key", "first_name_key", "last_name_key"].map { range($0, key) }
         if let digits = ClientKeys.digits(query), !digits.isEmpty { branches.append(range("phone_digits", digits)) }

@@ -13,6 +13,8 @@ enum Migrations {
         let version: Int
         let name: String
         let statements: [String]
+        /// Run after `statements` on PostgreSQL only: what SQLite has no words for.
+        var postgresStatements: [String] = []
     }
 
     static let steps: [Step] = [
@@ -502,6 +504,16 @@ enum Migrations {
             "CREATE INDEX customer_sessions_client ON customer_sessions (client_id)",
             "ALTER TABLE customer_sessions ADD COLUMN user_agent TEXT",
             "ALTER TABLE customer_sessions ADD COLUMN ip_address TEXT",
+        ], postgresStatements: [
+            // Search reads the keys by range (`key >= prefix AND key < upperBound(prefix)`), which
+            // holds in code-point order only: SQLite's BINARY, PostgreSQL's "C". A database made
+            // with a language's collation (en_US) would order "al.i" apart from "ali"; the keys
+            // get "C" whatever the database's default, and their indexes with them.
+            #"ALTER TABLE clients ALTER COLUMN email_key TYPE TEXT COLLATE "C""#,
+            #"ALTER TABLE clients ALTER COLUMN first_name_key TYPE TEXT COLLATE "C""#,
+            #"ALTER TABLE clients ALTER COLUMN last_name_key TYPE TEXT COLLATE "C""#,
+            #"ALTER TABLE clients ALTER COLUMN name_key TYPE TEXT COLLATE "C""#,
+            #"ALTER TABLE clients ALTER COLUMN phone_digits TYPE TEXT COLLATE "C""#,
         ]),
     ]
 
@@ -521,7 +533,8 @@ enum Migrations {
                 let done = try await db.raw("SELECT version FROM schema_migrations WHERE version = \(bind: step.version)")
                     .first()
                 if done != nil { return false }
-                for statement in step.statements { try await db.raw(SQLQueryString(statement)).run() }
+                let engineStatements = database.engine == .postgres ? step.postgresStatements : []
+                for statement in step.statements + engineStatements { try await db.raw(SQLQueryString(statement)).run() }
                 try await db.raw(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(bind: step.version), \(bind: step.name), \(bind: Date().timeIntervalSince1970))"
                 ).run()
