@@ -38,10 +38,10 @@ struct ClientExport: Sendable {
         let from: SQLQueryString = after.map { "AND (created_at, id) > (\(bind: $0.createdAt), \(bind: $0.id))" } ?? ""
         return try await db.raw(
             """
-            SELECT * FROM clients WHERE company_id = \(bind: companyId) AND deleted_at IS NULL \(from)
+            SELECT \(ClientRecord.columns) FROM clients WHERE company_id = \(bind: companyId) AND deleted_at IS NULL \(from)
             ORDER BY created_at, id LIMIT \(bind: pageSize)
             """
-        ).all(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
+        ).all(decoding: ClientRecord.self, with: ClientRecord.decoder)
     }
 
     /// A client's cells, in `ClientCSV.columns`' order.

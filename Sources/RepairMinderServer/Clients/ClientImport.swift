@@ -83,8 +83,8 @@ struct ClientImport: Sendable {
         for start in stride(from: 0, to: keys.count, by: lookupBatch) {
             let batch = Array(keys[start..<min(start + lookupBatch, keys.count)])
             for client in try await db.raw(
-                "SELECT * FROM clients WHERE company_id = \(bind: companyId) AND deleted_at IS NULL AND email_key IN (\(binds: batch))"
-            ).all(decoding: ClientRecord.self, with: AccountStore.rowDecoder) {
+                "SELECT \(ClientRecord.columns) FROM clients WHERE company_id = \(bind: companyId) AND deleted_at IS NULL AND email_key IN (\(binds: batch))"
+            ).all(decoding: ClientRecord.self, with: ClientRecord.decoder) {
                 found[ClientKeys.key(client.email) ?? ""] = client
             }
         }

@@ -1,4 +1,5 @@
 import RepairMinderModels
+import SQLKit
 
 /// A `clients` row: a customer of one company.
 struct ClientRecord: Decodable, Sendable {
@@ -14,6 +15,20 @@ struct ClientRecord: Decodable, Sendable {
     var createdAt: Double
     var updatedAt: Double
     var deletedAt: Double?
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case id, email, phone, notes
+        case firstName = "first_name", lastName = "last_name", companyId = "company_id", portalEnabled = "portal_enabled"
+        case lastPortalLogin = "last_portal_login", createdAt = "created_at", updatedAt = "updated_at", deletedAt = "deleted_at"
+    }
+
+    /// The record's columns, of `table` when a statement joins another (`c.id, c.email, ...`):
+    /// read with `decoder`, whose keys are the column names, so no key is converted per row.
+    static func columns(of table: String? = nil) -> SQLQueryString {
+        SQLQueryString(CodingKeys.allCases.map { (table.map { $0 + "." } ?? "") + $0.rawValue }.joined(separator: ", "))
+    }
+    static let columns = columns()
+    static let decoder = AccountStore.spelledOutColumns
 
     /// Whether the customer may sign in to the shop's portal (docs/API.md §14): not deleted, not switched off.
     var mayUsePortal: Bool { deletedAt == nil && (portalEnabled ?? 1) != 0 }

@@ -19,8 +19,8 @@ struct ClientStore: Sendable {
     /// `client(id:companyId:)` on the caller's connection or transaction.
     static func live(id: String, companyId: String, on db: any SQLDatabase) async throws -> ClientRecord {
         guard
-            let found = try await db.raw("SELECT * FROM clients WHERE id = \(bind: id) AND company_id = \(bind: companyId) AND \(live)")
-                .first(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
+            let found = try await db.raw("SELECT \(ClientRecord.columns) FROM clients WHERE id = \(bind: id) AND company_id = \(bind: companyId) AND \(live)")
+                .first(decoding: ClientRecord.self, with: ClientRecord.decoder)
         else { throw APIError.notFound }
         return found
     }
@@ -30,10 +30,12 @@ struct ClientStore: Sendable {
         case newestFirst = "-created_at"
         case name
 
-        var sql: SQLQueryString {
-            switch self {
-            case .newestFirst: "created_at DESC, id DESC"
-            case .name: "name_key, id"
+        /// The ORDER BY terms, of `table`'s columns when a statement joins another.
+        func sql(of table: String = "") -> SQLQueryString {
+            let prefix = table.isEmpty ? "" : table + "."
+            return switch self {
+            case .newestFirst: "\(unsafeRaw: prefix)created_at DESC, \(unsafeRaw: prefix)id DESC"
+            case .name: "\(unsafeRaw: prefix)name_key, \(unsafeRaw: prefix)id"
             }
         }
     }
@@ -53,17 +55,19 @@ struct ClientStore: Sendable {
             count = "SELECT client_count AS n FROM companies WHERE id = \(bind: companyId)"
         }
         return try await database.withConnection { db in
-            let total = try await db.raw(count).first(decodingColumn: "n", as: Int.self) ?? 0
             // The page's ids first, from the order's index alone, then their rows: skipping
-            // `offset` entries of an index is cheap, skipping rows is not.
+            // `offset` entries of an index is cheap, skipping rows is not. The total rides along
+            // as a column: one round trip, unless the page is empty.
             let rows = try await db.raw(
                 """
-                SELECT c.* FROM clients c JOIN (
-                    SELECT id FROM clients WHERE \(scope) ORDER BY \(order.sql) LIMIT \(bind: limit) OFFSET \(bind: (page - 1) * limit)
-                ) p ON c.id = p.id ORDER BY \(order.sql)
+                SELECT \(ClientRecord.columns(of: "c")), (\(count)) AS total_count FROM clients c JOIN (
+                    SELECT id FROM clients WHERE \(scope) ORDER BY \(order.sql()) LIMIT \(bind: limit) OFFSET \(bind: (page - 1) * limit)
+                ) p ON c.id = p.id ORDER BY \(order.sql(of: "c"))
                 """
-            ).all(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
-            return (rows, total)
+            ).all()
+            guard let first = rows.first else { return ([], try await db.raw(count).first(decodingColumn: "n", as: Int.self) ?? 0) }
+            let total = try first.decode(column: "total_count", as: Int.self)
+            return (try rows.map { try $0.decode(model: ClientRecord.self, with: ClientRecord.decoder) }, total)
         }
     }
 
@@ -80,8 +84,8 @@ struct ClientStore: Sendable {
         }
         return try await database.withConnection { db in
             try await db.raw(
-                "SELECT * FROM clients WHERE id IN (\(capped.joined(separator: " UNION "))) ORDER BY email_key LIMIT \(bind: limit)"
-            ).all(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
+                "SELECT \(ClientRecord.columns) FROM clients WHERE id IN (\(capped.joined(separator: " UNION "))) ORDER BY email_key LIMIT \(bind: limit)"
+            ).all(decoding: ClientRecord.self, with: ClientRecord.decoder)
         }
     }
 

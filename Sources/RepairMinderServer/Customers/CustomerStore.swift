@@ -19,8 +19,8 @@ struct CustomerStore: Sendable {
     func memberships(email: String, companyId: String? = nil) async throws -> [(ClientRecord, CompanyRecord)] {
         let clients = try await database.withConnection { db in
             // A deleted client or one whose portal is switched off is no membership (docs/API.md §14).
-            try await db.raw("SELECT * FROM clients WHERE email = \(bind: email) AND deleted_at IS NULL AND portal_enabled <> 0")
-                .all(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
+            try await db.raw("SELECT \(ClientRecord.columns) FROM clients WHERE email = \(bind: email) AND deleted_at IS NULL AND portal_enabled <> 0")
+                .all(decoding: ClientRecord.self, with: ClientRecord.decoder)
         }
         let accounts = AccountStore(database: database)
         var result: [(ClientRecord, CompanyRecord)] = []
@@ -32,8 +32,8 @@ struct CustomerStore: Sendable {
 
     func client(id: String) async throws -> ClientRecord? {
         try await database.withConnection { db in
-            try await db.raw("SELECT * FROM clients WHERE id = \(bind: id)")
-                .first(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
+            try await db.raw("SELECT \(ClientRecord.columns) FROM clients WHERE id = \(bind: id)")
+                .first(decoding: ClientRecord.self, with: ClientRecord.decoder)
         }
     }
 
