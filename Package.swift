@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
+        // The clients' CSV import and export (docs/API.md §14): RFC 4180 reading and writing.
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         .target(
@@ -54,6 +56,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "CSV", package: "CSV.swift"),
             ],
             exclude: ["Resources/README.md"],
             resources: [.copy("Resources/common-passwords.txt")]

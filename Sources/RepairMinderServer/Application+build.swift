@@ -188,7 +188,11 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         issuer: issuer, policies: policies
     ).mount(on: routes)
     SecurityPolicyController(store: policies, settings: settings, clock: clock).mount(on: routes)
-    ClientController(store: ClientStore(database: database), clock: clock).mount(on: routes)
+    ClientController(
+        store: ClientStore(database: database), portal: ClientPortal(database: database, mail: parts.mail, serverURL: settings.serverURL),
+        clock: clock
+    ).mount(on: routes)
+    PortalPage.mount(on: routes)
     TOTPController(app: authenticatorApp, clock: clock).mount(on: routes)
     CustomerAuthController(
         settings: settings, clock: clock, customers: customers, codes: codes, signer: signer, metrics: parts.metrics

@@ -31,6 +31,13 @@ public struct CSVFile: RawRequestBody, Equatable {
 
     public var bytes: Data { Data(text.utf8) }
 
+    // Encoded as its text, which is what the schema describes.
+    public init(from decoder: any Decoder) throws { text = try decoder.singleValueContainer().decode(String.self) }
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+
     public static var schema: JSONSchema { .string(.init(description: "CSV text (RFC 4180, UTF-8) with a header row")) }
     public static var example: CSVFile {
         CSVFile(text: "email,first_name,last_name,phone,notes\r\njane@example.com,Jane,Customer,+44 7700 900123,Prefers a call\r\n")

@@ -11,8 +11,8 @@ struct ClientRecord: Decodable, Sendable {
     var notes: String?
     var portalEnabled: Int?
     var lastPortalLogin: Double?
-    var createdAt: Double?
-    var updatedAt: Double?
+    var createdAt: Double
+    var updatedAt: Double
     var deletedAt: Double?
 
     /// Whether the customer may sign in to the shop's portal (docs/API.md §14): not deleted, not switched off.
@@ -27,11 +27,10 @@ struct ClientRecord: Decodable, Sendable {
 
     /// The shop's view (docs/API.md §14).
     var shopWire: ShopClient {
-        let created = createdAt ?? 0
-        return ShopClient(
+        ShopClient(
             id: id, email: email, firstName: firstName, lastName: lastName, phone: phone, notes: notes,
             portalEnabled: (portalEnabled ?? 1) != 0, lastPortalLogin: lastPortalLogin.map(Timestamp.iso8601),
-            createdAt: Timestamp.iso8601(created), updatedAt: Timestamp.iso8601(updatedAt ?? created))
+            createdAt: Timestamp.iso8601(createdAt), updatedAt: Timestamp.iso8601(updatedAt))
     }
 }
 
@@ -40,6 +39,11 @@ enum ClientKeys {
     /// Lowercased for ASCII letters only, as SQLite's `lower()` does, so both engines agree.
     static func key(_ text: String?) -> String? {
         text.map { String(String.UnicodeScalarView($0.unicodeScalars.map { ("A"..."Z").contains($0) ? Unicode.Scalar(UInt8($0.value) + 32) : $0 })) }
+    }
+
+    /// The display name's key, which `sort=name` orders by.
+    static func name(firstName: String?, lastName: String?, email: String) -> String? {
+        key(CustomerClient.displayName(firstName: firstName, lastName: lastName, email: email))
     }
 
     /// A phone number's digits.

@@ -11,31 +11,53 @@ struct ClientStore: Sendable {
     /// The rows not deleted, spelled as the partial indexes' condition so that they serve.
     private static let live: SQLQueryString = "deleted_at IS NULL"
 
+    /// The shop's live client `id`: 404 for another shop's, a deleted or an unknown one.
     func client(id: String, companyId: String) async throws -> ClientRecord {
+        try await database.withConnection { db in try await Self.live(id: id, companyId: companyId, on: db) }
+    }
+
+    /// `client(id:companyId:)` on the caller's connection or transaction.
+    static func live(id: String, companyId: String, on db: any SQLDatabase) async throws -> ClientRecord {
         guard
-            let found = try await database.withConnection({ db in
-                try await db.raw("SELECT * FROM clients WHERE id = \(bind: id) AND company_id = \(bind: companyId) AND \(Self.live)")
-                    .first(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
-            })
+            let found = try await db.raw("SELECT * FROM clients WHERE id = \(bind: id) AND company_id = \(bind: companyId) AND \(live)")
+                .first(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
         else { throw APIError.notFound }
         return found
     }
 
-    /// One page of the shop's clients, newest first, and how many there are.
-    func page(companyId: String, query: String?, page: Int, limit: Int) async throws -> ([ClientRecord], total: Int) {
-        let filter: SQLQueryString
-        if let query, !query.isEmpty, let key = ClientKeys.key(query) {
-            filter = " AND (email_key >= \(bind: key) AND email_key < \(bind: ClientKeys.upperBound(key)) OR first_name_key >= \(bind: key) AND first_name_key < \(bind: ClientKeys.upperBound(key)) OR last_name_key >= \(bind: key) AND last_name_key < \(bind: ClientKeys.upperBound(key)))"
+    /// The orders a page can take (`sort`), each read by its index.
+    enum Order: String {
+        case newestFirst = "-created_at"
+        case name
+
+        var sql: SQLQueryString {
+            switch self {
+            case .newestFirst: "created_at DESC, id DESC"
+            case .name: "name_key, id"
+            }
+        }
+    }
+
+    /// One page of the shop's clients, in `order`, and how many there are; with `query`, only
+    /// those `search` would match.
+    func page(companyId: String, query: String?, order: Order, page: Int, limit: Int) async throws -> ([ClientRecord], total: Int) {
+        let scope: SQLQueryString
+        if let query, !query.isEmpty {
+            let branches = Self.matching(query, companyId: companyId)
+            guard !branches.isEmpty else { return ([], 0) }
+            scope = "id IN (\(branches.joined(separator: " UNION ")))"
         } else {
-            filter = ""
+            scope = "company_id = \(bind: companyId) AND \(Self.live)"
         }
         return try await database.withConnection { db in
-            let total = try await db.raw("SELECT COUNT(*) AS n FROM clients WHERE company_id = \(bind: companyId) AND \(Self.live)\(filter)")
-                .first(decodingColumn: "n", as: Int.self) ?? 0
+            let total = try await db.raw("SELECT COUNT(*) AS n FROM clients WHERE \(scope)").first(decodingColumn: "n", as: Int.self) ?? 0
+            // The page's ids first, from the order's index alone, then their rows: skipping
+            // `offset` entries of an index is cheap, skipping rows is not.
             let rows = try await db.raw(
                 """
-                SELECT * FROM clients WHERE company_id = \(bind: companyId) AND \(Self.live)\(filter)
-                ORDER BY created_at DESC, id DESC LIMIT \(bind: limit) OFFSET \(bind: (page - 1) * limit)
+                SELECT c.* FROM clients c JOIN (
+                    SELECT id FROM clients WHERE \(scope) ORDER BY \(order.sql) LIMIT \(bind: limit) OFFSET \(bind: (page - 1) * limit)
+                ) p ON c.id = p.id ORDER BY \(order.sql)
                 """
             ).all(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
             return (rows, total)
@@ -43,21 +65,13 @@ struct ClientStore: Sendable {
     }
 
     /// Up to `limit` clients whose address, first or last name, or phone digits start with
-    /// `query`: one capped branch per key, each read by range on its own index.
+    /// `query`: each branch capped and read by range on its own index.
     func search(companyId: String, query: String, limit: Int) async throws -> [ClientRecord] {
-        guard let key = ClientKeys.key(query), !key.isEmpty else { return [] }
-        let upper = ClientKeys.upperBound(key)
-        var branches: [SQLQueryString] = ["email_key", "first_name_key", "last_name_key"].map { column in
-            "SELECT id FROM clients WHERE company_id = \(bind: companyId) AND \(Self.live) AND \(unsafeRaw: column) >= \(bind: key) AND \(unsafeRaw: column) < \(bind: upper)"
-        }
-        if let digits = ClientKeys.digits(query), !digits.isEmpty {
-            branches.append(
-                "SELECT id FROM clients WHERE company_id = \(bind: companyId) AND \(Self.live) AND phone_digits >= \(bind: digits) AND phone_digits < \(bind: ClientKeys.upperBound(digits))")
-        }
-        let capped = branches
+        let branches = Self.matching(query, companyId: companyId)
+        guard !branches.isEmpty else { return [] }
         return try await database.withConnection { db in
             var ids: [String] = []
-            for branch in capped {
+            for branch in branches {
                 for id in try await db.raw("\(branch) LIMIT \(bind: limit)").all(decodingColumn: "id", as: String.self) where !ids.contains(id) {
                     ids.append(id)
                 }
@@ -69,6 +83,22 @@ struct ClientStore: Sendable {
         }
     }
 
+    /// One `SELECT id` per key `query` can be a prefix of (the address, first and last name,
+    /// and the phone's digits when it has any), each a range on its key's index; none for an
+    /// empty query.
+    private static func matching(_ query: String, companyId: String) -> [SQLQueryString] {
+        guard let key = ClientKeys.key(query), !key.isEmpty else { return [] }
+        func range(_ column: String, _ prefix: String) -> SQLQueryString {
+            """
+            SELECT id FROM clients WHERE company_id = \(bind: companyId) AND \(live) AND \(unsafeRaw: column) >= \(bind: prefix) \
+            AND \(unsafeRaw: column) < \(bind: ClientKeys.upperBound(prefix))
+            """
+        }
+        var branches = ["email_key", "first_name_key", "last_name_key"].map { range($0, key) }
+        if let digits = ClientKeys.digits(query), !digits.isEmpty { branches.append(range("phone_digits", digits)) }
+        return branches
+    }
+
     /// Adds a client; 409 `CLIENT_EXISTS` when the address is already a live client of the shop.
     func create(_ body: ClientCreateRequest, by staff: AuthenticatedStaff, device: ClientDevice, now: Double) async throws
         -> ClientRecord
@@ -78,36 +108,52 @@ struct ClientStore: Sendable {
             try await Self.audit(.clientCreated, clientId: id, email: body.email, by: staff, device: device, now: now, on: db)
             try await Self.refuseTaken(body.email, companyId: companyId, except: nil, on: db)
             try await Self.insert(
-                id: id, email: body.email, firstName: body.firstName, lastName: body.lastName, phone: body.phone, notes: body.notes,
+                [NewClient(id: id, email: body.email, firstName: body.firstName, lastName: body.lastName, phone: body.phone, notes: body.notes)],
                 companyId: companyId, now: now, on: db)
         }
         return try await client(id: id, companyId: companyId)
     }
 
-    /// Inserts a client row with its search keys, in the caller's transaction.
-    static func insert(
-        id: String, email: String, firstName: String?, lastName: String?, phone: String? = nil, notes: String? = nil,
-        companyId: String, now: Double, on db: any SQLDatabase
-    ) async throws {
+    /// A client row to insert.
+    struct NewClient: Sendable {
+        var id = UUID().uuidString.lowercased()
+        var email: String
+        var firstName: String?
+        var lastName: String?
+        var phone: String?
+        var notes: String?
+    }
+
+    /// Inserts client rows with their search keys in one statement, in the caller's transaction.
+    static func insert(_ clients: [NewClient], companyId: String, now: Double, on db: any SQLDatabase) async throws {
+        guard !clients.isEmpty else { return }
+        let rows = clients.map { c -> SQLQueryString in
+            """
+            (\(bind: c.id), \(bind: c.email), \(bind: ClientKeys.key(c.email)), \(bind: c.firstName), \(bind: ClientKeys.key(c.firstName)),
+            \(bind: c.lastName), \(bind: ClientKeys.key(c.lastName)), \(bind: ClientKeys.name(firstName: c.firstName, lastName: c.lastName, email: c.email)),
+            \(bind: c.phone), \(bind: ClientKeys.digits(c.phone)), \(bind: c.notes), \(bind: companyId), \(bind: now), \(bind: now))
+            """
+        }
         try await db.raw(
             """
-            INSERT INTO clients (id, email, email_key, first_name, first_name_key, last_name, last_name_key, phone, phone_digits,
-                notes, company_id, created_at, updated_at)
-            VALUES (\(bind: id), \(bind: email), \(bind: ClientKeys.key(email)), \(bind: firstName), \(bind: ClientKeys.key(firstName)),
-                \(bind: lastName), \(bind: ClientKeys.key(lastName)), \(bind: phone), \(bind: ClientKeys.digits(phone)), \(bind: notes),
-                \(bind: companyId), \(bind: now), \(bind: now))
+            INSERT INTO clients (id, email, email_key, first_name, first_name_key, last_name, last_name_key, name_key, phone,
+                phone_digits, notes, company_id, created_at, updated_at)
+            VALUES \(rows.joined(separator: ", "))
             """
         ).run()
     }
 
     private static func refuseTaken(_ email: String, companyId: String, except id: String?, on db: any SQLDatabase) async throws {
-        if let existing = try await db.raw(
-            """
-            SELECT id FROM clients WHERE company_id = \(bind: companyId) AND email_key = \(bind: ClientKeys.key(email)) AND \(live)
-            """
-        ).first(decodingColumn: "id", as: String.self), existing != id {
-            throw APIError.clientExists
+        if let existing = try await existingId(email, companyId: companyId, on: db), existing != id {
+            throw APIError.clientExists(existing)
         }
+    }
+
+    /// The live client of the shop with `email`, whatever its case.
+    static func existingId(_ email: String, companyId: String, on db: any SQLDatabase) async throws -> String? {
+        try await db.raw(
+            "SELECT id FROM clients WHERE company_id = \(bind: companyId) AND email_key = \(bind: ClientKeys.key(email)) AND \(live)"
+        ).first(decodingColumn: "id", as: String.self)
     }
 
     /// Applies `body` to the shop's client `id`.
@@ -116,11 +162,7 @@ struct ClientStore: Sendable {
     {
         let companyId = staff.company.id
         try await database.transaction(serializedOn: "clients:" + companyId) { db in
-            guard
-                let current = try await db.raw(
-                    "SELECT * FROM clients WHERE id = \(bind: id) AND company_id = \(bind: companyId) AND \(Self.live)"
-                ).first(decoding: ClientRecord.self, with: AccountStore.rowDecoder)
-            else { throw APIError.notFound }
+            let current = try await Self.live(id: id, companyId: companyId, on: db)
             if let email = body.email { try await Self.refuseTaken(email, companyId: companyId, except: id, on: db) }
             let email = body.email ?? current.email, firstName = body.firstName ?? current.firstName
             let lastName = body.lastName ?? current.lastName, phone = body.phone ?? current.phone
@@ -129,14 +171,16 @@ struct ClientStore: Sendable {
                 """
                 UPDATE clients SET email = \(bind: email), email_key = \(bind: ClientKeys.key(email)), first_name = \(bind: firstName),
                     first_name_key = \(bind: ClientKeys.key(firstName)), last_name = \(bind: lastName),
-                    last_name_key = \(bind: ClientKeys.key(lastName)), phone = \(bind: phone), phone_digits = \(bind: ClientKeys.digits(phone)),
+                    last_name_key = \(bind: ClientKeys.key(lastName)),
+                    name_key = \(bind: ClientKeys.name(firstName: firstName, lastName: lastName, email: email)),
+                    phone = \(bind: phone), phone_digits = \(bind: ClientKeys.digits(phone)),
                     notes = \(bind: body.notes ?? current.notes), portal_enabled = \(bind: portal), updated_at = \(bind: now)
                 WHERE id = \(bind: id)
                 """
             ).run()
             try await Self.audit(.clientUpdated, clientId: id, email: email, by: staff, device: device, now: now, on: db)
             // A portal switched off ends the client's sessions with the shop, as a delete does.
-            if portal == 0 { try await Self.endSessions(clientId: id, now: now, on: db) }
+            if portal == 0 { try await ClientPortal.endSessions(clientId: id, now: now, on: db) }
         }
         return try await client(id: id, companyId: companyId)
     }
@@ -150,14 +194,14 @@ struct ClientStore: Sendable {
                 try await db.raw(
                     """
                     UPDATE clients SET deleted_at = \(bind: now), deleted_email = email, email = \(bind: "deleted:" + id),
-                        email_key = NULL, updated_at = \(bind: now)
+                        email_key = NULL, name_key = NULL, updated_at = \(bind: now)
                     WHERE id = \(bind: id) AND company_id = \(bind: companyId) AND \(Self.live)
                     RETURNING id
                     """
                 ).first() != nil
             else { throw APIError.notFound }
             try await Self.audit(.clientDeleted, clientId: id, email: nil, by: staff, device: device, now: now, on: db)
-            try await Self.endSessions(clientId: id, now: now, on: db)
+            try await ClientPortal.endSessions(clientId: id, now: now, on: db)
         }
     }
 
@@ -169,11 +213,5 @@ struct ClientStore: Sendable {
         var detail = ["clientId": clientId]
         if let email { detail["email"] = email }
         try await ActivityLog.record(type, userId: staff.user.id, device: device, at: now, actor: staff, detail: detail, on: db)
-    }
-
-    private static func endSessions(clientId: String, now: Double, on db: any SQLDatabase) async throws {
-        try await db.raw(
-            "UPDATE customer_sessions SET revoked_at = \(bind: now) WHERE client_id = \(bind: clientId) AND revoked_at IS NULL"
-        ).run()
     }
 }

@@ -49,7 +49,7 @@ struct CustomerAuthController {
         let now = clock.now()
         let ttl = Double(call.isMobile ? settings.customerSessionTTLMobile : settings.customerSessionTTLWeb)
         let session = try await customers.createSession(
-            clientId: client.id, companyId: company.id, isMobile: call.isMobile, now: now, ttl: ttl)
+            clientId: client.id, companyId: company.id, device: call.device, now: now, ttl: ttl)
         metrics?.signedIn(.customerCode)
         let claims = CustomerTokenClaims(
             clientId: client.id, companyId: company.id, email: client.email, sessionId: session.id,

@@ -37,16 +37,20 @@ struct CustomerStore: Sendable {
         }
     }
 
-    func createSession(clientId: String, companyId: String, isMobile: Bool, now: Double, ttl: Double) async throws -> CustomerSession {
+    /// Starts a customer session on `device` and records the client's portal sign-in
+    /// (`last_portal_login`, docs/API.md §14).
+    func createSession(clientId: String, companyId: String, device: ClientDevice, now: Double, ttl: Double) async throws -> CustomerSession {
         let session = CustomerSession(
             id: UUID().uuidString.lowercased(), clientId: clientId, companyId: companyId, expiresAt: now + ttl, revokedAt: nil)
-        try await database.withConnection { db in
+        try await database.transaction { db in
             try await db.raw(
                 """
-                INSERT INTO customer_sessions (id, client_id, company_id, is_mobile, created_at, expires_at)
-                VALUES (\(bind: session.id), \(bind: clientId), \(bind: companyId), \(bind: isMobile ? 1 : 0), \(bind: now), \(bind: session.expiresAt))
+                INSERT INTO customer_sessions (id, client_id, company_id, is_mobile, user_agent, ip_address, created_at, expires_at)
+                VALUES (\(bind: session.id), \(bind: clientId), \(bind: companyId), \(bind: device.isMobile ? 1 : 0), \(bind: device.userAgent),
+                    \(bind: device.ipAddress), \(bind: now), \(bind: session.expiresAt))
                 """
             ).run()
+            try await db.raw("UPDATE clients SET last_portal_login = \(bind: now) WHERE id = \(bind: clientId)").run()
         }
         return session
     }

@@ -224,7 +224,7 @@ public struct FixtureLoader: Sendable {
         }
         let id = UUID().uuidString.lowercased()
         try await ClientStore.insert(
-            id: id, email: email, firstName: client.firstName, lastName: client.lastName, companyId: companyId, now: now, on: db)
+            [.init(id: id, email: email, firstName: client.firstName, lastName: client.lastName)], companyId: companyId, now: now, on: db)
         return id
     }
 }

@@ -9,6 +9,8 @@ struct APIError: Error, HTTPResponseError, Sendable {
     let code: ErrorCode
     let message: String
     var headers: HTTPFields = [:]
+    /// The client the failure is about (409 `CLIENT_EXISTS`), sent as the envelope's `clientId`.
+    var clientId: String?
 
     init(_ status: HTTPResponse.Status, _ code: ErrorCode, _ message: String, headers: HTTPFields = [:]) {
         self.status = status
@@ -18,7 +20,7 @@ struct APIError: Error, HTTPResponseError, Sendable {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response.json(ErrorEnvelope.failure(message: message, code: code), status: status, headers: headers)
+        Response.json(ErrorEnvelope.failure(message: message, code: code, clientId: clientId), status: status, headers: headers)
     }
 }
 
@@ -110,7 +112,14 @@ extension APIError {
     static let factorEnrolmentRequired = APIError(
         .forbidden, .factorEnrolmentRequired, "Your shop requires an authenticator app or a passkey. Set one up to continue.")
     /// The address is already a client of the shop (docs/API.md §14).
-    static let clientExists = APIError(.conflict, .clientExists, "This address is already a client of the shop")
+    /// The address is a live client of the shop already: `existing`, which the body names.
+    static func clientExists(_ existing: String) -> APIError {
+        var error = APIError(.conflict, .clientExists, "This address is already a client of the shop")
+        error.clientId = existing
+        return error
+    }
+    static let clientPortalDisabled = APIError(
+        .conflict, .clientPortalDisabled, "The client's portal is switched off: switch it on before inviting them")
     /// A platform administrator is the operators' to manage, not a shop's.
     static let platformAdminUntouchable = APIError(
         .forbidden, .forbidden, "Platform administrators are managed by the operators")

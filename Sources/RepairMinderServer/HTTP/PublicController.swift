@@ -29,7 +29,7 @@ struct PublicController {
         self.signer = signer
         // REKI's reset mail links to /reset-password: the app opens it when installed.
         appleAppSiteAssociation = ByteBuffer(
-            bytes: try JSONEncoder().encode(AppleAppSiteAssociation(appIds: appleAppIds, paths: ["/reset-password", "/invite"])))
+            bytes: try JSONEncoder().encode(AppleAppSiteAssociation(appIds: appleAppIds, paths: ["/reset-password", "/invite", ClientPortal.pagePath])))
         openAPI = ByteBuffer(bytes: try OpenAPIDocument.json(serverURL: serverURL, includingREKI: rekiServed))
         let json = try AppConfig.bundledJSON()
         // Refuse to start with a config file the SDK could not decode.

@@ -18,6 +18,10 @@ struct RequestDecoder: Sendable {
     ) async throws -> Body {
         // Routes without a body ignore whatever was sent.
         if let none = EmptyPayload() as? Body { return none }
+        if let raw = Body.self as? any RawRequestBody.Type {
+            guard let decoded = try await Self.read(raw, from: request) as? Body else { throw APIError.internalError }
+            return decoded
+        }
         // A missing type is refused too: a web page can post a body without one (a `no-cors`
         // fetch of a Blob) from its visitors' browsers, but cannot send `application/json`
         // cross-site without a preflight this server never grants.
@@ -48,6 +52,27 @@ struct RequestDecoder: Sendable {
         guard let described = decoded as? any WireRequest else { return decoded }
         guard let validated = try Self.validate(described) as? Body else { throw APIError.internalError }
         return validated
+    }
+
+    /// A body of `type`'s media type, read up to its own limit rather than the JSON bodies':
+    /// 415 for another type, 413 beyond the limit, 400 for bytes the type does not hold.
+    private static func read<Raw: RawRequestBody>(_ type: Raw.Type, from request: Request) async throws -> Raw {
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard mediaType == Raw.mediaType else {
+            throw APIError(.unsupportedMediaType, .unsupportedMediaType, "Content-Type must be \(Raw.mediaType)")
+        }
+        let buffer: ByteBuffer
+        do {
+            var request = request
+            buffer = try await request.collectBody(upTo: Raw.maxBytes)
+        } catch {
+            throw APIError.payloadTooLarge
+        }
+        do {
+            return try Raw(bytes: Data(buffer: buffer))
+        } catch let problem as FieldProblem {
+            throw APIError.validation(problem.message)
+        }
     }
 
     /// The body checked against the rules its type declares (`WireRequest.fields`).

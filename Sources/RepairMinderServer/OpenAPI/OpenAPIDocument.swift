@@ -91,7 +91,13 @@ public enum OpenAPIDocument {
             operation["description"] = .string(
                 "Needs `\(permission.rawValue)`: " + UserRole.allCases.filter { $0.may(permission) }.map(\.rawValue).joined(separator: ", "))
         }
-        if let requestType = route.requestType {
+        if let raw = route.requestType as? any RawRequestBody.Type {
+            // Not JSON: the bytes of the route's media type (the clients' CSV import).
+            operation["requestBody"] = [
+                "required": true,
+                "content": .object([raw.mediaType: ["schema": schemas.reference(raw), "example": rawExample(raw)]]),
+            ]
+        } else if let requestType = route.requestType {
             var schema = schemas.reference(requestType)
             if !route.fixedFields.isEmpty {
                 // The body's type, with the values this route takes.
@@ -161,7 +167,9 @@ public enum OpenAPIDocument {
     /// credential's refusals, quarantine, a restricted session, the sign-in limit, and the route's own.
     private static func failureResponses(for route: AnyRoute, schemas: inout SchemaRendering) -> [String: JSONValue] {
         var failures = route.failures
-        if route.requestType != nil {
+        if route.requestType is any RawRequestBody.Type {
+            failures += [.init(400, .validationError), .init(413, .payloadTooLarge), .init(415, .unsupportedMediaType)]
+        } else if route.requestType != nil {
             failures += [.init(400, .invalidJSON), .init(400, .validationError), .init(413, .payloadTooLarge)]
         }
         // A query value the route checks (a number out of its range, a choice it does not offer).
@@ -207,7 +215,15 @@ public enum OpenAPIDocument {
             "code": ["type": "string", "enum": .array(codes.map { .string($0.rawValue) })],
         ]
         if data { properties["data"] = ["$ref": "#/components/schemas/HealthResponse"] }
+        if codes.contains(.clientExists) {
+            properties["clientId"] = ["type": "string", "description": "The existing client with the address (CLIENT_EXISTS)"]
+        }
         return ["type": "object", "required": ["success", "error", "code"], "properties": .object(properties)]
+    }
+
+    /// A raw body's example, as its text.
+    private static func rawExample<Raw: RawRequestBody>(_ type: Raw.Type) -> JSONValue {
+        .string(String(decoding: Raw.example.bytes, as: UTF8.self))
     }
 
     private static let cacheHeaders: JSONValue = [

@@ -482,6 +482,22 @@ enum Migrations {
             "CREATE INDEX clients_live_phone ON clients (company_id, phone_digits, id) WHERE deleted_at IS NULL",
             "CREATE INDEX clients_live_created ON clients (company_id, created_at, id) WHERE deleted_at IS NULL",
         ]),
+        Step(version: 20, name: "clients by name, a client's portal sessions", statements: [
+            // docs/API.md §14: `sort=name` reads `name_key`, the lowercased display name ("first
+            // last", or the address without a name), by its index. Rows from before are keyed by
+            // the engine's lower(); new ones by `ClientKeys` (ASCII), as the other keys.
+            "ALTER TABLE clients ADD COLUMN name_key TEXT",
+            """
+            UPDATE clients SET name_key = CASE
+                WHEN trim(coalesce(first_name, '') || ' ' || coalesce(last_name, '')) = '' THEN email_key
+                ELSE lower(trim(coalesce(first_name, '') || ' ' || coalesce(last_name, ''))) END
+            """,
+            "CREATE INDEX clients_live_name ON clients (company_id, name_key, id) WHERE deleted_at IS NULL",
+            // A shop lists and ends one client's sessions, and shows where each signed in from.
+            "CREATE INDEX customer_sessions_client ON customer_sessions (client_id)",
+            "ALTER TABLE customer_sessions ADD COLUMN user_agent TEXT",
+            "ALTER TABLE customer_sessions ADD COLUMN ip_address TEXT",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from
