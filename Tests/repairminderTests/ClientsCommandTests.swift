@@ -105,7 +105,7 @@ import Testing
         #expect(dryRun.error.contains("Reading \(file) (3 rows)...\n"), "\(dryRun.error)")
         #expect(dryRun.error.contains("Uploading for a dry run (nothing is written)...\n"), "\(dryRun.error)")
         #expect(dryRun.output.hasPrefix("Dry run: nothing was written.\nCreated:    1\nUpdated:    1\nUnchanged:  0\nFailed:     1\n"), "\(dryRun.output)")
-        #expect(dryRun.output.contains("line 3, email: "), "\(dryRun.output)")
+        #expect(dryRun.output.hasSuffix("Failed:     1\nline 3, email: email must be a valid email address\n"), "\(dryRun.output)")
 
         let refused = try server.client(["clients", "import", file])
         #expect(refused.status == 1)

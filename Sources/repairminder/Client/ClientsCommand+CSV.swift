@@ -23,7 +23,7 @@ extension ClientsCommand {
                 The file is CSV (RFC 4180, UTF-8) with a header row naming its columns: email (required), \
                 first_name, last_name, phone, notes, as `clients export` writes them (its created_at is ignored); \
                 other columns are refused. A row whose address is already a client updates that client. At most \
-                10 MB and 50,000 rows; - reads standard input.
+                10 MB and 50,000 rows. A file named - is read from standard input.
 
                 With any refused row nothing is written, unless --partial writes the others. --dry-run writes \
                 nothing and reports what the import would do. The refused rows are listed with their line in the \

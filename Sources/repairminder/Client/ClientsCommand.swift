@@ -212,9 +212,10 @@ struct ClientsCommand: AsyncParsableCommand {
             commandName: "edit",
             abstract: "Change a client's details or switch their portal off or on; options left out keep their value.",
             usage: """
-                repairminder clients edit <id> [--email <email>] [--first-name <first-name>]
-                  [--last-name <last-name>] [--phone <phone>] [--notes <notes>]
-                  [--portal on|off] [--server <url>]
+                repairminder clients edit <id> [--email <email>]
+                  [--first-name <first-name>] [--last-name <last-name>]
+                  [--phone <phone>] [--notes <notes>] [--portal on|off]
+                  [--server <url>]
                 """,
             discussion: """
                 --portal off keeps the record but ends the client's portal: their sessions with the shop end at \
