@@ -67,9 +67,10 @@ import Testing
         #expect(message(FieldRules.secret, "") == "field is required")
     }
 
-    /// Every string field of every request body takes its schema from a rule, never a hand-written one.
+    /// Every string field of every JSON request body takes its schema from a rule, never a
+    /// hand-written one (a raw body, the clients' CSV, is checked row by row by its importer).
     @Test func requestBodiesDescribeEveryFieldOnce() throws {
-        let requestTypes = Routes.served.compactMap(\.requestType)
+        let requestTypes = Routes.served.compactMap(\.requestType).filter { !($0 is any RawRequestBody.Type) }
         let bodies = requestTypes.compactMap { $0 as? any WireRequest.Type }
         #expect(bodies.count == requestTypes.count, "every request body of a served route is a WireRequest")
         #expect(!bodies.isEmpty)

@@ -412,7 +412,7 @@ import Testing
             #expect(reply.json["webcredentials"] as? [String: [String]] == ["apps": ["ABCDE12345.com.repairminder.app"]])
             let details = (reply.json["applinks"] as? [String: Any])?["details"] as? [[String: Any]]
             #expect(details?.first?["appIDs"] as? [String] == ["ABCDE12345.com.repairminder.app"])
-            #expect(details?.first?["components"] as? [[String: String]] == [["/": "/reset-password"], ["/": "/invite"]])
+            #expect(details?.first?["components"] as? [[String: String]] == [["/": "/reset-password"], ["/": "/invite"], ["/": "/portal"]])
         }
     }
 

@@ -37,9 +37,10 @@ import Testing
         try await Self.withRouter { router in
             let mounted = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
             let served = Set(Routes.served.map(\.description))
-            // Beside the table, and only these: the HTML pages REKI's reset mail and an
-            // invitation mail link to.
+            // Beside the table, and only these: the HTML pages REKI's reset mail, an invitation
+            // mail and a portal invitation link to.
             let pages = Set([REKIResetPageController.path, InvitationPageController.path].flatMap { ["GET \($0)", "POST \($0)"] })
+                .union(["GET \(ClientPortal.pagePath)"])
             #expect(mounted.subtracting(served) == pages, "mounted but not in the table as served")
             #expect(served.subtracting(mounted).isEmpty, "served in the table but not mounted")
             #expect(mounted.count == served.count + pages.count)

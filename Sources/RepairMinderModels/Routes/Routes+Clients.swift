@@ -18,6 +18,7 @@ extension Routes {
         public let `import` = Route<CSVFile, ClientImportReport>(
             .post, "/api/clients/import", .staff, "Add and update clients from a CSV file, all or nothing unless `partial`",
             permission: .clientsWrite, query: [.dryRun, .partial],
+            inputRuleBeyondSchema: "The file's first line names its columns (email required; first_name, last_name, phone, notes, created_at), at most 50,000 rows; each row's refusals are reported, not answered as 400",
             failures: [.init(400, .validationError), .init(413, .payloadTooLarge), .init(415, .unsupportedMediaType)])
         public let detail = Route<EmptyPayload, ShopClient>(
             .get, "/api/clients/{id}", .staff, "One client", permission: .clientsRead, failures: [.init(404, .notFound)])
