@@ -84,12 +84,12 @@ public actor APIClient {
 
     /// Sends `route` with `body` and returns its typed answer: the envelope's `data`, or the
     /// file of a binary route. `path` fills the template's parameters in order (escaped);
-    /// `query` adds query items.
+    /// `query` adds query items. The body is JSON, except a `RawRequestBody` (a CSV file), which
+    /// is sent as its bytes with its own `Content-Type`.
     public func send<Body, Answer>(
         _ route: Route<Body, Answer>, _ body: Body, path: [String] = [], query: [URLQueryItem] = []
     ) async throws -> Answer {
-        let encoded = route.hasBody ? try JSONEncoder().encode(body) : nil
-        let request = try OutgoingRequest(route: route, path: path, query: query, body: encoded)
+        let request = try OutgoingRequest(route: route, path: path, query: query, sending: body)
         let (data, response) = try await perform(request)
         return try Self.decode(Answer.self, of: route, from: data, response: response)
     }
@@ -263,6 +263,8 @@ public actor APIClient {
             }
             if code == .factorEnrolmentRequired { throw APIError.enrolmentRequired(message: message) }
             throw APIError.server(status: 403, message: message, code: code)
+        case 409 where code == .clientExists:
+            throw APIError.clientExists(clientId: failure?.clientId, message: message)
         case 429:
             throw APIError.rateLimited(retryAfter: RetryAfter.seconds(in: http), message: message)
         default: throw APIError.server(status: http.statusCode, message: message, code: code)

@@ -5,6 +5,10 @@ import RepairMinderModels
 public enum APIError: Error, Sendable, Equatable {
     /// The server refused the request with its envelope's message and code.
     case server(status: Int, message: String, code: ErrorCode?)
+    /// 409 `CLIENT_EXISTS` (docs/API.md §14): the address is already a client of the shop.
+    /// `clientId` is the existing client's, as the failure envelope names it (nil from a server
+    /// that does not say), so an app can open that record instead of adding a second.
+    case clientExists(clientId: String?, message: String)
     /// The staff member's company is pending approval or suspended (docs/API.md §4).
     case quarantined(status: QuarantineStatus, message: String)
     /// The staff session is restricted to enrolment (403 `FACTOR_ENROLMENT_REQUIRED`,
@@ -49,7 +53,7 @@ public enum APIError: Error, Sendable, Equatable {
     public var message: String {
         switch self {
         case .server(_, let message, _), .quarantined(_, let message), .rateLimited(_, let message),
-            .unauthorized(let message, _), .enrolmentRequired(let message):
+            .unauthorized(let message, _), .enrolmentRequired(let message), .clientExists(_, let message):
             return message
         case .sessionExpired: return "Your session has ended. Please sign in again."
         case .notSignedIn: return "You are not signed in."
@@ -67,6 +71,7 @@ public enum APIError: Error, Sendable, Equatable {
         case .quarantined(let status, _): return status.code
         case .rateLimited: return .rateLimited
         case .enrolmentRequired: return .factorEnrolmentRequired
+        case .clientExists: return .clientExists
         default: return nil
         }
     }

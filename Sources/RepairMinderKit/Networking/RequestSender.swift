@@ -5,9 +5,10 @@ import FoundationNetworking
 #endif
 
 /// Turns a route made concrete (`OutgoingRequest`) into an HTTP request against one server
-/// and sends it: the URL under the base URL's path, the User-Agent of docs/API.md §1, JSON
-/// headers and the bearer token; an idempotent request is retried per `retry`, and each try is
-/// told to `log`. Shared by `APIClient` and `REKIClient`.
+/// and sends it: the URL under the base URL's path, the User-Agent of docs/API.md §1, the
+/// `Accept` and `Content-Type` the request names (JSON, or a raw body's and a binary route's
+/// media types) and the bearer token; an idempotent request is retried per `retry`, and each
+/// try is told to `log`. Shared by `APIClient` and `REKIClient`.
 struct RequestSender: Sendable {
     let baseURL: URL
     let transport: any HTTPTransport
@@ -57,11 +58,11 @@ struct RequestSender: Sendable {
         var request = URLRequest(url: url)
         request.httpMethod = outgoing.method.rawValue
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue(outgoing.accept, forHTTPHeaderField: "Accept")
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         if let body = outgoing.body {
             request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue(outgoing.contentType, forHTTPHeaderField: "Content-Type")
         }
         return request
     }

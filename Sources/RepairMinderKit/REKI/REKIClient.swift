@@ -111,7 +111,7 @@ public actor REKIClient {
     }
 
     private static func request<Body, Answer>(_ route: Route<Body, Answer>, _ body: Body) throws -> OutgoingRequest {
-        try OutgoingRequest(route: route, path: [], query: [], body: route.hasBody ? try JSONEncoder().encode(body) : nil)
+        try OutgoingRequest(route: route, path: [], query: [], sending: body)
     }
 
     /// The plain JSON answer of a success as `Answer`, or the typed refusal.
