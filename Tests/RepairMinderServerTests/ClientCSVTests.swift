@@ -162,8 +162,13 @@ import Testing
                 uri: "/api/clients/import", method: .post,
                 headers: [.authorization: "Bearer \(admin)", .contentType: "text/csv", .userAgent: TestClient.browser],
                 body: ByteBuffer(bytes: Array("email\r\n".utf8) + [0xff, 0xfe, 0x41])
-            ) { $0.status }
-            #expect(notUTF8 == .badRequest)
+            ) { ($0.status, String(buffer: $0.body)) }
+            #expect(notUTF8.0 == .badRequest)
+            #expect(notUTF8.1.contains(#""code":"VALIDATION_ERROR""#) && notUTF8.1.contains("The file must be UTF-8 text"))
+            // A quote left open takes the rest of the file into its cell: that row is refused.
+            let open = try await Self.importCSV(client, admin, "email,first_name,phone\r\na@example.com,\"Ada,\r\nb@example.com,Bo,1\r\n")
+            #expect(open.data["failed"] as? Int == 1)
+            #expect((open.data["errors"] as? [[String: Any]])?.first?["line"] as? Int == 2)
             try await Self.importCSV(client, engineer, "email\r\na@example.com").expectFailure(.forbidden, "FORBIDDEN")
             #expect(try await Self.snapshot(client, admin) == before)
         }
