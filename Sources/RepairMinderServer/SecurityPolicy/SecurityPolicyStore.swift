@@ -45,10 +45,10 @@ struct SecurityPolicyStore: Sendable {
 
     /// The policy of `companyId` read at most `ShopPolicyCache.lifetime` ago.
     func cached(companyId: String) async throws -> ShopPolicy {
-        if let known = cache.policy(companyId: companyId) { return known }
+        if let known = cache.value(for: companyId) { return known }
         let generation = cache.currentGeneration, readAt = cache.now()
         let policy = try await current(companyId: companyId)
-        cache.remember(policy, companyId: companyId, readAt: readAt, generation: generation)
+        cache.remember(policy, for: companyId, readAt: readAt, generation: generation)
         return policy
     }
 
@@ -59,7 +59,7 @@ struct SecurityPolicyStore: Sendable {
         -> (ShopPolicy, updatedBy: ActorSummary?)
     {
         let companyId = admin.company.id
-        defer { cache.forget(companyId: companyId) }
+        defer { cache.forget(companyId) }
         return try await database.transaction(serializedOn: "policy:" + companyId) { db in
             guard let (before, updatedBy) = try await Self.policy(companyId: companyId, on: db) else { throw APIError.notFound }
             var after = before

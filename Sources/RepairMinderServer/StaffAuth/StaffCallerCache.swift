@@ -11,83 +11,41 @@ import Foundation
 /// of the session or a write of the user (`forget`), so a logout, a revocation or a password
 /// change is seen at once where it was made; other instances see it when their entry expires.
 ///
-/// Bounded: at most `capacity` entries (all forgotten at once when full), each used for at most
-/// `lifetime` seconds after it was read.
-final class StaffCallerCache: @unchecked Sendable {
-    struct Entry: Sendable {
-        let user: UserRecord
-        var lastUsedAt: Double?
-        let readAt: ContinuousClock.Instant
-        /// The user's enrolled factors, once a shop's policy needed them (`StaffCallers`).
-        var factors: EnrolledFactors?
-    }
+/// Keyed by session id; bounded and expiring as `ExpiringCache` is.
+typealias StaffCallerCache = ExpiringCache<StaffCallerEntry>
 
-    let capacity: Int
-    let lifetime: Duration
-    /// What "now" is for lifetimes: the monotonic clock, or a test's.
-    let now: @Sendable () -> ContinuousClock.Instant
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
-    /// Counts `forget`s: a read that started before one may not fill the cache with what it read.
-    private var generation: UInt64 = 0
+/// A live staff session's user, as the bearer check read them.
+struct StaffCallerEntry: Sendable {
+    let user: UserRecord
+    var lastUsedAt: Double?
+    /// The user's enrolled factors, once a shop's policy needed them (`StaffCallers`).
+    var factors: EnrolledFactors?
+}
 
-    init(
-        capacity: Int = 4096, lifetime: Duration = .seconds(2), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
-    ) {
-        self.capacity = capacity
-        self.lifetime = lifetime
-        self.now = now
-    }
-
+extension ExpiringCache where Value == StaffCallerEntry {
     /// The cached session `sessionId` of `userId`, if read less than `lifetime` ago.
-    func entry(sessionId: String, userId: String) -> Entry? {
-        lock.withLock {
-            guard let entry = entries[sessionId], entry.user.id == userId else { return nil }
-            guard entry.readAt.duration(to: now()) < lifetime else {
-                entries[sessionId] = nil
-                return nil
-            }
-            return entry
-        }
+    func entry(sessionId: String, userId: String) -> StaffCallerEntry? {
+        value(for: sessionId).flatMap { $0.user.id == userId ? $0 : nil }
     }
-
-    /// Where a read that may fill the cache starts: pass it to `remember`.
-    var currentGeneration: UInt64 { lock.withLock { generation } }
 
     /// Keeps what a read that started at `generation` found, unless something was forgotten since.
     func remember(sessionId: String, user: UserRecord, lastUsedAt: Double?, readAt: ContinuousClock.Instant, generation: UInt64) {
-        lock.withLock {
-            guard generation == self.generation else { return }
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[sessionId] = Entry(user: user, lastUsedAt: lastUsedAt, readAt: readAt)
-        }
+        remember(StaffCallerEntry(user: user, lastUsedAt: lastUsedAt), for: sessionId, readAt: readAt, generation: generation)
     }
 
     /// Keeps the factors read for the session's user until the entry expires.
     func remember(factors: EnrolledFactors, sessionId: String) {
-        lock.withLock { entries[sessionId]?.factors = factors }
+        update(sessionId) { $0.factors = factors }
     }
 
     /// Records that the session's `last_used_at` was written.
     func touched(sessionId: String, at lastUsedAt: Double) {
-        lock.withLock { entries[sessionId]?.lastUsedAt = lastUsedAt }
+        update(sessionId) { $0.lastUsedAt = lastUsedAt }
     }
 
     /// The session was revoked (or is about to be): its next request reads the database.
-    func forget(sessionId: String) {
-        lock.withLock {
-            generation &+= 1
-            entries[sessionId] = nil
-        }
-    }
+    func forget(sessionId: String) { forget(sessionId) }
 
     /// The user's row changed (or is about to): every session of theirs reads the database.
-    func forget(userId: String) {
-        lock.withLock {
-            generation &+= 1
-            entries = entries.filter { $0.value.user.id != userId }
-        }
-    }
-
-    var count: Int { lock.withLock { entries.count } }
+    func forget(userId: String) { forget { $0.user.id == userId } }
 }
