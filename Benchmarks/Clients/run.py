@@ -9,7 +9,7 @@ PostgreSQL, then with wrk on 127.0.0.1 at 16 connections:
 and, on a freshly started server, GET /api/clients/export of the 100,000 (target < 5 s, the
 server's peak resident memory growing by < 32 MiB), and the first 10,000-row import (< 5 s).
 
-Usage: python3 Benchmarks/Clients/run.py [--seconds 10] [--binary PATH] [--only sqlite|postgres]
+Usage: python3 Benchmarks/Clients/run.py [--seconds 10] [--binary PATH] [--only sqlite|postgres] [--pool-size 10]
 Builds `repairminder` in release mode unless --binary is given; installs wrk if missing; starts
 its own PostgreSQL (durable: fsync and synchronous commit on) through .ci/postgres.sh.
 """
@@ -96,12 +96,12 @@ def export(server, token):
     return elapsed, rows - 1, peak - before
 
 
-def run_engine(engine, binary, seconds, database_url=None):
+def run_engine(engine, binary, seconds, pool_size, database_url=None):
     data_dir = tempfile.mkdtemp(prefix="rm-clients-")
     extra = ["--bcrypt-cost", "4", "--second-factor-failure-limit", "0", "--wrong-code-limit", "0"]
     results = {}
     try:
-        server = throughput.Server(binary, data_dir, database_url, 10, extra)
+        server = throughput.Server(binary, data_dir, database_url, pool_size, extra)
         try:
             print(f"== {engine}: seeding", flush=True)
             imports = seed(server, engine, database_url, server.sign_in()["token"])
@@ -113,7 +113,7 @@ def run_engine(engine, binary, seconds, database_url=None):
             subprocess.run(["psql", database_url, "-qc", "VACUUM ANALYZE clients"], check=True)
         results["import 10,000 rows (first file, s)"] = imports[0]
         results["import 10,000 rows (last file, s)"] = imports[-1]
-        server = throughput.Server(binary, data_dir, database_url, 10, extra)
+        server = throughput.Server(binary, data_dir, database_url, pool_size, extra)
         try:
             auth = [f"Authorization: Bearer {server.sign_in()['token']}"]
             for label, path, script in [
@@ -128,7 +128,7 @@ def run_engine(engine, binary, seconds, database_url=None):
         finally:
             server.stop()
         # The export on a fresh process, so its peak is the export's own.
-        server = throughput.Server(binary, data_dir, database_url, 10, extra)
+        server = throughput.Server(binary, data_dir, database_url, pool_size, extra)
         try:
             elapsed, rows, growth = export(server, server.sign_in()["token"])
             print(f"   export {rows} clients: {elapsed:.2f} s, peak memory +{growth:.1f} MiB", flush=True)
@@ -146,11 +146,13 @@ def main():
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--binary", help="a built repairminder (default: build release)")
     parser.add_argument("--only", choices=["sqlite", "postgres"], help="one engine only")
+    parser.add_argument("--pool-size", type=int, default=10,
+                        help="--database-pool-size of the server (10, its default; about twice the cores suits PostgreSQL)")
     args = parser.parse_args()
     binary = throughput.prepare(args.binary)
     results = {}
     if args.only != "postgres":
-        results["SQLite"] = run_engine("sqlite", binary, args.seconds)
+        results["SQLite"] = run_engine("sqlite", binary, args.seconds, args.pool_size)
     if args.only != "sqlite":
         pg_dir = tempfile.mkdtemp(prefix="rm-clients-pg-")
         script = os.path.join(ROOT, ".ci", "postgres.sh")
@@ -158,7 +160,7 @@ def main():
                                check=True).stdout.strip().splitlines()[-1]
         try:
             subprocess.run(["psql", admin, "-qc", "CREATE DATABASE bench_clients"], check=True)
-            results["PostgreSQL"] = run_engine("postgres", binary, args.seconds, admin.replace("/postgres?", "/bench_clients?"))
+            results["PostgreSQL"] = run_engine("postgres", binary, args.seconds, args.pool_size, admin.replace("/postgres?", "/bench_clients?"))
         finally:
             subprocess.run(["bash", script, "stop", pg_dir], check=False)
             shutil.rmtree(pg_dir, ignore_errors=True)
