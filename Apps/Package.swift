@@ -7,13 +7,25 @@ import PackageDescription
 // so a build here type-checks every screen; never shipped: no product names them, and Apple
 // platforms build against the real frameworks.
 #if os(Linux)
+// Declarations newer than the deployment target also carry a custom availability domain
+// (StandIns/StandInAvailability), which Linux enforces where it ignores `@available(iOS 18, *)`.
+let standInSettings: [SwiftSetting] = [.enableExperimentalFeature("CustomAvailability")]
 let appleStandIns: [Target] = [
-    .target(name: "Combine", path: "StandIns/Combine"),
-    .target(name: "UIKit", path: "StandIns/UIKit"),
-    .target(name: "UserNotifications", path: "StandIns/UserNotifications"),
-    .target(name: "AuthenticationServices", dependencies: ["UIKit"], path: "StandIns/AuthenticationServices"),
-    .target(name: "LocalAuthentication", path: "StandIns/LocalAuthentication"),
-    .target(name: "SwiftUI", dependencies: ["Combine", "UIKit"], path: "StandIns/SwiftUI"),
+    .target(name: "StandInAvailability", path: "StandIns/StandInAvailability"),
+    .target(name: "Combine", dependencies: ["StandInAvailability"], path: "StandIns/Combine", swiftSettings: standInSettings),
+    .target(name: "UIKit", dependencies: ["StandInAvailability"], path: "StandIns/UIKit", swiftSettings: standInSettings),
+    .target(
+        name: "UserNotifications", dependencies: ["StandInAvailability"], path: "StandIns/UserNotifications",
+        swiftSettings: standInSettings),
+    .target(
+        name: "AuthenticationServices", dependencies: ["UIKit", "StandInAvailability"], path: "StandIns/AuthenticationServices",
+        swiftSettings: standInSettings),
+    .target(
+        name: "LocalAuthentication", dependencies: ["StandInAvailability"], path: "StandIns/LocalAuthentication",
+        swiftSettings: standInSettings),
+    .target(
+        name: "SwiftUI", dependencies: ["Combine", "UIKit", "StandInAvailability"], path: "StandIns/SwiftUI",
+        swiftSettings: standInSettings),
 ]
 let screenFrameworks: [Target.Dependency] = [
     "SwiftUI", "Combine", "UIKit", "UserNotifications", "AuthenticationServices", "LocalAuthentication",
@@ -27,6 +39,9 @@ let screenSettings: [SwiftSetting] = []
 
 let package = Package(
     name: "RepairMinderApps",
+    // The deployment targets the screens are checked for: on Linux, the stand-ins' APIs newer
+    // than iOS 17 carry an availability domain (StandIns/StandInAvailability) and
+    // `StandInAvailabilityTests` holds that list to these platforms.
     platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .library(name: "RepairMinderUI", targets: ["RepairMinderUI"])
@@ -45,7 +60,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RepairMinderUITests",
-            dependencies: ["RepairMinderUI"]
+            dependencies: ["RepairMinderUI", .product(name: "RepairMinderKit", package: "RepairMinder")]
         ),
     ] + appleStandIns,
     swiftLanguageModes: [.v6]

@@ -1,5 +1,17 @@
+// Declarations as in AuthenticationServices.framework's
+// ASAuthorizationPlatformPublicKeyCredentialProvider.h, ...RegistrationRequest.h,
+// ...AssertionRequest.h, ...Descriptor.h, ...Registration.h, ...Assertion.h,
+// ASAuthorizationPublicKeyCredentialRegistration.h, ASAuthorizationPublicKeyCredentialAssertion.h,
+// ASPublicKeyCredential.h and ASAuthorizationPublicKeyCredentialConstants.h (iOS 18 SDK),
+// imported to Swift, and Apple's documentation pages of the same names. Optionality as
+// imported: the assertion's `rawAuthenticatorData`, `userID` and `signature` have no
+// nullability annotation, so they are `Data!`.
+import StandInAvailability
+
 /// A mechanism for providing a user-verification preference for passkey requests.
-public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: Hashable, RawRepresentable, Sendable {
+@available(iOS 15.0, macOS 12.0, tvOS 16.0, *)
+@available(watchOS, unavailable)
+public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: Hashable, RawRepresentable, @unchecked Sendable {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
@@ -9,6 +21,8 @@ public struct ASAuthorizationPublicKeyCredentialUserVerificationPreference: Hash
 }
 
 /// A mechanism for providing a passkey for authentication, where the passkey is stored on the device.
+@available(iOS 15.0, macOS 12.0, tvOS 16.0, *)
+@available(watchOS, unavailable)
 open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject {
     public init(relyingPartyIdentifier: String) { standIn() }
     /// Creates a request to register a new platform credential.
@@ -20,15 +34,22 @@ open class ASAuthorizationPlatformPublicKeyCredentialProvider: NSObject {
 }
 
 /// A request to register a new passkey.
+@available(iOS 15.0, macOS 12.0, tvOS 16.0, *)
+@available(watchOS, unavailable)
 open class ASAuthorizationPlatformPublicKeyCredentialRegistrationRequest: ASAuthorizationRequest {
     open var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference {
         get { standIn() } set { standIn() }
     }
-    /// Credentials the authenticator must not already hold (iOS 17.4, macOS 14.4).
+    /// Credentials the authenticator must not already hold.
+    @available(iOS 17.4, macOS 14.4, visionOS 1.1, *)
+    @available(tvOS, unavailable)
+    @available(iOS_17_4)
     open var excludedCredentials: [ASAuthorizationPlatformPublicKeyCredentialDescriptor] { get { standIn() } set { standIn() } }
 }
 
 /// A request to sign in with a passkey.
+@available(iOS 15.0, macOS 12.0, tvOS 16.0, *)
+@available(watchOS, unavailable)
 open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthorizationRequest {
     open var userVerificationPreference: ASAuthorizationPublicKeyCredentialUserVerificationPreference {
         get { standIn() } set { standIn() }
@@ -38,22 +59,32 @@ open class ASAuthorizationPlatformPublicKeyCredentialAssertionRequest: ASAuthori
 }
 
 /// A description of a passkey.
+@available(iOS 15.0, macOS 12.0, tvOS 16.0, *)
+@available(watchOS, unavailable)
 open class ASAuthorizationPlatformPublicKeyCredentialDescriptor: NSObject {
     public init(credentialID: Data) { standIn() }
 }
 
 /// A passkey that the authenticator made.
+@available(iOS 15.0, macOS 12.0, tvOS 16.0, *)
+@available(watchOS, unavailable)
 open class ASAuthorizationPlatformPublicKeyCredentialRegistration: NSObject, ASAuthorizationCredential {
+    /// The attestation object (nullable in the header).
     open var rawAttestationObject: Data? { standIn() }
     open var rawClientDataJSON: Data { standIn() }
     open var credentialID: Data { standIn() }
 }
 
 /// A passkey's signature for a sign-in.
+@available(iOS 15.0, macOS 12.0, tvOS 16.0, *)
+@available(watchOS, unavailable)
 open class ASAuthorizationPlatformPublicKeyCredentialAssertion: NSObject, ASAuthorizationCredential {
-    open var rawAuthenticatorData: Data { standIn() }
-    open var signature: Data { standIn() }
-    open var userID: Data { standIn() }
+    /// Implicitly unwrapped as Apple imports it: bind it (`if let`/`guard let`), never use it as `Data`.
+    open var rawAuthenticatorData: Data! { standIn() }
+    /// Implicitly unwrapped as Apple imports it: bind it (`if let`/`guard let`), never use it as `Data`.
+    open var signature: Data! { standIn() }
+    /// Implicitly unwrapped as Apple imports it: bind it (`if let`/`guard let`), never use it as `Data`.
+    open var userID: Data! { standIn() }
     open var rawClientDataJSON: Data { standIn() }
     open var credentialID: Data { standIn() }
 }

@@ -6,6 +6,9 @@ import Testing
 /// Apple frameworks (StandIns/README.md). These tests show that the stand-ins catch mistakes:
 /// each plants one mistake in a copy of `Sources/RepairMinderUI` and expects the compiler,
 /// with the modules `swift build` made, to refuse the screens with the expected diagnostic.
+/// The copy's `#available(iOS …)` / `@available(iOS …)` also check the stand-ins' availability
+/// domains up to that version (`AvailabilityDomains`), which are dynamic here, so an API newer
+/// than the deployment target is refused outside its `if #available`, as Xcode refuses it.
 @Suite(.serialized) struct UITypeCheckTests {
     /// The unchanged screens type-check without a warning. Warnings count: Apple marks much of
     /// SwiftUI `@preconcurrency`, which turns Swift 6's data-race errors into warnings.
@@ -81,6 +84,7 @@ import Testing
                 guard text.components(separatedBy: old).count == 2 else { throw TypeCheckProblem("\(relative) no longer has the line to change") }
                 text = text.replacingOccurrences(of: old, with: new)
             }
+            text = try AvailabilityDomains.current().addingDomainChecks(to: text)
             let target = copy.appendingPathComponent(relative)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: target, atomically: true, encoding: .utf8)
@@ -92,6 +96,9 @@ import Testing
         compiler.arguments = [
             "swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-module-name", "RepairMinderUI", "-D", "SWIFTUI_STAND_IN",
             "-I", modules.path, "-module-cache-path", copy.appendingPathComponent("cache").path,
+            // The stand-ins' availability domains, dynamic here (StandIns/StandInAvailability).
+            "-enable-experimental-feature", "CustomAvailability", "-Xcc", "-DSTAND_IN_STRICT_AVAILABILITY",
+            "-I", AvailabilityDomains.includeDirectory.path,
         ] + files
         let output = Pipe()
         compiler.standardOutput = output

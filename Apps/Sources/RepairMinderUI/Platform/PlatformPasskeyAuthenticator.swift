@@ -8,12 +8,17 @@ import RepairMinderModels
 /// `ASAuthorizationPlatformPublicKeyCredentialProvider`. The app's domain must vouch for it
 /// (`webcredentials` in `/.well-known/apple-app-site-association`, which the server serves
 /// for `--apple-app-ids`), and the app must list `webcredentials:<rp id>` as an associated domain.
+/// A usernameless sign-in asks for this device's passkeys only and, when it has none, ends
+/// at once with `PasskeyError.notOffered` so the password form stays (`PasskeyRequestPolicy`);
+/// cancelling the calling task cancels the system sheet.
 @available(iOS 17, macOS 14, *)
 public final class PlatformPasskeyAuthenticator: PasskeyAuthenticator {
-    private let anchor: @MainActor @Sendable () -> ASPresentationAnchor
+    private let anchor: @MainActor @Sendable () -> ASPresentationAnchor?
 
-    /// - Parameter anchor: the window the system's passkey sheet is shown over.
-    public init(anchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor) {
+    /// - Parameter anchor: the window the system's passkey sheet is shown over (on iOS
+    ///   `ForegroundWindow.keyWindow()`); `nil` when the app has none in front, and then the
+    ///   request ends as not interactive without asking the system.
+    public init(anchor: @escaping @MainActor @Sendable () -> ASPresentationAnchor?) {
         self.anchor = anchor
     }
 
@@ -21,6 +26,7 @@ public final class PlatformPasskeyAuthenticator: PasskeyAuthenticator {
         let challenge = try Self.bytes(options.challenge), userID = try Self.bytes(options.user.id)
         let excluded = try options.excludeCredentials.map { try Self.bytes($0.id) }
         return try await run(
+            scope: .anyDevice,
             makeRequest: {
                 let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: options.rp.id)
                 let request = provider.createCredentialRegistrationRequest(
@@ -47,6 +53,7 @@ public final class PlatformPasskeyAuthenticator: PasskeyAuthenticator {
         let challenge = try Self.bytes(options.challenge)
         let allowed = try options.allowCredentials.map { try Self.bytes($0.id) }
         return try await run(
+            scope: PasskeyRequestPolicy.scope(allowedCredentialCount: allowed.count),
             makeRequest: {
                 let provider = ASAuthorizationPlatformPublicKeyCredentialProvider(relyingPartyIdentifier: options.rpId)
                 let request = provider.createCredentialAssertionRequest(challenge: challenge)
@@ -55,15 +62,17 @@ public final class PlatformPasskeyAuthenticator: PasskeyAuthenticator {
                 return request
             },
             convert: { credential in
-                guard let assertion = credential as? ASAuthorizationPlatformPublicKeyCredentialAssertion else {
-                    throw PasskeyError.failed("the authenticator gave no signature")
-                }
+                // Apple's `rawAuthenticatorData`, `signature` and `userID` are `Data!`: bound here, never forced.
+                guard let assertion = credential as? ASAuthorizationPlatformPublicKeyCredentialAssertion,
+                    let authenticatorData = assertion.rawAuthenticatorData, let signature = assertion.signature,
+                    let userID = assertion.userID
+                else { throw PasskeyError.failed("the authenticator gave no signature") }
                 return AuthenticationResponseJSON(
                     id: assertion.credentialID.base64URLEncoded(),
                     response: .init(
                         clientDataJSON: assertion.rawClientDataJSON.base64URLEncoded(),
-                        authenticatorData: assertion.rawAuthenticatorData.base64URLEncoded(),
-                        signature: assertion.signature.base64URLEncoded(), userHandle: assertion.userID.base64URLEncoded()))
+                        authenticatorData: authenticatorData.base64URLEncoded(),
+                        signature: signature.base64URLEncoded(), userHandle: userID.base64URLEncoded()))
             })
     }
 
@@ -71,9 +80,13 @@ public final class PlatformPasskeyAuthenticator: PasskeyAuthenticator {
     /// credential (not Sendable) never leaves it, only the Sendable answer does.
     @MainActor
     private func run<Answer: Sendable>(
-        makeRequest: () -> ASAuthorizationRequest, convert: @escaping (ASAuthorizationCredential) throws -> Answer
+        scope: PasskeyRequestScope, makeRequest: () -> ASAuthorizationRequest,
+        convert: @escaping (any ASAuthorizationCredential) throws -> Answer
     ) async throws -> Answer {
-        try await AuthorizationSession(anchor: anchor(), convert: convert).perform(makeRequest())
+        guard let anchor = anchor() else {
+            throw PasskeyRequestPolicy.error(for: .notInteractive, scope: .anyDevice, after: .zero, taskCancelled: false)
+        }
+        return try await AuthorizationSession(anchor: anchor, scope: scope, convert: convert).perform(makeRequest())
     }
 
     private static func bytes(_ base64URL: String) throws -> Data {
@@ -82,52 +95,4 @@ public final class PlatformPasskeyAuthenticator: PasskeyAuthenticator {
     }
 }
 
-/// One `ASAuthorizationController` run: its delegate, kept alive until the controller answers,
-/// which converts the credential where it arrives (the main actor).
-@available(iOS 17, macOS 14, *)
-@MainActor
-private final class AuthorizationSession<Answer: Sendable>: NSObject, @preconcurrency ASAuthorizationControllerDelegate,
-    @preconcurrency ASAuthorizationControllerPresentationContextProviding
-{
-    private let anchor: ASPresentationAnchor
-    private let convert: (ASAuthorizationCredential) throws -> Answer
-    private var continuation: CheckedContinuation<Answer, any Error>?
-    private var controller: ASAuthorizationController?
-
-    init(anchor: ASPresentationAnchor, convert: @escaping (ASAuthorizationCredential) throws -> Answer) {
-        self.anchor = anchor
-        self.convert = convert
-    }
-
-    func perform(_ request: ASAuthorizationRequest) async throws -> Answer {
-        try await withCheckedThrowingContinuation { continuation in
-            self.continuation = continuation
-            let controller = ASAuthorizationController(authorizationRequests: [request])
-            controller.delegate = self
-            controller.presentationContextProvider = self
-            self.controller = controller
-            controller.performRequests()
-        }
-    }
-
-    private func finish(_ result: Result<Answer, any Error>) {
-        continuation?.resume(with: result)
-        continuation = nil
-        controller = nil
-    }
-
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
-        finish(Result { try convert(authorization.credential) })
-    }
-
-    func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {
-        if (error as? ASAuthorizationError)?.code == .canceled {
-            finish(.failure(PasskeyError.cancelled))
-        } else {
-            finish(.failure(PasskeyError.failed(error.localizedDescription)))
-        }
-    }
-
-    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor { anchor }
-}
 #endif

@@ -44,11 +44,8 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
         // A reinstalled app starts signed out: the Keychain kept the old session (FirstLaunch).
         _ = try? FirstLaunch.clearCredentialsIfNewInstall(store)
         let api = APIClient(baseURL: Self.serverURL, store: store)
-        // Passkeys are shown over the app's key window (the system sheet needs one; at sign-in
-        // the app is in the foreground, so there is one).
-        let passkeys = PlatformPasskeyAuthenticator {
-            UIApplication.shared.connectedScenes.compactMap { ($0 as? UIWindowScene)?.keyWindow }.first ?? ASPresentationAnchor()
-        }
+        // Passkeys are shown over the key window of the scene in front (ForegroundWindow).
+        let passkeys = PlatformPasskeyAuthenticator { ForegroundWindow.keyWindow() }
         // The configuration: bundled, then the server's, cached between launches.
         let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
         let config = try? ConfigStore(baseURL: Self.serverURL, cacheDirectory: caches)

@@ -1,0 +1,1 @@
+// The domains are declarations only (include/StandInAvailability.h); SwiftPM wants one source file.
