@@ -47,6 +47,97 @@ import Testing
         #expect(result.output.contains("main actor-isolated property 'isChecking' can not be mutated from"), "\(result.output)")
     }
 
+    // MARK: - Apple's declarations (issue 41)
+
+    /// An iOS 18 API (`ASAuthorizationError.Code.matchedExcludedCredential`) used without its
+    /// `if #available(iOS 18, *)`: the deployment target is iOS 17 (Package.swift).
+    @Test func refusesAnIOS18APIWithoutAvailabilityCheck() throws {
+        let result = try Self.typeCheckScreens(
+            in: "Platform/AuthorizationSession.swift",
+            replacing: "if #available(iOS 18.0, macOS 15.0, *), error.code == .matchedExcludedCredential {",
+            with: "if error.code == .matchedExcludedCredential {")
+        #expect(result.status != 0)
+        #expect(result.output.contains("'matchedExcludedCredential' is only available in iOS_18_0"), "\(result.output)")
+    }
+
+    /// An iOS 17.4 API (`excludedCredentials`) used without its `if #available(iOS 17.4, *)`.
+    @Test func refusesAnIOS17_4APIWithoutAvailabilityCheck() throws {
+        let result = try Self.typeCheckScreens(
+            in: "Platform/PlatformPasskeyAuthenticator.swift",
+            replacing: "if #available(iOS 17.4, macOS 14.4, *) {", with: "do {")
+        #expect(result.status != 0)
+        #expect(result.output.contains("'excludedCredentials' is only available in iOS_17_4"), "\(result.output)")
+    }
+
+    /// An `@available(iOS 18, *)` declaration may use the iOS 18 API unguarded: the check is
+    /// Apple's version order, not a ban.
+    @Test func acceptsAnIOS18APIInAnIOS18Declaration() throws {
+        let result = try Self.typeCheckScreens(
+            in: "Platform/AuthorizationSession.swift",
+            replacing: "extension PasskeyRequestEnd {\n    /// How a controller's error ended the request.",
+            with: """
+                extension PasskeyRequestEnd {
+                    @available(iOS 18.0, macOS 15.0, *)
+                    static func isAlreadyRegistered(_ error: ASAuthorizationError) -> Bool { error.code == .matchedExcludedCredential }
+                    /// How a controller's error ended the request.
+                """)
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    /// The delegate conformance written for a nonisolated `ASAuthorizationControllerDelegate`
+    /// (`@preconcurrency`, as before issue 41): Apple's protocol is `@MainActor`, so Xcode warns
+    /// that the attribute does nothing, and warnings are refused.
+    @Test func refusesAPreconcurrencyConformanceToAMainActorDelegate() throws {
+        let result = try Self.typeCheckScreens(
+            in: "Platform/AuthorizationSession.swift",
+            replacing: "extension AuthorizationSession: ASAuthorizationControllerDelegate {",
+            with: "extension AuthorizationSession: @preconcurrency ASAuthorizationControllerDelegate {")
+        #expect(result.status != 0)
+        #expect(result.output.contains("'@preconcurrency' on conformance to 'ASAuthorizationControllerDelegate' has no effect"), "\(result.output)")
+    }
+
+    /// A delegate conformance isolated to something other than the main actor (an actor of its
+    /// own): Apple calls the delegate on the main actor, so its methods cannot live elsewhere.
+    @Test func refusesANonMainActorDelegate() throws {
+        let result = try Self.typeCheckScreens(
+            in: "Platform/AuthorizationSession.swift",
+            replacing: "extension PasskeyRequestEnd {",
+            with: """
+                actor ElsewhereDelegate: ASAuthorizationControllerPresentationContextProviding {
+                    let window: ASPresentationAnchor
+                    init(window: ASPresentationAnchor) { self.window = window }
+                    func presentationAnchor(for controller: ASAuthorizationController) -> ASPresentationAnchor { window }
+                }
+
+                extension PasskeyRequestEnd {
+                """)
+        #expect(result.status != 0)
+        #expect(result.output.contains("actor 'ElsewhereDelegate' cannot conform to global-actor-isolated protocol 'ASAuthorizationControllerPresentationContextProviding'"), "\(result.output)")
+    }
+
+    /// Apple's assertion `signature` is `Data!`: bound to a name without `if let`, it is a
+    /// `Data?`, which the screens may not use as `Data` (with the old `Data` stand-in this
+    /// compiled). Where the compiler forces it silently (`assertion.signature.base64URLEncoded()`)
+    /// `ImplicitlyUnwrappedUseTests` refuses it.
+    @Test func refusesAnImplicitlyUnwrappedSignatureUsedAsData() throws {
+        let result = try Self.typeCheckScreens(
+            in: "Platform/PlatformPasskeyAuthenticator.swift",
+            replacing: """
+                let authenticatorData = assertion.rawAuthenticatorData, let signature = assertion.signature,
+                                    let userID = assertion.userID
+                                else { throw PasskeyError.failed("the authenticator gave no signature") }
+                """,
+            with: """
+                let authenticatorData = assertion.rawAuthenticatorData, let userID = assertion.userID
+                                else { throw PasskeyError.failed("the authenticator gave no signature") }
+                                let signature = assertion.signature
+                """)
+        #expect(result.status != 0)
+        #expect(
+            result.output.contains("value of optional type 'Data?' must be unwrapped to refer to member 'base64URLEncoded'"),
+            "\(result.output)")
+    }
+
     // MARK: - Harness
 
     struct Outcome {
