@@ -89,3 +89,34 @@ import Testing
         await #expect(throws: PasskeyError.unavailable) { try await auth.signInWithPasskey() }
     }
 }
+
+/// The screens' words for each way a passkey can fail on the phone (issue 41): a device with no
+/// passkey leaves the password form up, saying so; a cancel says nothing.
+@MainActor
+@Suite struct PasskeyErrorMessageTests {
+    struct Refusing: PasskeyAuthenticator {
+        let error: PasskeyError
+        func createPasskey(_ options: PublicKeyCredentialCreationOptionsJSON) async throws -> RegistrationResponseJSON { throw error }
+        func signIn(_ options: PublicKeyCredentialRequestOptionsJSON) async throws -> AuthenticationResponseJSON { throw error }
+    }
+
+    @Test func eachFailureHasItsOwnMessageAndNoPasskeyFallsBackToThePassword() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.messages(server, url) }
+    }
+
+    static func messages(_ server: LiveServer, _ url: URL) async throws {
+        var messages: [String?] = []
+        for error in [PasskeyError.noPasskeyOnDevice, .notInteractive, .alreadyRegistered, .failed("broke"), .cancelled] {
+            let auth = StaffAuth(api: server.client(url), passkeyAuthenticator: Refusing(error: error))
+            let screen = StaffLoginViewModel(auth: auth)
+            screen.mode = .magicLink
+            await screen.signInWithPasskey()
+            messages.append(screen.errorMessage)
+            #expect(screen.mode == (error == .noPasskeyOnDevice ? .password : .magicLink), "\(error)")
+        }
+        #expect(messages.last == .some(nil))
+        #expect(Set(messages.compactMap { $0 }).count == 4)
+        #expect(messages.first == "There is no passkey for Repair Minder on this device. Sign in with your email and password.")
+    }
+}

@@ -12,7 +12,7 @@ import Testing
     /// No passkey on the device: refused at once, so the password form stays (no QR sheet).
     @Test func anImmediateRefusalOfThisDevicesPasskeysFallsBackToThePasswordForm() {
         for end in [PasskeyRequestEnd.canceled, .notInteractive] {
-            #expect(PasskeyRequestPolicy.error(for: end, scope: .thisDeviceOnly, after: .milliseconds(80), taskCancelled: false) == .notOffered)
+            #expect(PasskeyRequestPolicy.error(for: end, scope: .thisDeviceOnly, after: .milliseconds(80), taskCancelled: false) == .noPasskeyOnDevice)
         }
     }
 
@@ -31,10 +31,10 @@ import Testing
         let registered = PasskeyRequestPolicy.error(for: .matchedExcludedCredential, scope: .anyDevice, after: .seconds(2), taskCancelled: false)
         let notInteractive = PasskeyRequestPolicy.error(for: .notInteractive, scope: .anyDevice, after: .seconds(2), taskCancelled: false)
         let failed = PasskeyRequestPolicy.error(for: .failed("the authenticator broke"), scope: .anyDevice, after: .seconds(2), taskCancelled: false)
-        #expect(registered == .failed(PasskeyRequestPolicy.alreadyRegisteredMessage))
-        #expect(notInteractive == .failed(PasskeyRequestPolicy.notInteractiveMessage))
+        #expect(registered == .alreadyRegistered)
+        #expect(notInteractive == .notInteractive)
         #expect(failed == .failed("the authenticator broke"))
-        #expect(Set([registered, notInteractive, failed].map { "\($0)" }).count == 3)
+        #expect(Set([registered, notInteractive, failed, .noPasskeyOnDevice].compactMap(\.message)).count == 4)
     }
 
     /// The sheet's window: the foreground-active scene's key window, never a window of its own.

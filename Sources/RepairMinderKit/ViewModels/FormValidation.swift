@@ -40,10 +40,9 @@ extension AsyncForm {
             return true
         } catch let error as APIError {
             errorMessage = error.message
-        } catch PasskeyError.cancelled {
-            // The person closed the system's passkey sheet: nothing went wrong.
-        } catch is PasskeyError {
-            errorMessage = "This device could not use a passkey. Try again, or use another way to sign in."
+        } catch let error as PasskeyError {
+            // nil when the person closed the system's passkey sheet: nothing went wrong.
+            errorMessage = error.message
         } catch {
             errorMessage = "Something went wrong. Please try again."
         }

@@ -43,9 +43,11 @@ public final class StaffLoginViewModel: AsyncForm {
     /// Whether "Sign in with a passkey" is offered: this device has an authenticator.
     public var offersPasskey: Bool { auth.passkeyAuthenticator != nil }
 
-    /// Signs in with a passkey alone; no email or password needed.
+    /// Signs in with a passkey alone; no email or password needed. A device with no passkey for
+    /// the site leaves the password form up, saying so.
     public func signInWithPasskey() async {
         guard !isLoading else { return }
         if await perform({ try await auth.signInWithPasskey() }) { password = "" }
+        if errorMessage == PasskeyError.noPasskeyOnDevice.message { mode = .password }
     }
 }

@@ -45,25 +45,16 @@ public enum PasskeyRequestPolicy {
 
     /// The SDK's error for how a request ended. `taskCancelled`: the Swift task was cancelled
     /// (and the controller with it), which is quiet like the person's own cancel.
-    ///
-    /// `PasskeyError` has no case yet for "no passkey on this device", "not interactive" or
-    /// "already registered" (asked of the SDK); until then they map to the nearest case, with
-    /// their own description: `.notOffered` (the form stays on the password), `.failed(…)`.
     public static func error(
         for end: PasskeyRequestEnd, scope: PasskeyRequestScope, after elapsed: Duration, taskCancelled: Bool
     ) -> PasskeyError {
         if taskCancelled { return .cancelled }
-        if foundNoPasskeyOnDevice(end, scope: scope, after: elapsed) { return .notOffered }
+        if foundNoPasskeyOnDevice(end, scope: scope, after: elapsed) { return .noPasskeyOnDevice }
         switch end {
         case .canceled: return .cancelled
-        case .notInteractive: return .failed(notInteractiveMessage)
-        case .matchedExcludedCredential: return .failed(alreadyRegisteredMessage)
+        case .notInteractive: return .notInteractive
+        case .matchedExcludedCredential: return .alreadyRegistered
         case .failed(let description): return .failed(description)
         }
     }
-
-    /// What `.notInteractive` means to the person.
-    public static let notInteractiveMessage = "Repair Minder could not show the passkey sheet. Open the app and try again."
-    /// What `.matchedExcludedCredential` means to the person.
-    public static let alreadyRegisteredMessage = "This device already has a passkey for your account."
 }

@@ -9,7 +9,7 @@ import RepairMinderModels
 /// (`webcredentials` in `/.well-known/apple-app-site-association`, which the server serves
 /// for `--apple-app-ids`), and the app must list `webcredentials:<rp id>` as an associated domain.
 /// A usernameless sign-in asks for this device's passkeys only and, when it has none, ends
-/// at once with `PasskeyError.notOffered` so the password form stays (`PasskeyRequestPolicy`);
+/// at once with `PasskeyError.noPasskeyOnDevice` so the password form stays (`PasskeyRequestPolicy`);
 /// cancelling the calling task cancels the system sheet.
 @available(iOS 17, macOS 14, *)
 public final class PlatformPasskeyAuthenticator: PasskeyAuthenticator {
