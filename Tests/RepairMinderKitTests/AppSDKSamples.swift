@@ -1,6 +1,9 @@
 import Foundation
 import RepairMinderKit
 import RepairMinderModels
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The calls docs/sdk.md's "What an app leans on" shows, compiled so the guide keeps up with
 /// the SDK (never run: the tests of each are in AppSDKTests and GuardedCredentialsTests).

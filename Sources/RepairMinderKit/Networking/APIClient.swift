@@ -237,8 +237,8 @@ public actor APIClient {
 
     /// Reads a guarded staff session: on a phone the Keychain shows the Face ID or Touch ID
     /// prompt. True when there is a session (it needs no prompt when it is not guarded or was
-    /// read before). A cancelled or failed prompt throws `CredentialAccessError`. Call it off
-    /// the main actor's thread's way: it is this actor's (the Keychain call blocks).
+    /// read before). A cancelled or failed prompt throws `CredentialAccessError`. The Keychain
+    /// call blocks until the person answers; it runs on this actor, never on the main thread.
     @discardableResult
     public func unlockStaffSession() async throws -> Bool {
         try await staffSession.unlock()
