@@ -135,5 +135,17 @@ import Testing
         #expect(store.protection(of: .staff) == .standard)
         #expect(try store.staffCredentials()?.accessToken.isEmpty == false)
         #expect(try store.biometricLockSetting() == BiometricLockSetting(isEnabled: false, guardsCredentials: false))
+
+        // On again (the session moves back under biometrics), then signing out clears it all.
+        biometrics.answers = [true]
+        await app.lock?.setEnabled(true)
+        #expect(store.protection(of: .staffGuarded) == .biometryCurrentSet)
+        #expect(store.raw(.staff) == nil)
+        #expect(try store.staffProfile() != nil)
+        await app.staff.logout()
+        #expect(store.raw(.staffGuarded) == nil)
+        #expect(store.raw(.staff) == nil)
+        #expect(try store.staffProfile() == nil)
+        #expect(app.screen == .staffLogin)
     }
 }
