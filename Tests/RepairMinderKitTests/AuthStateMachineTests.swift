@@ -64,10 +64,15 @@ import Testing
         let url = try #require(box.url)
         let offline = StaffAuth(api: server.client(url, store: store))
         try await offline.restoreSession()
-        #expect(offline.state == .offline)
+        // Offline, the app still knows who is signed in, and where (issue 41).
+        let cached = try #require(try store.staffProfile())
+        #expect(cached.user.email == DemoFixtures.adminEmail)
+        #expect(offline.state == .offline(cached))
         #expect(try store.staffCredentials() != nil)
         await offline.logout()
         #expect(offline.state == .signedOut)
+        // Signing out forgets them.
+        #expect(try store.staffProfile() == nil)
         #expect(try store.staffCredentials() == nil)
     }
 
@@ -131,11 +136,17 @@ extension AuthStateMachineTests {
             try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
             try await auth.requestEmailCode()
             try await auth.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
-            // Enrol an authenticator through the SDK's endpoints.
-            let setup: TOTPSetupResponse = try await api.send(Routes.staffAuth.totpSetup)
+            // Enrol an authenticator through the SDK's wrapped calls (issue 41), a wrong code first.
+            let setup = try await auth.startAuthenticatorApp()
             let secret = try #require(Base32Test.decode(setup.secret))
-            let enabled = try await api.send(
-                Routes.staffAuth.totpVerifySetup, TOTPCodeRequest(code: TOTPTestCode.code(secret: secret, time: server.clock.now)))
+            let now = TOTPTestCode.code(secret: secret, time: server.clock.now)
+            await #expect(throws: APIError.self) { try await auth.confirmAuthenticatorApp(code: now == "000000" ? "111111" : "000000") }
+            #expect(try await auth.authenticatorAppStatus().enabled == false)
+            let recoveryCodes = try await auth.confirmAuthenticatorApp(code: " \(now) ")
+            #expect(recoveryCodes.count == 10)
+            #expect(await auth.recoveryCodesToAcknowledge == recoveryCodes)
+            await auth.acknowledgeRecoveryCodes()
+            #expect(try await auth.recoveryCodesRemaining() == 10)
             await auth.logout()
 
             // Next login asks for the app (no email: docs/API.md §11.1), and a code from it signs in.
@@ -150,10 +161,17 @@ extension AuthStateMachineTests {
 
             // And a recovery code works too.
             try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
-            try await auth.verifySecondFactor(code: enabled.recoveryCodes[0])
+            try await auth.verifySecondFactor(code: recoveryCodes[0])
             guard case .signedIn = await auth.state else { Issue.record("not signed in"); return }
-            let status: TOTPStatusResponse = try await api.send(Routes.staffAuth.totpStatus)
-            #expect(status.recoveryCodesRemaining == 9)
+            #expect(try await auth.recoveryCodesRemaining() == 9)
+
+            // Turning it off: a spent recovery code is refused, an unused one (typed loosely) works.
+            await #expect(throws: APIError.self) { try await auth.disableAuthenticatorApp(code: recoveryCodes[0]) }
+            let unused = recoveryCodes[1]
+            try await auth.disableAuthenticatorApp(code: unused.prefix(4).lowercased() + "-" + unused.dropFirst(4).lowercased())
+            #expect(try await auth.authenticatorAppStatus() == TOTPStatusResponse(enabled: false, recoveryCodesRemaining: 0))
+            #expect(try await auth.recoveryCodesRemaining() == 0)
+            await #expect(throws: APIError.self) { try await auth.disableAuthenticatorApp(code: unused) }
         }
     }
 }

@@ -32,17 +32,20 @@ import Testing
         return (try #require(UserDefaults(suiteName: suite)), suite)
     }
 
+    /// A lock whose setting is in the app's credential store (no `UserDefaults`).
+    static func lock(_ biometrics: FakeBiometrics, lockAfter: TimeInterval = 300, now: (@Sendable () -> TimeInterval)? = nil) -> BiometricLock {
+        BiometricLock(authenticator: biometrics, lockAfter: lockAfter, legacyDefaults: nil, now: now ?? BiometricLock.monotonicSeconds)
+    }
+
     @Test func aLockedLaunchSendsNothingUntilThePersonPasses() async throws {
         let server = try await LiveServer()
         try await server.run { url in try await Self.lockedLaunch(server: server, url: url) }
     }
 
     static func lockedLaunch(server: LiveServer, url: URL) async throws {
-        let (defaults, suite) = try defaults()
-        defer { defaults.removePersistentDomain(forName: suite) }
         let store = InMemoryCredentialStore(), biometrics = FakeBiometrics()
         // First run: sign in, turn the lock on (it asks once, so the person knows it works).
-        let first = AppModel(api: server.client(url, store: store), lock: BiometricLock(authenticator: biometrics, defaults: defaults))
+        let first = AppModel(api: server.client(url, store: store), lock: Self.lock(biometrics))
         first.roles.select(.staff)
         await first.launch()
         try await SessionStateTests.signIn(first.staff, server: server)
@@ -58,7 +61,7 @@ import Testing
         let push = PushAndDeepLinkTests.FakePushSystem(allows: true, status: .authorized)
         let app = AppModel(
             api: server.client(url, store: store, transport: transport), push: push,
-            lock: BiometricLock(authenticator: biometrics, defaults: defaults))
+            lock: Self.lock(biometrics))
         push.coordinator = app.push
         app.appBecameActive()
         await app.launch()
@@ -93,17 +96,15 @@ import Testing
     }
 
     static func signOutFromLock(server: LiveServer, url: URL) async throws {
-        let (defaults, suite) = try defaults()
-        defer { defaults.removePersistentDomain(forName: suite) }
-        defaults.set(true, forKey: BiometricLock.enabledKey)
         let store = InMemoryCredentialStore(), biometrics = FakeBiometrics()
+        try store.saveBiometricLockSetting(BiometricLockSetting(isEnabled: true, guardsCredentials: false))
         let first = AppModel(api: server.client(url, store: store))
         first.roles.select(.staff)
         await first.launch()
         try await SessionStateTests.signIn(first.staff, server: server)
         let stolen = try #require(try store.staffCredentials())
 
-        let app = AppModel(api: server.client(url, store: store), lock: BiometricLock(authenticator: biometrics, defaults: defaults))
+        let app = AppModel(api: server.client(url, store: store), lock: Self.lock(biometrics))
         await app.launch()
         #expect(app.screen == .locked)
         await app.signOutFromLock()
@@ -122,10 +123,8 @@ import Testing
     }
 
     static func background(server: LiveServer, url: URL) async throws {
-        let (defaults, suite) = try defaults()
-        defer { defaults.removePersistentDomain(forName: suite) }
         let clock = Clock(), biometrics = FakeBiometrics()
-        let lock = BiometricLock(authenticator: biometrics, lockAfter: 300, defaults: defaults, now: { clock.now })
+        let lock = Self.lock(biometrics, now: { clock.now })
         let app = AppModel(api: server.client(url), lock: lock)
         app.roles.select(.staff)
         await app.launch()
@@ -150,11 +149,11 @@ import Testing
     }
 
     @Test func theLockCannotBeTurnedOnWithoutBiometricsOrAPass() async throws {
-        let (defaults, suite) = try Self.defaults()
-        defer { defaults.removePersistentDomain(forName: suite) }
         let biometrics = FakeBiometrics()
         biometrics.biometryName = nil
-        let lock = BiometricLock(authenticator: biometrics, defaults: defaults)
+        let store = InMemoryCredentialStore()
+        let lock = BiometricLock(
+            authenticator: biometrics, api: APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, store: store), legacyDefaults: nil)
         await lock.setEnabled(true)
         #expect(!lock.isEnabled)
         #expect(lock.problem == "This device has no Face ID or Touch ID set up.")
@@ -163,9 +162,9 @@ import Testing
         biometrics.answers = [false]
         await lock.setEnabled(true)
         #expect(!lock.isEnabled)
-        #expect(!defaults.bool(forKey: BiometricLock.enabledKey))
+        #expect(try store.biometricLockSetting() == nil)
         // Off: the app launches straight into the session.
-        let app = AppModel(api: APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, store: InMemoryCredentialStore()), lock: lock)
+        let app = AppModel(api: APIClient(baseURL: URL(string: "http://127.0.0.1:9")!, store: store), lock: lock)
         await app.launch()
         #expect(app.screen == .roleSelection)
     }

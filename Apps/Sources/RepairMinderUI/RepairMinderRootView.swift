@@ -32,6 +32,8 @@ public struct RepairMinderRootView: View {
                 RoleSelectionView(roles: app.roles)
             case .locked:
                 LockedView(app: app)
+            case .credentialsUnreadable:
+                CredentialsUnreadableView(app: app)
             case .staffLogin:
                 Owned { StaffLoginViewModel(auth: app.staff) } content: { StaffLoginView(model: $0, onSwitchRole: app.switchRole) }
             case .staffSecondFactor:

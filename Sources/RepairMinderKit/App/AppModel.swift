@@ -24,7 +24,15 @@ public final class AppModel {
         case customerLogin, customerCode, customerCompanySelection, customerMain
         /// The biometric lock is on and the session waits for Face ID or Touch ID (`unlock()`).
         case locked
+        /// The credential store could not be read at launch (the Keychain of a device not
+        /// unlocked since it started): whether there is a session is unknown, so neither role
+        /// selection nor sign-in is shown. Say `credentialsUnreadableMessage`; "Try again" is
+        /// `retryReadingCredentials()` (the app does it by itself when it becomes active).
+        case credentialsUnreadable
     }
+
+    /// What `.credentialsUnreadable` tells the person.
+    public static let credentialsUnreadableMessage = "Could not read your sign-in. Unlock your device, then try again."
 
     public let api: APIClient
     public let roles: RoleSelectionViewModel
@@ -44,9 +52,11 @@ public final class AppModel {
     /// Why the session just ended, when the person did not ask for it: show it once, then
     /// call `dismissNotice()`.
     public private(set) var notice: String?
-    /// The credential store could not be read at launch (the Keychain is locked, say): the
-    /// app starts signed out and says so, rather than pretending there was no session.
+    /// The stored session could not be restored for another reason than an unreadable store
+    /// (which is `.credentialsUnreadable`): say it over the screen.
     public private(set) var launchProblem: String?
+    /// The credential store could not be read at launch (`Screen.credentialsUnreadable`).
+    public private(set) var credentialsUnreadable = false
     @ObservationIgnored private var keepingFresh: Task<Void, Never>?
     /// Whether the app is in the foreground (`appBecameActive` until `appWillResignActive`).
     @ObservationIgnored private var isActive = false
@@ -76,6 +86,7 @@ public final class AppModel {
         // Locked before anything can use the stored session: the client replays its state to
         // each listener as soon as this initialiser returns, and push would act on it.
         if let lock {
+            lock.attach(api)
             lock.lockAtLaunch(hasSession: storedSessionOfChosenRole)
             push?.isPaused = lock.isLocked
         }
@@ -97,6 +108,10 @@ public final class AppModel {
             // Offline, the bundled or cached copy stays in use; the next launch asks again.
             Task { try? await config.refresh() }
         }
+        guard readsStoredSession() else {
+            hasLaunched = true
+            return
+        }
         if lock?.isLocked == true {
             // The APNs token may be fetched (it needs no session); its registration waits.
             await push?.appLaunched()
@@ -111,9 +126,48 @@ public final class AppModel {
         if isActive { appBecameActive() }
     }
 
+    /// Whether the credential store can be read; when it cannot, the launch stops at
+    /// `.credentialsUnreadable` rather than showing role selection or sign-in.
+    private func readsStoredSession() -> Bool {
+        do {
+            try roles.reload()
+            _ = try api.storedSessionRole()
+            credentialsUnreadable = false
+        } catch {
+            credentialsUnreadable = true
+        }
+        return !credentialsUnreadable
+    }
+
+    /// "Try again" on `.credentialsUnreadable`: reads the credential store again and, once it
+    /// can (the device was unlocked), goes on with the launch as if it had just started.
+    public func retryReadingCredentials() async {
+        guard credentialsUnreadable, readsStoredSession() else { return }
+        try? await api.reloadStoredState()
+        if let lock {
+            lock.lockAtLaunch(hasSession: storedSessionOfChosenRole)
+            push?.isPaused = lock.isLocked
+        }
+        hasLaunched = false
+        await launch()
+    }
+
     /// Asks for Face ID or Touch ID; a pass opens the app (restoring the session, at launch).
+    /// A staff session guarded by the Keychain (`BiometricLock.guardsCredentials`) is read
+    /// here: the Keychain's own prompt is the unlock, so there is one prompt, not two.
     public func unlock() async {
-        guard let lock, await lock.unlock() else { return }
+        guard let lock else { return }
+        if lock.isLocked, roles.role == .staff, api.staffSessionIsLocked {
+            do {
+                try await api.unlockStaffSession()
+                lock.unlocked()
+            } catch {
+                lock.unlockFailed(error)
+                return
+            }
+        } else {
+            guard await lock.unlock() else { return }
+        }
         if restoreAfterUnlock {
             restoreAfterUnlock = false
             await restoreChosenSession()
@@ -135,22 +189,24 @@ public final class AppModel {
     }
 
     private var storedSessionOfChosenRole: Bool {
-        switch roles.role {
-        case .staff: (try? api.store.staffCredentials()) != nil
-        case .customer: (try? api.store.customerCredentials()) != nil
-        case nil: false
-        }
+        guard let role = roles.role else { return false }
+        return (try? api.storedSessionRole()) == role
     }
 
     private func restoreChosenSession() async {
         do {
             switch roles.role {
-            case .staff: try await staff.restoreSession()
+            case .staff:
+                // Guarded without a lock screen: the Keychain asks now.
+                if api.staffSessionIsLocked { try await api.unlockStaffSession() }
+                try await staff.restoreSession()
             case .customer: try await customer.restoreSession()
             case nil: break
             }
+        } catch let error as CredentialAccessError {
+            launchProblem = "Your sign-in is locked (\(error)). Sign in again, or restart the app to try Face ID again."
         } catch {
-            launchProblem = "Your saved sign-in could not be read (\(error.localizedDescription)). Please sign in again."
+            credentialsUnreadable = true
         }
     }
 
@@ -160,6 +216,11 @@ public final class AppModel {
     /// expires, so no request waits for it.
     public func appBecameActive() {
         isActive = true
+        if credentialsUnreadable {
+            // Coming back may be the unlock the store waited for.
+            Task { await retryReadingCredentials() }
+            return
+        }
         // With a lock, nothing starts before the launch has decided whether it is closed: the
         // launch calls this again when it is done.
         guard hasLaunched || lock == nil else { return }
@@ -194,8 +255,8 @@ public final class AppModel {
     /// again: signed in, or signed out if the server now refuses it; still offline otherwise.
     /// Call it when the network comes back too (`appBecameActive()` does on each foreground).
     public func recheckOffline() async {
-        if staff.state == .offline { try? await staff.restoreSession() }
-        if customer.state == .offline { try? await customer.restoreSession() }
+        if case .offline = staff.state { try? await staff.restoreSession() }
+        if case .offline = customer.state { try? await customer.restoreSession() }
     }
 
     /// The app leaves the foreground: no refresh in the background.
@@ -216,6 +277,7 @@ public final class AppModel {
 
     public var screen: Screen {
         guard hasLaunched else { return .launching }
+        if credentialsUnreadable { return .credentialsUnreadable }
         if lock?.isLocked == true, roles.role != nil { return .locked }
         switch roles.role {
         case nil:

@@ -168,6 +168,9 @@ public final class PushCoordinator {
             registered = nil
             registeredRole = nil
             router.reset()
+        case .credentialsUnreadable:
+            // Unknown, not ended: nothing to register or to forget until it can be read.
+            break
         }
     }
 

@@ -13,10 +13,14 @@ public final class CustomerAuth {
         /// The email is a client of several shops: pick one (the code stays valid).
         case selectingCompany(CompanySelectionResponse)
         case signedIn(CustomerMeResponse)
-        case offline
+        /// A token is stored but the server could not be reached to confirm it: the customer
+        /// and shop as the last confirmed session had them (nil when never confirmed here).
+        case offline(CustomerMeResponse?)
     }
 
-    public private(set) var state: State = .signedOut
+    public private(set) var state: State = .signedOut {
+        didSet { rememberProfile() }
+    }
     /// The shop the code was asked for (a shop's own domain knows it, seed 000): verify sends
     /// it too, so a customer of several shops is not asked to choose.
     private var requestedCompanyId: String?
@@ -52,7 +56,16 @@ public final class CustomerAuth {
         } catch let error as APIError where error.isRefusalOfTheSession {
             state = .signedOut
         } catch {
-            state = .offline
+            state = .offline(try? api.store.customerProfile())
+        }
+    }
+
+    /// Keeps the signed-in customer for an offline launch; forgets them once signed out.
+    private func rememberProfile() {
+        switch state {
+        case .signedIn(let me): try? api.store.saveCustomerProfile(me)
+        case .signedOut: try? api.store.delete(.customerProfile)
+        case .offline, .codeSent, .selectingCompany: break
         }
     }
 

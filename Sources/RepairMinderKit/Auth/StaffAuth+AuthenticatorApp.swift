@@ -29,6 +29,24 @@ extension StaffAuth {
         recoveryCodesToAcknowledge = []
     }
 
+    /// Turns the authenticator app off with a current 6-digit code from it, or one of the
+    /// recovery codes (8 characters; spaces and dashes are ignored, `FormValidation.recoveryCode`).
+    /// A wrong code is `APIError.server` with `INVALID_CODE`; no app enabled, `TOTP_NOT_ENABLED`.
+    /// Turning it off spends the remaining recovery codes with it.
+    public func disableAuthenticatorApp(code: String) async throws {
+        let trimmed = code.trimmingCharacters(in: .whitespaces)
+        let sent = trimmed.count == 6 && trimmed.allSatisfy(\.isNumber) ? trimmed : FormValidation.recoveryCode(trimmed)
+        _ = try await api.send(Routes.staffAuth.totpDisable, TOTPCodeRequest(code: sent))
+        recoveryCodesToAcknowledge = []
+    }
+
+    /// How many unused recovery codes are left (0 without an authenticator app): when few are,
+    /// suggest turning the app off and on again for a new set.
+    public func recoveryCodesRemaining() async throws -> Int {
+        let status = try await authenticatorAppStatus()
+        return status.enabled ? status.recoveryCodesRemaining : 0
+    }
+
     /// Whether the app is enabled, and how many recovery codes are left.
     public func authenticatorAppStatus() async throws -> TOTPStatusResponse {
         try await api.send(Routes.staffAuth.totpStatus)

@@ -18,11 +18,15 @@ public final class StaffAuth {
         /// A magic-link code was sent to this email.
         case awaitingMagicCode(email: String)
         case signedIn(StaffMeResponse)
-        /// Credentials are stored but the server could not be reached to confirm them.
-        case offline
+        /// Credentials are stored but the server could not be reached to confirm them: the
+        /// staff member and company as the last confirmed session had them (nil when this
+        /// device never saw one confirmed), so the app can say who is signed in.
+        case offline(StaffMeResponse?)
     }
 
-    public private(set) var state: State = .signedOut
+    public private(set) var state: State = .signedOut {
+        didSet { rememberProfile() }
+    }
     /// What the shop's security policy asks of this session (docs/API.md §13.3), as its sign-in
     /// or latest refresh said (`APIClient.enrolmentStatus`): restricted, the app shows the
     /// enrolment screen instead of its tabs; in the grace period, a banner with the deadline.
@@ -76,7 +80,7 @@ public final class StaffAuth {
     /// answer it could not read, or the launch being cancelled. A credential store that cannot
     /// be read throws: that is not the same as having no session.
     public func restoreSession() async throws {
-        guard try api.store.staffCredentials() != nil else {
+        guard try api.hasStoredSession(.staff) else {
             state = .signedOut
             return
         }
@@ -89,7 +93,16 @@ public final class StaffAuth {
             if case .unauthorized(_, let code) = error { try? await api.signedOut(.staff, reason: .sessionRejected(code: code)) }
             state = .signedOut
         } catch {
-            state = .offline
+            state = .offline(try? api.store.staffProfile())
+        }
+    }
+
+    /// Keeps the signed-in staff member for an offline launch; forgets them once signed out.
+    private func rememberProfile() {
+        switch state {
+        case .signedIn(let me): try? api.store.saveStaffProfile(me)
+        case .signedOut: try? api.store.delete(.staffProfile)
+        case .offline, .awaitingSecondFactor, .awaitingMagicCode: break
         }
     }
 

@@ -4,10 +4,38 @@ import RepairMinderModels
 /// Where the SDK keeps credentials: Keychain on Apple platforms, a private file elsewhere,
 /// memory in tests. Implementations store opaque bytes under a few fixed keys; a read error
 /// is thrown, never mistaken for "signed out".
+///
+/// A store that can have the OS guard an item (the Keychain, with `SecAccessControl`
+/// `.biometryCurrentSet`) says so with `supportsBiometricProtection` and implements
+/// `write(_:for:protection:)`; reading such an item shows the system's Face ID or Touch ID
+/// prompt and throws `CredentialAccessError` when the person cancels or fails it.
 public protocol CredentialStore: Sendable {
+    /// The item's bytes; nil when there is none. Throws when the store cannot be read (a
+    /// locked Keychain), and for a guarded item whose prompt was cancelled or failed.
     func read(_ key: CredentialKey) throws -> Data?
+    /// Stores `data` under `key` as an ordinary item (readable after the first unlock).
     func write(_ data: Data, for key: CredentialKey) throws
+    /// Deletes the item under `key` (none: nothing happens). Never asks for biometrics.
     func delete(_ key: CredentialKey) throws
+    /// Stores `data` under `key` with `protection`. The default stores `.standard` items with
+    /// `write(_:for:)` and refuses `.biometryCurrentSet` (`CredentialAccessError.protectionUnavailable`).
+    func write(_ data: Data, for key: CredentialKey, protection: CredentialProtection) throws
+    /// Whether an item is stored under `key`, without reading it: never shows a prompt. The
+    /// default reads it (right for stores that have no guarded items).
+    func contains(_ key: CredentialKey) throws -> Bool
+    /// Whether `write(_:for:protection:)` can store `.biometryCurrentSet` items (false by default).
+    var supportsBiometricProtection: Bool { get }
+}
+
+extension CredentialStore {
+    public func write(_ data: Data, for key: CredentialKey, protection: CredentialProtection) throws {
+        guard protection == .standard else { throw CredentialAccessError.protectionUnavailable }
+        try write(data, for: key)
+    }
+
+    public func contains(_ key: CredentialKey) throws -> Bool { try read(key) != nil }
+
+    public var supportsBiometricProtection: Bool { false }
 }
 
 /// The items the SDK stores.
@@ -21,6 +49,15 @@ public enum CredentialKey: String, Sendable, CaseIterable {
     case staffDeviceToken = "staff-device-token"
     /// The push token registered for the customer session.
     case customerDeviceToken = "customer-device-token"
+    /// The staff session's refresh token under `.biometryCurrentSet` (`BiometricLock` with
+    /// `guardsCredentials`): the access token is then in memory only.
+    case staffGuarded = "staff-credentials-guarded"
+    /// The biometric lock's setting (`BiometricLockSetting`).
+    case biometricLock = "biometric-lock"
+    /// The last signed-in staff member and company, for an offline launch.
+    case staffProfile = "staff-profile"
+    /// The last signed-in customer and shop, for an offline launch.
+    case customerProfile = "customer-profile"
 }
 
 /// A signed-in staff member's tokens.
@@ -107,7 +144,7 @@ extension CredentialStore {
         if let token { try write(Data(token.utf8), for: role.deviceTokenKey) } else { try delete(role.deviceTokenKey) }
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, _ key: CredentialKey) throws -> T? {
+    func decode<T: Decodable>(_ type: T.Type, _ key: CredentialKey) throws -> T? {
         guard let data = try read(key) else { return nil }
         // What a newer server said (an enrolment method this version does not know) was kept
         // as it came: read back as it was decoded then, never refused (docs/API.md §1).

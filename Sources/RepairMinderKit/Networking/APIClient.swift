@@ -42,20 +42,61 @@ public actor APIClient {
         self.store = store
         sender = RequestSender(baseURL: baseURL, transport: transport, userAgent: userAgent, retry: retry, log: log, sleep: sleep)
         self.now = now
-        announcer = SessionAnnouncer(
-            states: Broadcast(replaying: Self.storedState(in: store)),
-            enrolment: Broadcast(replaying: EnrolmentStatus(try? store.staffCredentials())))
+        // Replaying from the start; the stored values replace these before anyone listens.
+        let announcer = SessionAnnouncer(
+            states: Broadcast(replaying: .signedOut(reason: nil)), enrolment: Broadcast(replaying: .fullAccess))
+        self.announcer = announcer
         staffSession = RefreshingSession(
-            .staff(announcing: announcer), store: store, sender: sender, maxRefreshesPerMinute: maxRefreshesPerMinute, now: now)
+            .staff(announcing: announcer), store: store, sender: sender, maxRefreshesPerMinute: maxRefreshesPerMinute, now: now,
+            guardedKey: .staffGuarded)
+        // What is stored, read without a prompt: a guarded session says what its enrolment is
+        // once unlocked and refreshed.
+        announcer.enrolment.send(EnrolmentStatus(staffSession.vault.peek()))
+        announcer.states.send(Self.storedState(store: store, staff: staffSession.vault))
     }
 
-    /// The state the stored credentials describe, before any request confirms them.
-    private static func storedState(in store: any CredentialStore) -> AuthState {
-        switch try? store.role() {
-        case .staff where (try? store.staffCredentials()) != nil: .signedIn(.staff)
-        case .customer where (try? store.customerCredentials()) != nil: .signedIn(.customer)
-        default: .signedOut(reason: nil)
+    /// The state the stored credentials describe, before any request confirms them; a store
+    /// that cannot be read is `.credentialsUnreadable`, never "signed out".
+    private static func storedState(store: any CredentialStore, staff: SessionVault) -> AuthState {
+        do {
+            return try storedRole(store: store, staff: staff).map(AuthState.signedIn) ?? .signedOut(reason: nil)
+        } catch {
+            return .credentialsUnreadable
         }
+    }
+
+    private static func storedRole(store: any CredentialStore, staff: SessionVault) throws -> AppRole? {
+        guard let role = try store.role() else { return nil }
+        return try hasSession(role, store: store, staff: staff) ? role : nil
+    }
+
+    private static func hasSession(_ role: AppRole, store: any CredentialStore, staff: SessionVault) throws -> Bool {
+        switch role {
+        case .staff: try staff.exists()
+        case .customer: try store.contains(.customer)
+        }
+    }
+
+    /// Whether `role`'s session is stored (a guarded one too, locked or not), without a prompt;
+    /// throws when the store cannot be read.
+    public nonisolated func hasStoredSession(_ role: AppRole) throws -> Bool {
+        try Self.hasSession(role, store: store, staff: staffSession.vault)
+    }
+
+    /// The role whose session is stored (the role chosen at launch, with its credentials); nil
+    /// when there is none. Never shows a prompt; throws when the store cannot be read (a
+    /// Keychain locked before the device's first unlock): that is not "signed out".
+    public nonisolated func storedSessionRole() throws -> AppRole? {
+        try Self.storedRole(store: store, staff: staffSession.vault)
+    }
+
+    /// Reads the store again after `.credentialsUnreadable` (the device was unlocked since) and
+    /// announces what it holds; throws, and stays as it is, while it still cannot be read.
+    public func reloadStoredState() throws {
+        let role = try storedSessionRole()
+        guard authState == .credentialsUnreadable else { return }
+        announcer.enrolment.send(EnrolmentStatus(staffSession.vault.peek()))
+        announcer.states.send(role.map(AuthState.signedIn) ?? .signedOut(reason: nil))
     }
 
     /// How many callers wait for the staff refresh in flight (for tests that act once one
@@ -173,6 +214,44 @@ public actor APIClient {
         try await staffSession.current(refreshingWithin: margin)?.accessTokenExpiresAt
     }
 
+    /// An access token of the staff session valid for at least `minTTL` more seconds, for the
+    /// app's own requests to other Repair Minder services: the stored one, or a new one from a
+    /// refresh shared with every other caller that needs one (one refresh at a time). When the
+    /// server's tokens live less than `minTTL`, a just-refreshed token is returned as it is.
+    /// Signed out: `APIError.notSignedIn`; a refused refresh: `APIError.sessionExpired`.
+    public func validAccessToken(minTTL: TimeInterval = 60) async throws -> String {
+        guard let credentials = try await staffSession.current(refreshingWithin: minTTL) else { throw APIError.notSignedIn }
+        return credentials.accessToken
+    }
+
+    /// Whether the staff session is guarded by biometrics (`BiometricLockSetting.guardsCredentials`):
+    /// its refresh token under `.biometryCurrentSet`, its access token in memory only.
+    public nonisolated var staffCredentialsAreGuarded: Bool { staffSession.vault.isGuarded }
+
+    /// Whether a guarded staff session is stored and not yet read in this launch: nothing can
+    /// use it before `unlockStaffSession()`.
+    public nonisolated var staffSessionIsLocked: Bool {
+        guard staffSession.vault.isGuarded, (try? staffSession.vault.exists()) == true else { return false }
+        return (try? staffSession.vault.read()) == nil
+    }
+
+    /// Reads a guarded staff session: on a phone the Keychain shows the Face ID or Touch ID
+    /// prompt. True when there is a session (it needs no prompt when it is not guarded or was
+    /// read before). A cancelled or failed prompt throws `CredentialAccessError`. The Keychain
+    /// call blocks until the person answers; it runs on this actor, never on the main thread.
+    @discardableResult
+    public func unlockStaffSession() async throws -> Bool {
+        try await staffSession.unlock()
+    }
+
+    /// Guards the staff session with biometrics from now on, or stops: a stored session moves
+    /// between the ordinary item and the guarded one. `BiometricLock` calls it when the lock
+    /// is turned on or off. Throws `CredentialAccessError.protectionUnavailable` where the
+    /// store cannot guard items (a file, memory), and `.sessionLocked` to stop while locked.
+    public func guardStaffCredentials(_ on: Bool) async throws {
+        try await staffSession.setGuarded(on)
+    }
+
     /// Refreshes the staff session now, whatever its access token's expiry, and returns what
     /// the shop's policy asks of it then. After the user enrolled the factor their shop requires
     /// (docs/API.md §13.3), this lifts a restriction without signing in again.
@@ -212,8 +291,12 @@ public actor APIClient {
 
     private func endSession(_ role: AppRole, reason: SignOutReason) async throws {
         switch role {
-        case .staff: try await staffSession.end()
-        case .customer: try store.delete(.customer)
+        case .staff:
+            try await staffSession.end()
+            try store.delete(.staffProfile)
+        case .customer:
+            try store.delete(.customer)
+            try store.delete(.customerProfile)
         }
         announcer.signedOut(role, reason: reason)
     }

@@ -5,6 +5,10 @@ public enum AuthState: Sendable, Equatable {
     case signedOut(reason: SignOutReason?)
     /// A session of this role is stored (it may still be refused at the next request).
     case signedIn(AppRole)
+    /// The credential store could not be read (a Keychain locked before the device's first
+    /// unlock since it started): whether there is a session is unknown, which is not "signed
+    /// out". `APIClient.reloadStoredState()` reads it again.
+    case credentialsUnreadable
 
     /// A message for the person when a session ended without them asking, once; nil otherwise.
     public var notice: String? {

@@ -18,10 +18,15 @@ import FoundationNetworking
 /// - a full token refused with 403 `FACTOR_ENROLMENT_REQUIRED` (the shop's policy restricts the
 ///   session, docs/API.md §13.3) is refreshed once: the answer is the restricted token (the
 ///   caller gets `APIError.enrolmentRequired`), or a full one after an enrolment (replayed);
-/// - signing in or out wins over a refresh in flight: its tokens are never written back.
+/// - signing in or out wins over a refresh in flight: its tokens are never written back, and
+///   the callers waiting for it carry on with the new session (or fail: signed out).
+///
+/// The credentials are kept by a `SessionVault`: as they are, or guarded by biometrics with the
+/// access token in memory only (`guardedKey`, the staff session).
 actor RefreshingSession {
     nonisolated let kind: SessionKind
     nonisolated let store: any CredentialStore
+    nonisolated let vault: SessionVault
     private let sender: RequestSender
     private let now: @Sendable () -> Date
     private let gate: RefreshGate<SessionCredentials>
@@ -31,17 +36,19 @@ actor RefreshingSession {
 
     init(
         _ kind: SessionKind, store: any CredentialStore, sender: RequestSender, maxRefreshesPerMinute: Int,
-        now: @escaping @Sendable () -> Date
+        now: @escaping @Sendable () -> Date, guardedKey: CredentialKey? = nil
     ) {
         self.kind = kind
         self.store = store
+        vault = SessionVault(store: store, key: kind.key, guardedKey: guardedKey)
         self.sender = sender
         self.now = now
         gate = RefreshGate(maxPerMinute: maxRefreshesPerMinute, now: now)
     }
 
-    /// The stored credentials; nil when signed out.
-    nonisolated func stored() throws -> SessionCredentials? { try store.sessionCredentials(kind.key) }
+    /// The stored credentials; nil when signed out (`CredentialAccessError.sessionLocked` while
+    /// a guarded session waits for its unlock).
+    nonisolated func stored() throws -> SessionCredentials? { try vault.read() }
 
     /// What `transmit` answers when given the session's access token. `transmit` throws
     /// `APIError.unauthorized` for a 401, and is then called once more with newer credentials.
@@ -89,22 +96,28 @@ actor RefreshingSession {
     /// Records a completed sign-in.
     func begin(_ credentials: SessionCredentials) throws {
         generation += 1
-        try store.saveSession(credentials, as: kind.key)
+        try vault.save(credentials)
     }
 
     /// Forgets the session locally (the server call, if any, is the caller's).
     func end() throws {
         generation += 1
-        try store.delete(kind.key)
+        try vault.delete()
     }
+
+    /// Reads a guarded session (the OS asks for biometrics); whether there is a session.
+    func unlock() throws -> Bool { try vault.unlock() }
+
+    /// Guards the session from now on, or stops (`SessionVault.setGuarded`).
+    func setGuarded(_ on: Bool) throws { try vault.setGuarded(on) }
 
     /// How many callers wait for the refresh in flight.
     var refreshWaiters: Int { get async { await gate.waiting } }
 
     /// Credentials newer than `stale` (`RefreshGate`: one refresh at a time, shared).
     private func fresh(replacing stale: SessionCredentials) async throws -> SessionCredentials {
-        let store = self.store, key = kind.key
-        return try await gate.fresh(replacing: stale, stored: { try store.sessionCredentials(key) }) { stored in
+        let vault = self.vault
+        return try await gate.fresh(replacing: stale, stored: { try vault.read() }) { stored in
             try await self.refresh(using: stored)
         }
     }
@@ -113,10 +126,14 @@ actor RefreshingSession {
         let started = now(), startedIn = generation
         let answer = try await sender.send(try kind.refreshRequest(credentials.refreshToken), bearer: nil)
         // Signed out (or in again) while the refresh was in flight: its tokens are not wanted.
-        guard generation == startedIn else { throw APIError.notSignedIn }
+        // Those who waited for it go on with the session signed in meanwhile, if there is one.
+        guard generation == startedIn else {
+            guard let signedInMeanwhile = try vault.read() else { throw APIError.notSignedIn }
+            return signedInMeanwhile
+        }
         do {
             let next = try kind.renewed(answer, started)
-            try store.saveSession(next, as: kind.key)
+            try vault.save(next)
             kind.refreshed(next)
             return next
         } catch APIError.unauthorized(_, let code) {

@@ -13,6 +13,7 @@ enum SessionFollower {
                 case .signedOut:
                     if signedIn, ended() == nil { return }
                     signedIn = false
+                case .credentialsUnreadable: break
                 }
             }
         }

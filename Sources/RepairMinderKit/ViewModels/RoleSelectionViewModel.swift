@@ -5,11 +5,26 @@ import Observation
 @MainActor @Observable
 public final class RoleSelectionViewModel {
     public private(set) var role: AppRole?
+    /// The remembered choice could not be read (a locked Keychain): unknown, not "none".
+    /// `AppModel` shows `.credentialsUnreadable` instead of this screen then.
+    public private(set) var readFailed = false
     private let store: any CredentialStore
 
     public init(store: any CredentialStore) {
         self.store = store
-        role = try? store.role()
+        try? reload()
+    }
+
+    /// Reads the remembered choice again (after the device was unlocked); throws while the
+    /// store still cannot be read.
+    public func reload() throws {
+        do {
+            role = try store.role()
+            readFailed = false
+        } catch {
+            readFailed = true
+            throw error
+        }
     }
 
     public func select(_ role: AppRole) {
