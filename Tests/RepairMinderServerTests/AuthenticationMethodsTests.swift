@@ -65,7 +65,7 @@ import Testing
             let options = try JSONDecoder().decode(
                 PublicKeyCredentialRequestOptionsJSON.self, from: JSONSerialization.data(withJSONObject: try #require(login.data["passkey"])))
             let answer = TwoFactorVerifyRequest(
-                userId: try #require(login.string("userId")), passkey: try await try #require(engineer.passkey).signIn(options),
+                userId: try #require(login.string("userId")), passkey: try await #require(engineer.passkey).signIn(options),
                 challengeToken: login.string("challengeToken"))
             try await expect(
                 try await client.send(.post, "/api/auth/2fa/verify", json: try PasskeyTests.json(answer)), ["pwd", "swk", "user", "mfa"])
