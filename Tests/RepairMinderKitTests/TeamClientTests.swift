@@ -9,7 +9,7 @@ import Testing
 @MainActor
 @Suite struct TeamClientTests {
     static func signedIn(_ server: LiveServer, _ url: URL, _ email: String, _ password: String) async throws -> StaffAuth {
-        let auth = await StaffAuth(api: server.client(url))
+        let auth = StaffAuth(api: server.client(url))
         try await auth.login(email: email, password: password)
         try await auth.requestEmailCode()
         try await auth.verifySecondFactor(code: try await server.latestCode(to: email))

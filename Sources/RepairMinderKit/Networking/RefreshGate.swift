@@ -36,7 +36,7 @@ actor RefreshGate<Credentials: Equatable & Sendable> {
             started.append(time)
             inFlight = Task {
                 let result = await Result { try await refresh(current) }
-                await self.finish(result, startedAt: time)
+                self.finish(result, startedAt: time)
                 return try result.get()
             }
         }
