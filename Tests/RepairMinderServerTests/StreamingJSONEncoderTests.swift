@@ -55,7 +55,7 @@ import Testing
         var fraction = 0.1
         var negative = -2.5
         var huge = 1e20
-        var tiny = 5e-324
+        var tiny = Double.leastNonzeroMagnitude  // 5e-324, which a literal would warn of
         var float: Float = 1.5
         var integers: [Int] = [0, 7, -7, Int.max, Int.min]
         var unsigned: [UInt64] = [0, UInt64.max]
