@@ -1,3 +1,6 @@
+#if canImport(UIKit)
+import UIKit
+
 /// Where the system's passkey sheet is shown: the key window of the scene the person is using
 /// (foreground and active). A window made for the purpose has no scene and shows nothing.
 public enum ForegroundWindow {
@@ -9,9 +12,6 @@ public enum ForegroundWindow {
         scenes.lazy.filter(isForegroundActive).compactMap(keyWindow).first
     }
 }
-
-#if canImport(UIKit)
-import UIKit
 
 extension ForegroundWindow {
     /// The key window of the app's foreground-active window scene, if it has one.

@@ -1,3 +1,5 @@
+#if canImport(AuthenticationServices)
+// The decisions need no Apple framework; they are compiled where the passkey sheet is.
 import RepairMinderKit
 
 /// How one `ASAuthorizationController` request ended, in terms that need no Apple framework,
@@ -58,3 +60,4 @@ public enum PasskeyRequestPolicy {
         }
     }
 }
+#endif
