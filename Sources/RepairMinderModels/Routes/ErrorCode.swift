@@ -71,6 +71,9 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// A body that is not of the route's media type (the clients' CSV import).
     public static let unsupportedMediaType = ErrorCode(rawValue: "UNSUPPORTED_MEDIA_TYPE")
 
+    // Platform administration (§15).
+    public static let companyStatusConflict = ErrorCode(rawValue: "COMPANY_STATUS_CONFLICT")
+
     // The shop's security policy (§13).
     public static let factorEnrolmentRequired = ErrorCode(rawValue: "FACTOR_ENROLMENT_REQUIRED")
 

@@ -108,6 +108,10 @@ public struct QueryParameter: Sendable, Hashable {
     /// A CSV import that writes its good rows even when others are refused.
     public static let partial = QueryParameter(
         "partial", "true: write the rows that pass even when others are refused", allowed: ["true", "false"])
+    /// The platform's shops list (docs/API.md §15): which shops.
+    public static let companyStatus = QueryParameter(
+        "status", "Which shops: all (the default), pending_approval, active or suspended",
+        allowed: ["all", "pending_approval", "active", "suspended"])
     /// Free text a list is narrowed by.
     public static let q = QueryParameter("q", "Only items matching this text (case-insensitive)")
 }

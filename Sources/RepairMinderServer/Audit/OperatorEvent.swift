@@ -34,15 +34,18 @@ public enum OperatorEventType: String, Sendable, CaseIterable {
 
 extension ActivityLog {
     /// Records an operator's `type` on `companyId` (and `userId`, for a staff account), done by
-    /// `actor` (the OS user), on the connection (the transaction) that makes the change, so
-    /// the event exists exactly when the change commits.
+    /// `actor` (the OS user, or a platform administrator's address with their `actorUserId`),
+    /// on the connection (the transaction) that makes the change, so the event exists exactly
+    /// when the change commits.
     static func record(
-        _ type: OperatorEventType, companyId: String, userId: String? = nil, actor: String, at now: Double, on db: any SQLDatabase
+        _ type: OperatorEventType, companyId: String, userId: String? = nil, actor: String, actorUserId: String? = nil, at now: Double,
+        on db: any SQLDatabase
     ) async throws {
         try await db.raw(
             """
-            INSERT INTO activity_log (id, user_id, company_id, actor, type, at)
-            VALUES (\(bind: OrderedID.next()), \(bind: userId), \(bind: companyId), \(bind: actor), \(bind: type.rawValue), \(bind: now))
+            INSERT INTO activity_log (id, user_id, company_id, actor, actor_user_id, type, at)
+            VALUES (\(bind: OrderedID.next()), \(bind: userId), \(bind: companyId), \(bind: actor), \(bind: actorUserId),
+                \(bind: type.rawValue), \(bind: now))
             """
         ).run()
     }

@@ -1,0 +1,21 @@
+/// The platform's administration (docs/API.md §15): `companies:manage`, which only
+/// `master_admin` has, reaches every shop.
+extension Routes {
+    public struct PlatformAdmin: RouteFeature {
+        public static let name = "Platform administration"
+        public let companies = Route<EmptyPayload, [PlatformCompany]>(
+            .get, "/api/admin/companies", .staff, "Every shop, the ones pending approval first", permission: .companiesManage,
+            format: .paginatedEnvelope, query: [.companyStatus, .q, .page, .limit])
+        public let approve = Route<EmptyPayload, PlatformCompany>(
+            .post, "/api/admin/companies/{id}/approve", .staff, "Approve a shop pending approval", permission: .companiesManage,
+            failures: [.init(404, .notFound), .init(409, .companyStatusConflict)])
+        public let suspend = Route<EmptyPayload, PlatformCompany>(
+            .post, "/api/admin/companies/{id}/suspend", .staff, "Suspend a shop (active or pending): its staff see only their account",
+            permission: .companiesManage, failures: [.init(404, .notFound), .init(409, .companyStatusConflict)])
+        public let reactivate = Route<EmptyPayload, PlatformCompany>(
+            .post, "/api/admin/companies/{id}/reactivate", .staff, "Put a suspended shop back in service", permission: .companiesManage,
+            failures: [.init(404, .notFound), .init(409, .companyStatusConflict)])
+    }
+    /// Platform administration: the routes of this feature.
+    public static let platformAdmin = PlatformAdmin()
+}

@@ -1,0 +1,27 @@
+import Foundation
+import RepairMinderModels
+
+/// The platform's administrators manage its shops (docs/API.md §15); the route table requires
+/// `companies:manage` (`master_admin`) of each route.
+struct PlatformAdminController {
+    let administration: PlatformAdministration
+    let clock: ServerClock
+
+    func mount(on routes: RouteMounter) {
+        routes.on(Routes.platformAdmin.companies, page: companies)
+        routes.on(Routes.platformAdmin.approve) { try await apply(.approve, $0) }
+        routes.on(Routes.platformAdmin.suspend) { try await apply(.suspend, $0) }
+        routes.on(Routes.platformAdmin.reactivate) { try await apply(.reactivate, $0) }
+    }
+
+    @Sendable func companies(_ call: RouteCall<EmptyPayload>) async throws -> ([PlatformCompany], Pagination) {
+        let (page, limit) = try ActivityController.pageAndLimit(call)
+        let status = try call.choice(.companyStatus).flatMap { $0 == "all" ? nil : CompanyStatus(rawValue: $0) }
+        let (rows, total) = try await administration.page(status: status, query: call.text(.q), page: page, limit: limit)
+        return (rows, .of(page: page, limit: limit, total: total))
+    }
+
+    @Sendable func apply(_ transition: PlatformAdministration.Transition, _ call: RouteCall<EmptyPayload>) async throws -> PlatformCompany {
+        try await administration.apply(transition, to: try call.parameter("id"), by: try call.staff, now: clock.now())
+    }
+}

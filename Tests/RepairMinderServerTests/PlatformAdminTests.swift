@@ -1,0 +1,114 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RepairMinderModels
+import TestSupport
+import Testing
+
+@testable import RepairMinderServer
+
+/// The platform's administration of shops (docs/API.md §15), on the engine under test: the demo
+/// admin made a `master_admin` (what `companies:manage` needs) approves, suspends and
+/// reactivates the demo shops; everyone else is refused.
+@Suite struct PlatformAdminTests {
+    /// Makes the demo admin a platform administrator (before they sign in: the role is read as stored).
+    static func promoteDemoAdmin(_ server: TestServer) async throws {
+        try await server.withDatabase { database in
+            try await database.withConnection { db in
+                try await db.raw("UPDATE users SET role = 'master_admin' WHERE email = \(bind: DemoFixtures.adminEmail)").run()
+            }
+        }
+    }
+
+    static func shops(_ client: TestClient, _ token: String, _ query: String = "") async throws -> [[String: Any]] {
+        try TeamTests.list(try await client.send(.get, "/api/admin/companies" + query, bearer: token))
+    }
+
+    static func id(_ client: TestClient, _ token: String, named name: String) async throws -> String {
+        try #require(try await shops(client, token).first { $0["name"] as? String == name }?["id"] as? String)
+    }
+
+    @Test func aPlatformAdminListsApprovesSuspendsAndReactivatesShops() async throws {
+        let server = try await TestServer()
+        try await Self.promoteDemoAdmin(server)
+        try await server.run { client in
+            let admin = try await TeamTests.token(client)
+            let all = try await Self.shops(client, admin)
+            #expect(all.first?["status"] as? String == "pending_approval")
+            let pending = try #require(all.first { $0["name"] as? String == "Pending Phones" })
+            #expect(pending["ownerEmail"] as? String == "owner@pending.test")
+            #expect(pending["staffCount"] as? Int == 1)
+            #expect(pending["clientCount"] as? Int == 0)
+            let acme = try #require(all.first { $0["name"] as? String == "Acme Repairs" })
+            #expect(acme["clientCount"] as? Int == 2)
+            #expect(try await Self.shops(client, admin, "?status=pending_approval").compactMap { $0["name"] as? String } == ["Pending Phones"])
+            #expect(try await Self.shops(client, admin, "?q=PHONE").compactMap { $0["name"] as? String } == ["Pending Phones"])
+            #expect(try await Self.shops(client, admin, "?q=%25").isEmpty)
+            try await client.send(.get, "/api/admin/companies?status=closed", bearer: admin).expectFailure(.badRequest, "VALIDATION_ERROR")
+
+            // Approved: the shop's staff reach the whole API on their next request.
+            let owner = try #require(try await client.signIn("owner@pending.test", "pending password").string("token"))
+            try await client.send(.get, "/api/users", bearer: owner).expectFailure(.forbidden, "ACCOUNT_PENDING_APPROVAL")
+            let id = try #require(pending["id"] as? String)
+            let approved = try await client.send(.post, "/api/admin/companies/\(id)/approve", bearer: admin)
+            #expect(approved.status == .ok)
+            #expect(approved.string("status") == "active")
+            #expect(try await client.send(.get, "/api/users", bearer: owner).status == .ok)
+            try await client.send(.post, "/api/admin/companies/\(id)/approve", bearer: admin).expectFailure(
+                .conflict, "COMPANY_STATUS_CONFLICT", "Only a shop pending approval can be approved; this one is active")
+            // Suspended: quarantined at once; reactivated: back.
+            #expect(try await client.send(.post, "/api/admin/companies/\(id)/suspend", bearer: admin).string("status") == "suspended")
+            try await client.send(.get, "/api/users", bearer: owner).expectFailure(.forbidden, "ACCOUNT_SUSPENDED")
+            try await client.send(.post, "/api/admin/companies/\(id)/suspend", bearer: admin).expectFailure(.conflict, "COMPANY_STATUS_CONFLICT")
+            #expect(try await client.send(.post, "/api/admin/companies/\(id)/reactivate", bearer: admin).string("status") == "active")
+            try await client.send(.post, "/api/admin/companies/\(id)/reactivate", bearer: admin).expectFailure(
+                .conflict, "COMPANY_STATUS_CONFLICT", "Only a suspended shop can be reactivated; this one is active")
+            #expect(try await client.send(.get, "/api/users", bearer: owner).status == .ok)
+            // Never their own shop, never an unknown one.
+            let own = try #require(acme["id"] as? String)
+            try await client.send(.post, "/api/admin/companies/\(own)/suspend", bearer: admin).expectFailure(
+                .conflict, "COMPANY_STATUS_CONFLICT", "You cannot suspend your own shop")
+            try await client.send(.post, "/api/admin/companies/\(UUID())/approve", bearer: admin).expectFailure(.notFound, "NOT_FOUND")
+            // The operator's events, with the administrator as the actor, in the order made.
+            let events = try await server.withDatabase { database in
+                try await database.withConnection { db in
+                    try await db.raw("SELECT type, actor, actor_user_id FROM activity_log WHERE company_id = \(bind: id) ORDER BY id").all()
+                        .map { (try $0.decode(column: "type", as: String.self), try $0.decode(column: "actor", as: String.self),
+                                try $0.decode(column: "actor_user_id", as: String?.self)) }
+                }
+            }
+            #expect(events.map(\.0) == ["company_approved", "company_suspended", "company_reactivated"])
+            #expect(events.allSatisfy { $0.1 == DemoFixtures.adminEmail && $0.2 != nil })
+        }
+    }
+
+    /// A shop admin, an engineer, a customer's token and a REKI token reach none of it, and change nothing.
+    @Test func onlyAPlatformAdminReachesIt() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let shopAdmin = try await TeamTests.token(client)
+            let engineer = try await TeamTests.token(client, DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
+            let customer = try #require(try await client.customerSignIn("jane@example.test").string("token"))
+            let reki = try #require(
+                try await client.post("/auth/register", ["email": "reki@example.com", "password": "violet kettle 1987"]).json["access_token"]
+                    as? String)
+            let pending = try await server.withDatabase { database in
+                try await database.withConnection { db in
+                    try #require(try await db.raw("SELECT id FROM companies WHERE name = 'Pending Phones'").first(decodingColumn: "id", as: String.self))
+                }
+            }
+            for route in Routes.platformAdmin.routes {
+                let path = route.path.description.replacingOccurrences(of: "{id}", with: pending)
+                for token in [shopAdmin, engineer] {
+                    try await client.send(route.method.hummingbird, path, bearer: token).expectFailure(.forbidden, "FORBIDDEN")
+                }
+                for token in [customer, reki] {
+                    try await client.send(route.method.hummingbird, path, bearer: token).expectFailure(.unauthorized, "UNAUTHORIZED")
+                }
+                try await client.send(route.method.hummingbird, path).expectFailure(.unauthorized, "UNAUTHORIZED")
+            }
+            let owner = try #require(try await client.signIn("owner@pending.test", "pending password").string("token"))
+            try await client.send(.get, "/api/users", bearer: owner).expectFailure(.forbidden, "ACCOUNT_PENDING_APPROVAL")
+        }
+    }
+}
