@@ -53,3 +53,69 @@ extension PlatformCompany: WireObject {
             createdAt: WireExample.timestamp, ownerEmail: "owner@pendingphones.example")
     }
 }
+
+/// A staff account of any shop, as the platform's administrators find it (docs/API.md §15).
+public struct PlatformUser: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    public var email: String
+    public var firstName: String?
+    public var lastName: String?
+    public var role: UserRole
+    public var companyId: String
+    public var companyName: String
+    public var isActive: Bool
+    public var archived: Bool
+    /// ISO 8601 UTC; nil before the first sign-in.
+    public var lastLogin: String?
+    public init(
+        id: String, email: String, firstName: String?, lastName: String?, role: UserRole, companyId: String, companyName: String,
+        isActive: Bool, archived: Bool, lastLogin: String?
+    ) {
+        self.id = id
+        self.email = email
+        self.firstName = firstName
+        self.lastName = lastName
+        self.role = role
+        self.companyId = companyId
+        self.companyName = companyName
+        self.isActive = isActive
+        self.archived = archived
+        self.lastLogin = lastLogin
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(email, forKey: .email)
+        try c.encode(firstName, forKey: .firstName)
+        try c.encode(lastName, forKey: .lastName)
+        try c.encode(role, forKey: .role)
+        try c.encode(companyId, forKey: .companyId)
+        try c.encode(companyName, forKey: .companyName)
+        try c.encode(isActive, forKey: .isActive)
+        try c.encode(archived, forKey: .archived)
+        try c.encode(lastLogin, forKey: .lastLogin)
+    }
+}
+
+extension PlatformUser: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText),
+        .init("email", \.email, .email),
+        .init("firstName", \.firstName, .nullable(.text)),
+        .init("lastName", \.lastName, .nullable(.text)),
+        .init("role", \.role, .cases(of: UserRole.self)),
+        .init("companyId", \.companyId, .nonEmptyText),
+        .init("companyName", \.companyName, .nonEmptyText),
+        .init("isActive", \.isActive, .boolean),
+        .init("archived", \.archived, .boolean),
+        .init("lastLogin", \.lastLogin, .nullable(.timestamp)),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "A staff account of any shop") }
+    public static var example: PlatformUser {
+        PlatformUser(
+            id: WireExample.userId, email: "owner@pendingphones.example", firstName: "Penny", lastName: "Pending", role: .admin,
+            companyId: "3f6c2a9e-1b7d-4c58-9e2a-6d1f0b8c4a27", companyName: "Pending Phones", isActive: true, archived: false,
+            lastLogin: WireExample.timestamp)
+    }
+}

@@ -193,7 +193,10 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         clock: clock
     ).mount(on: routes)
     PortalPage.mount(on: routes)
-    PlatformAdminController(administration: PlatformAdministration(database: database), clock: clock).mount(on: routes)
+    PlatformAdminController(
+        administration: PlatformAdministration(database: database), users: PlatformUsers(database: database, revocation: revocation),
+        clock: clock
+    ).mount(on: routes)
     TOTPController(app: authenticatorApp, clock: clock).mount(on: routes)
     CustomerAuthController(
         settings: settings, clock: clock, customers: customers, codes: codes, signer: signer, metrics: parts.metrics

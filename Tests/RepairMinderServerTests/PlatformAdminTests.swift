@@ -82,6 +82,34 @@ import Testing
         }
     }
 
+    /// Staff of every shop, found by address or name; signed out of every session.
+    @Test func aPlatformAdminFindsStaffOfEveryShopAndSignsThemOut() async throws {
+        let server = try await TestServer()
+        try await Self.promoteDemoAdmin(server)
+        try await server.run { client in
+            let admin = try await TeamTests.token(client)
+            let everyone = try TeamTests.list(try await client.send(.get, "/api/admin/users?limit=100", bearer: admin))
+            #expect(Set(everyone.compactMap { $0["companyName"] as? String }).isSuperset(of: ["Acme Repairs", "Pending Phones"]))
+            let found = try TeamTests.list(try await client.send(.get, "/api/admin/users?q=penny%20pen", bearer: admin))
+            #expect(found.map { $0["email"] as? String } == ["owner@pending.test"])
+            #expect(found.first?["companyName"] as? String == "Pending Phones")
+            #expect(found.first?["role"] as? String == "admin")
+            let owner = try #require(try await client.signIn("owner@pending.test", "pending password").string("token"))
+            let id = try #require(found.first?["id"] as? String)
+            let signedOut = try await client.send(.post, "/api/admin/users/\(id)/sign-out", bearer: admin)
+            #expect(signedOut.data["revoked"] as? Int == 1)
+            try await client.send(.get, "/api/auth/me", bearer: owner).expectFailure(.unauthorized, "UNAUTHORIZED")
+            try await client.send(.post, "/api/admin/users/\(UUID())/sign-out", bearer: admin).expectFailure(.notFound, "NOT_FOUND")
+            let events = try await server.withDatabase { database in
+                try await database.withConnection { db in
+                    try await db.raw("SELECT type FROM activity_log WHERE user_id = \(bind: id) AND actor_user_id IS NOT NULL").all()
+                        .map { try $0.decode(column: "type", as: String.self) }
+                }
+            }
+            #expect(events == ["sessions_revoked_by_admin"])
+        }
+    }
+
     /// A shop admin, an engineer, a customer's token and a REKI token reach none of it, and change nothing.
     @Test func onlyAPlatformAdminReachesIt() async throws {
         let server = try await TestServer()

@@ -15,6 +15,12 @@ extension Routes {
         public let reactivate = Route<EmptyPayload, PlatformCompany>(
             .post, "/api/admin/companies/{id}/reactivate", .staff, "Put a suspended shop back in service", permission: .companiesManage,
             failures: [.init(404, .notFound), .init(409, .companyStatusConflict)])
+        public let users = Route<EmptyPayload, [PlatformUser]>(
+            .get, "/api/admin/users", .staff, "Staff accounts of every shop, by address", permission: .companiesManage,
+            format: .paginatedEnvelope, query: [.q, .page, .limit])
+        public let signOutUser = Route<EmptyPayload, RevokedSessionsResponse>(
+            .post, "/api/admin/users/{id}/sign-out", .staff, "End every session of a staff account of any shop",
+            permission: .companiesManage, failures: [.init(404, .notFound)])
     }
     /// Platform administration: the routes of this feature.
     public static let platformAdmin = PlatformAdmin()

@@ -5,6 +5,7 @@ import RepairMinderModels
 /// `companies:manage` (`master_admin`) of each route.
 struct PlatformAdminController {
     let administration: PlatformAdministration
+    let users: PlatformUsers
     let clock: ServerClock
 
     func mount(on routes: RouteMounter) {
@@ -12,6 +13,19 @@ struct PlatformAdminController {
         routes.on(Routes.platformAdmin.approve) { try await apply(.approve, $0) }
         routes.on(Routes.platformAdmin.suspend) { try await apply(.suspend, $0) }
         routes.on(Routes.platformAdmin.reactivate) { try await apply(.reactivate, $0) }
+        routes.on(Routes.platformAdmin.users, page: listUsers)
+        routes.on(Routes.platformAdmin.signOutUser, use: signOutUser)
+    }
+
+    @Sendable func listUsers(_ call: RouteCall<EmptyPayload>) async throws -> ([PlatformUser], Pagination) {
+        let (page, limit) = try ActivityController.pageAndLimit(call)
+        let (rows, total) = try await users.page(query: call.text(.q), page: page, limit: limit)
+        return (rows, .of(page: page, limit: limit, total: total))
+    }
+
+    @Sendable func signOutUser(_ call: RouteCall<EmptyPayload>) async throws -> RevokedSessionsResponse {
+        RevokedSessionsResponse(
+            revoked: try await users.signOut(try call.parameter("id"), by: try call.staff, device: call.device, now: clock.now()))
     }
 
     @Sendable func companies(_ call: RouteCall<EmptyPayload>) async throws -> ([PlatformCompany], Pagination) {

@@ -45,7 +45,7 @@ struct PlatformAdministration: Sendable {
         if let query, !query.isEmpty, let key = ClientKeys.key(query) {
             // A shop's name contains the text, whatever its (ASCII) case: a few thousand shops
             // at most, read without an index.
-            conditions.append("lower(c.name) LIKE \(bind: "%" + Self.escapedForLike(key) + "%") ESCAPE '\\'")
+            conditions.append("lower(c.name) LIKE \(bind: "%" + TeamStore.likeEscaped(key) + "%") ESCAPE '\\'")
         }
         let filter = conditions.joined(separator: " AND ")
         return try await database.withConnection { db in
@@ -101,10 +101,5 @@ struct PlatformAdministration: Sendable {
             clientCount: try row.decode(column: "client_count", as: Int.self),
             createdAt: Timestamp.iso8601(try row.decode(column: "created_at", as: Double.self)),
             ownerEmail: try row.decode(column: "owner_email", as: String?.self))
-    }
-
-    /// `text` with LIKE's wildcards taken literally (escaped by `\`).
-    private static func escapedForLike(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
     }
 }
