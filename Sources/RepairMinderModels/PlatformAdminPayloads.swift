@@ -119,3 +119,75 @@ extension PlatformUser: WireObject {
             lastLogin: WireExample.timestamp)
     }
 }
+
+/// One event of the whole audit log, as the platform's administrators read it (docs/API.md
+/// §15.3): the staff's own events (§9.4), the team's, and the operators' changes of shops.
+public struct PlatformAuditEvent: Codable, Sendable, Equatable, Identifiable {
+    public var id: String
+    /// A §9.4 event type, or an operator's (`company_approved`, `company_suspended`, ...).
+    public var type: String
+    /// ISO 8601 UTC.
+    public var at: String
+    /// The shop the event belongs to; nil for a staff member's own event, which is theirs.
+    public var companyId: String?
+    /// The staff account the event concerns, when one does.
+    public var userId: String?
+    public var userEmail: String?
+    /// Who did it when it was not the account itself: an admin's address, or the OS user that
+    /// ran `repairminder`.
+    public var actor: String?
+    public var ipAddress: String?
+    public var userAgent: String?
+    public var detail: [String: String]?
+    public init(
+        id: String, type: String, at: String, companyId: String?, userId: String?, userEmail: String?, actor: String?,
+        ipAddress: String?, userAgent: String?, detail: [String: String]?
+    ) {
+        self.id = id
+        self.type = type
+        self.at = at
+        self.companyId = companyId
+        self.userId = userId
+        self.userEmail = userEmail
+        self.actor = actor
+        self.ipAddress = ipAddress
+        self.userAgent = userAgent
+        self.detail = detail
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(type, forKey: .type)
+        try c.encode(at, forKey: .at)
+        try c.encode(companyId, forKey: .companyId)
+        try c.encode(userId, forKey: .userId)
+        try c.encode(userEmail, forKey: .userEmail)
+        try c.encode(actor, forKey: .actor)
+        try c.encode(ipAddress, forKey: .ipAddress)
+        try c.encode(userAgent, forKey: .userAgent)
+        try c.encode(detail, forKey: .detail)
+    }
+}
+
+extension PlatformAuditEvent: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("id", \.id, .nonEmptyText),
+        .init("type", \.type, .nonEmptyText),
+        .init("at", \.at, .timestamp),
+        .init("companyId", \.companyId, .nullable(.text)),
+        .init("userId", \.userId, .nullable(.text)),
+        .init("userEmail", \.userEmail, .nullable(.text)),
+        .init("actor", \.actor, .nullable(.text)),
+        .init("ipAddress", \.ipAddress, .nullable(.text)),
+        .init("userAgent", \.userAgent, .nullable(.text)),
+        .init("detail", \.detail, .nullable(.anything)),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "An event of the whole audit log") }
+    public static var example: PlatformAuditEvent {
+        PlatformAuditEvent(
+            id: "01JD7X3K9Q2V8M4N6P0R5T7W9Y", type: "company_approved", at: WireExample.timestamp,
+            companyId: "3f6c2a9e-1b7d-4c58-9e2a-6d1f0b8c4a27", userId: nil, userEmail: nil, actor: "admin@platform.example",
+            ipAddress: nil, userAgent: nil, detail: nil)
+    }
+}

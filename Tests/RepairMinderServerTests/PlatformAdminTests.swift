@@ -79,6 +79,16 @@ import Testing
             }
             #expect(events.map(\.0) == ["company_approved", "company_suspended", "company_reactivated"])
             #expect(events.allSatisfy { $0.1 == DemoFixtures.adminEmail && $0.2 != nil })
+            // The whole log, as the administrators read it: by shop, type and time.
+            let audit = try TeamTests.list(try await client.send(.get, "/api/admin/audit?companyId=\(id)&limit=100", bearer: admin))
+            #expect(audit.compactMap { $0["type"] as? String }.prefix(3) == ["company_reactivated", "company_suspended", "company_approved"])
+            #expect(audit.first?["actor"] as? String == DemoFixtures.adminEmail)
+            #expect(audit.contains { $0["type"] as? String == "login_succeeded" && $0["userEmail"] as? String == "owner@pending.test" })
+            let approvals = try TeamTests.list(try await client.send(.get, "/api/admin/audit?type=company_approved", bearer: admin))
+            #expect(approvals.count == 1)
+            #expect(try TeamTests.list(try await client.send(.get, "/api/admin/audit?since=2999-01-01T00:00:00Z", bearer: admin)).isEmpty)
+            try await client.send(.get, "/api/admin/audit?since=yesterday", bearer: admin).expectFailure(
+                .badRequest, "VALIDATION_ERROR", "since must be an ISO 8601 instant, e.g. 2026-11-26T09:00:00Z")
         }
     }
 

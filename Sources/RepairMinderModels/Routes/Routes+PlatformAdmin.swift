@@ -21,6 +21,10 @@ extension Routes {
         public let signOutUser = Route<EmptyPayload, RevokedSessionsResponse>(
             .post, "/api/admin/users/{id}/sign-out", .staff, "End every session of a staff account of any shop",
             permission: .companiesManage, failures: [.init(404, .notFound)])
+        public let audit = Route<EmptyPayload, [PlatformAuditEvent]>(
+            .get, "/api/admin/audit", .staff, "Every event of the audit log, newest first, operators' included",
+            permission: .companiesManage, format: .paginatedEnvelope, query: [.companyId, .eventType, .since, .page, .limit],
+            inputRuleBeyondSchema: "since must be an ISO 8601 instant (2026-11-26T09:00:00Z)")
     }
     /// Platform administration: the routes of this feature.
     public static let platformAdmin = PlatformAdmin()

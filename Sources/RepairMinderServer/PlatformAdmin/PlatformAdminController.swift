@@ -6,6 +6,7 @@ import RepairMinderModels
 struct PlatformAdminController {
     let administration: PlatformAdministration
     let users: PlatformUsers
+    let audit: PlatformAudit
     let clock: ServerClock
 
     func mount(on routes: RouteMounter) {
@@ -15,6 +16,22 @@ struct PlatformAdminController {
         routes.on(Routes.platformAdmin.reactivate) { try await apply(.reactivate, $0) }
         routes.on(Routes.platformAdmin.users, page: listUsers)
         routes.on(Routes.platformAdmin.signOutUser, use: signOutUser)
+        routes.on(Routes.platformAdmin.audit, page: listAudit)
+    }
+
+    @Sendable func listAudit(_ call: RouteCall<EmptyPayload>) async throws -> ([PlatformAuditEvent], Pagination) {
+        let (page, limit) = try ActivityController.pageAndLimit(call)
+        var filter = PlatformAudit.Filter(companyId: call.text(.companyId), type: call.text(.eventType))
+        if let since = call.text(.since), !since.isEmpty {
+            guard let date = Timestamp.date(iso8601: since) else {
+                throw APIError.validation("since must be an ISO 8601 instant, e.g. 2026-11-26T09:00:00Z")
+            }
+            filter.since = date.timeIntervalSince1970
+        }
+        if filter.companyId?.isEmpty == true { filter.companyId = nil }
+        if filter.type?.isEmpty == true { filter.type = nil }
+        let (rows, total) = try await audit.page(filter, page: page, limit: limit)
+        return (rows, .of(page: page, limit: limit, total: total))
     }
 
     @Sendable func listUsers(_ call: RouteCall<EmptyPayload>) async throws -> ([PlatformUser], Pagination) {
