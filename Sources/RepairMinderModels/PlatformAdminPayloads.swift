@@ -181,7 +181,7 @@ extension PlatformAuditEvent: WireObject {
         .init("actor", \.actor, .nullable(.text)),
         .init("ipAddress", \.ipAddress, .nullable(.text)),
         .init("userAgent", \.userAgent, .nullable(.text)),
-        .init("detail", \.detail, .nullable(.anything)),
+        .init("detail", \.detail, .nullable(.object([], description: "What changed, as strings by name (the event's own, §9.4)"))),
     ]
     public static var schema: JSONSchema { .object(fields, description: "An event of the whole audit log") }
     public static var example: PlatformAuditEvent {
