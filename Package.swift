@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
         // The clients' CSV import and export (docs/API.md §14): RFC 4180 reading and writing.
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        // The web console's pages (docs/API.md §15.5): logic-less templates shipped as resources.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .target(
@@ -57,9 +59,10 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             exclude: ["Resources/README.md"],
-            resources: [.copy("Resources/common-passwords.txt")]
+            resources: [.copy("Resources/common-passwords.txt"), .copy("Resources/Console")]
         ),
         .target(
             name: "RepairMinderKit",

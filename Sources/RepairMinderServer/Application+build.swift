@@ -47,7 +47,7 @@ func buildApplication(
         router = try buildRouter(
             ServerParts(
                 settings: settings, database: database, hasher: hasher, signer: signer, encryptionKeys: encryptionKeys,
-                clock: clock, mail: mail, metrics: metrics),
+                clock: clock, mail: mail, metrics: metrics, consoleTemplates: try await ConsoleTemplates.bundled()),
             mountingAlso: extra)
     } catch {
         await database.close()
@@ -90,6 +90,8 @@ struct ServerParts: Sendable {
     let mail: MailQueue
     /// nil when metrics are off.
     var metrics: ServerMetrics? = nil
+    /// The web console's templates and assets, read from the bundle once.
+    var consoleTemplates: ConsoleTemplates
 }
 
 /// Wires each feature with exactly what it needs and mounts the served routes of the table.
@@ -113,8 +115,8 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         minimumDuration: .milliseconds(settings.codeRequestMinimumMilliseconds))
     let authenticatorApp = AuthenticatorApp(
         store: TOTPStore(database: database), secretBox: SecretBox(keys: parts.encryptionKeys), hashing: hashing)
-    let staffIdentity = StaffIdentity(
-        signer: signer, lookup: StaffCallers(sessions: sessions, accounts: accounts, cache: callerCache, policies: policies), clock: clock)
+    let staffCallers = StaffCallers(sessions: sessions, accounts: accounts, cache: callerCache, policies: policies)
+    let staffIdentity = StaffIdentity(signer: signer, lookup: staffCallers, clock: clock)
     let rekiSessions = SessionStore(database: database, realm: .reki)
     let rekiUsers = REKIUserStore(database: database)
 
@@ -153,24 +155,25 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let secondFactor = SecondFactorChallenge(
         settings: settings, clock: clock, challenges: loginChallenges, authenticatorApp: authenticatorApp, passkeys: passkeys,
         relyingParty: relyingParty, accounts: accounts)
-    StaffLoginController(
+    let staffLogin = StaffLoginController(
         settings: settings, clock: clock, accounts: accounts, hasher: parts.hasher, challenges: loginChallenges,
         hashing: hashing, mail: parts.mail, authenticatorApp: authenticatorApp, secondFactor: secondFactor,
-        passkeys: passkeyAssertions, issuer: issuer, revocation: revocation, policies: policies
-    ).mount(on: routes)
+        passkeys: passkeyAssertions, issuer: issuer, revocation: revocation, policies: policies)
+    staffLogin.mount(on: routes)
     MagicLinkController(accounts: accounts, codes: codes, secondFactor: secondFactor, issuer: issuer, policies: policies).mount(on: routes)
     PasskeyController(
         clock: clock, store: passkeys, relyingParty: relyingParty, assertions: passkeyAssertions, issuer: issuer
     ).mount(on: routes)
-    SessionListController(clock: clock, sessions: sessions, revocation: revocation).mount(on: routes)
+    let sessionList = SessionListController(clock: clock, sessions: sessions, revocation: revocation)
+    sessionList.mount(on: routes)
     RegistrationController(
         database: database, clock: clock, accounts: accounts, store: RegistrationStore(database: database),
         hasher: parts.hasher, policy: passwordPolicy, codes: codes, mail: parts.mail, issuer: issuer
     ).mount(on: routes)
     ActivityController(database: database).mount(on: routes)
-    TeamController(
-        database: database, store: TeamStore(database: database, revocation: revocation), mail: parts.mail, clock: clock
-    ).mount(on: routes)
+    let team = TeamController(
+        database: database, store: TeamStore(database: database, revocation: revocation), mail: parts.mail, clock: clock)
+    team.mount(on: routes)
     let invitations = InvitationController(
         database: database, store: InvitationStore(database: database, mail: parts.mail), hasher: parts.hasher,
         policy: passwordPolicy, issuer: issuer, serverURL: settings.serverURL, clock: clock)
@@ -193,10 +196,10 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         clock: clock
     ).mount(on: routes)
     PortalPage.mount(on: routes)
-    PlatformAdminController(
+    let platformAdmin = PlatformAdminController(
         administration: PlatformAdministration(database: database), users: PlatformUsers(database: database, revocation: revocation),
-        audit: PlatformAudit(database: database), clock: clock
-    ).mount(on: routes)
+        audit: PlatformAudit(database: database), clock: clock)
+    platformAdmin.mount(on: routes)
     TOTPController(app: authenticatorApp, clock: clock).mount(on: routes)
     CustomerAuthController(
         settings: settings, clock: clock, customers: customers, codes: codes, signer: signer, metrics: parts.metrics
@@ -217,6 +220,17 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     PushController(
         tokens: DeviceTokenStore(database: database), preferences: PushPreferencesStore(database: database), clock: clock
     ).mount(on: routes)
+    // The web console: HTML for browsers over the same controllers, so beside the table.
+    let console = Console(
+        templates: parts.consoleTemplates, sessions: ConsoleSessionStore(database: database), callers: staffCallers, guards: guards,
+        settings: settings, clock: clock)
+    ConsoleController(
+        console: console,
+        signIn: ConsoleSignIn(console: console, login: staffLogin, signer: signer, policies: policies, revocation: revocation),
+        team: ConsoleTeamPages(console: console, team: team, invitations: invitations),
+        shops: ConsoleShopPages(console: console, platform: platformAdmin),
+        account: ConsoleAccountPages(console: console, sessionList: sessionList)
+    ).mount(on: router)
     extra(routes)
     // A route the table serves that no controller mounted stops the start, naming it: a client
     // would otherwise meet a 404 the contract does not have. (REKI's routes are off with --reki false.)

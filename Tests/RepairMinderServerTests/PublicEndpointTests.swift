@@ -51,7 +51,8 @@ import Testing
         let parts = ServerParts(
             settings: settings, database: database, hasher: PasswordHasher(cost: settings.bcryptCost),
             signer: try await TokenSigner(settings: settings, now: Date().timeIntervalSince1970), encryptionKeys: EncryptionKeys(current: String(repeating: "e", count: 32)), clock: .system,
-            mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)))
+            mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)),
+            consoleTemplates: try await ConsoleTemplates.bundled())
         let app = Application(router: try buildRouter(parts), logger: TestServer.quietLogger)
         try await app.test(.router) { client in
             let client = TestClient(client: client, settings: settings, mailbox: parts.mail)
@@ -74,7 +75,8 @@ import Testing
         let parts = ServerParts(
             settings: settings, database: database, hasher: PasswordHasher(cost: settings.bcryptCost),
             signer: try await TokenSigner(settings: settings, now: Date().timeIntervalSince1970), encryptionKeys: EncryptionKeys(current: String(repeating: "e", count: 32)), clock: .system,
-            mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)))
+            mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)),
+            consoleTemplates: try await ConsoleTemplates.bundled())
         let app = Application(router: try buildRouter(parts), logger: TestServer.quietLogger)
         try await app.test(.router) { client in
             let client = TestClient(client: client, settings: settings, mailbox: parts.mail)

@@ -16,7 +16,8 @@ import Testing
         let parts = ServerParts(
             settings: settings, database: database, hasher: PasswordHasher(cost: 4),
             signer: try await TokenSigner(settings: settings, now: Date().timeIntervalSince1970), encryptionKeys: EncryptionKeys(current: String(repeating: "e", count: 32)), clock: .system,
-            mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)), metrics: ServerMetrics())
+            mail: MailQueue(database: database, encryptionKey: String(repeating: "e", count: 32)), metrics: ServerMetrics(),
+            consoleTemplates: try await ConsoleTemplates.bundled())
         let result = Result { try body(try buildRouter(parts)) }
         await database.close()
         await parts.hasher.shutdown()

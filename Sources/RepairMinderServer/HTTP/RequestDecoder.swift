@@ -49,7 +49,13 @@ struct RequestDecoder: Sendable {
                 throw APIError.validation("\(field.name) must be \"\(field.value)\" on this endpoint")
             }
         }
-        guard let described = decoded as? any WireRequest else { return decoded }
+        return try Self.checked(decoded)
+    }
+
+    /// `body` checked against the rules its type declares, when it declares any (`WireRequest`):
+    /// a JSON body's, or one a console page made from its form.
+    static func checked<Body: Sendable>(_ body: Body) throws -> Body {
+        guard let described = body as? any WireRequest else { return body }
         guard let validated = try Self.validate(described) as? Body else { throw APIError.internalError }
         return validated
     }

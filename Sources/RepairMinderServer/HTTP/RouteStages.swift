@@ -16,20 +16,42 @@ struct RouteStages: Sendable {
         let ledger = try await admit(context)
         var context = context
         try await resolveCaller(request, &context)
-        try checkReach(request, context)
+        try checkReach(path: request.uri.path, context)
         let body = try await guards.decoder.decode(Body.self, from: request, fixedFields: route.fixedFields)
+        return try await respond(ledger, body, request, context, handler)
+    }
+
+    /// A web console page's call of the route (docs/API.md §15.5): the same stages, but the
+    /// caller is the console session's (already in `context`, nil for sign-in's routes) and the
+    /// body is the one the page made from its form, checked by the route's rules here. `path`
+    /// is the API path the call stands for, which the route's scope is checked against.
+    func run<Body: WireType, Answer>(
+        console request: Request, _ context: AppRequestContext, body: Body, path: String,
+        _ handler: @Sendable (RouteCall<Body>) async throws -> Answer
+    ) async throws -> Answer {
+        let ledger = try await admit(context)
+        if route.credential == .staff, context.staff == nil { throw APIError.unauthorized }
+        try checkReach(path: path, context)
+        return try await respond(ledger, try RequestDecoder.checked(body), request, context, handler)
+    }
+
+    /// Spends the budgets keyed by the request, calls the handler and settles them from its answer.
+    private func respond<Body: Sendable, Answer>(
+        _ ledger: BudgetLedger?, _ body: Body, _ request: Request, _ context: AppRequestContext,
+        _ handler: @Sendable (RouteCall<Body>) async throws -> Answer
+    ) async throws -> Answer {
         guard let ledger else { return try await handler(RouteCall(body: body, request: request, context: context, budgets: nil)) }
-        let response: Response
+        let answer: Answer
         do {
             try await spendBudgets(ledger, body: body, caller: context.staff)
-            response = try await handler(RouteCall(body: body, request: request, context: context, budgets: ledger))
+            answer = try await handler(RouteCall(body: body, request: request, context: context, budgets: ledger))
         } catch {
             // A try the database would not take back stays counted: the safe side.
             try? await ledger.settle(after: error)
             throw error
         }
         await settle(ledger, context)
-        return response
+        return answer
     }
 
     /// The per-IP limit, first: it needs nothing from the request, and holds back floods
@@ -63,10 +85,10 @@ struct RouteStages: Sendable {
     /// docs/API.md §13.3), reach what the path names (`RouteScope`) and do what the
     /// route does (`Route.permission`, by the role as stored: a demotion counts as soon as the
     /// caller cache reads the user again): 403 otherwise.
-    private func checkReach(_ request: Request, _ context: AppRequestContext) throws {
+    private func checkReach(path: String, _ context: AppRequestContext) throws {
         guard let staff = context.staff else { return }
         if staff.restricted, route.enrolment == .blocked { throw APIError.factorEnrolmentRequired }
-        if !route.scope.permits(route, path: request.uri.path, companyId: staff.company.id) { throw APIError.forbidden }
+        if !route.scope.permits(route, path: path, companyId: staff.company.id) { throw APIError.forbidden }
         if let permission = route.permission, !staff.user.userRole.may(permission) { throw APIError.noPermission }
     }
 

@@ -8,7 +8,7 @@ struct PlatformAdministration: Sendable {
     let database: Database
 
     /// A status change an administrator asks for, with the statuses it starts from.
-    enum Transition: String, Sendable {
+    enum Transition: String, Sendable, CaseIterable {
         case approve, suspend, reactivate
 
         var target: CompanyStatus {

@@ -515,6 +515,12 @@ enum Migrations {
             #"ALTER TABLE clients ALTER COLUMN name_key TYPE TEXT COLLATE "C""#,
             #"ALTER TABLE clients ALTER COLUMN phone_digits TYPE TEXT COLLATE "C""#,
         ]),
+        Step(version: 23, name: "web console sessions", statements: [
+            // docs/API.md §15.5: a console session is a staff session (listed, revoked and
+            // purged as any) that a browser holds by a cookie's token, stored as its SHA-256.
+            "ALTER TABLE sessions ADD COLUMN console_token_hash TEXT",
+            "CREATE UNIQUE INDEX sessions_console_token ON sessions (console_token_hash)",
+        ]),
     ]
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from

@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+
+/// A form a console page posted (`application/x-www-form-urlencoded`), checked as coming from
+/// one of the console's own pages: the browser's `Origin` is this server's, and the form
+/// carries the CSRF token of the cookie it was shown with (docs/API.md §15.5).
+struct ConsoleForm: Sendable {
+    private let fields: [String: String]
+
+    /// The value of field `name`; nil when the form has none.
+    subscript(_ name: String) -> String? { fields[name] }
+
+    /// The field `name`, or "" when missing.
+    func text(_ name: String) -> String { fields[name] ?? "" }
+
+    /// Reads the posted form, after checking where it came from: throws `ConsoleRefusal` for
+    /// another origin, a missing or wrong CSRF token (for the holder of cookie value `secret`),
+    /// or a body that is not a form.
+    static func read(_ request: Request, secret: String?, settings: ServerSettings) async throws -> ConsoleForm {
+        guard ConsoleForm.isSameOrigin(request, settings: settings) else { throw ConsoleRefusal.crossSite }
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+            throw ConsoleRefusal.crossSite
+        }
+        let body: ByteBuffer
+        do {
+            var request = request
+            body = try await request.collectBody(upTo: settings.maxBodySize)
+        } catch {
+            throw ConsoleRefusal.tooLarge
+        }
+        let form = ConsoleForm(fields: Self.decode(String(buffer: body)))
+        guard let secret, let sent = form["csrf"],
+            SecretHashing.constantTimeEquals(sent, ConsoleCookies.csrfToken(for: secret))
+        else { throw ConsoleRefusal.crossSite }
+        return form
+    }
+
+    /// Whether the browser says the request comes from a page of this server: its `Origin`
+    /// (sent by every current browser on a form's POST) names the host the request was sent to
+    /// (as Django checks it; another site cannot choose the `Host` a browser sends here), or the
+    /// public URL's origin (behind a proxy that rewrites `Host`).
+    static func isSameOrigin(_ request: Request, settings: ServerSettings) -> Bool {
+        guard let origin = request.headers[.origin]?.lowercased(), origin != "null" else { return false }
+        if origin == ServerSettings.serialisedOrigin(settings.serverURL) { return true }
+        guard let host = request.head.authority?.lowercased(), let url = URL(string: origin), let scheme = url.scheme,
+            ["http", "https"].contains(scheme)
+        else { return false }
+        return origin == "\(scheme)://\(host)"
+    }
+
+    /// `application/x-www-form-urlencoded` as the URL standard reads it: `+` is a space, then
+    /// percent-decoding; the first of a repeated name counts.
+    static func decode(_ body: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ part: Substring) -> String {
+                let spaced = part.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            let name = decoded(parts[0])
+            if fields[name] == nil { fields[name] = parts.count > 1 ? decoded(parts[1]) : "" }
+        }
+        return fields
+    }
+
+    init(fields: [String: String]) { self.fields = fields }
+}
+
+/// A console request refused before anything was done.
+enum ConsoleRefusal: Error {
+    /// Another site's form, a stale page's, or one without its CSRF token: 403.
+    case crossSite
+    /// A form larger than the server reads: 413.
+    case tooLarge
+}

@@ -1,0 +1,201 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RepairMinderModels
+
+/// Signing in to the console and out of it (docs/API.md §15.5): staff only, through the API's
+/// own sign-in (§2.1–§2.3: the password, then the code the strongest enrolled factor takes),
+/// under the same limits and the shop's policy; the session it starts becomes the console's,
+/// held by the `__Host-rm_console` cookie. Customers and REKI accounts have no staff account,
+/// so they cannot sign in here.
+struct ConsoleSignIn: Sendable {
+    let console: Console
+    let login: StaffLoginController
+    let signer: TokenSigner
+    let policies: SecurityPolicyStore
+    let revocation: SessionRevocation
+
+    func mount(on pages: ConsoleMounting) {
+        pages.getPublic("/sign-in") { request, _ in try await showSignIn(request) }
+        pages.postPublic("/sign-in") { request, context, form in try await signIn(request, context, form) }
+        pages.postPublic("/sign-in/send-code") { request, context, form in try await sendCode(request, context, form) }
+        pages.postPublic("/sign-in/code") { request, context, form in try await verify(request, context, form) }
+        pages.post("/sign-out") { page, _ in try await signOut(page) }
+        pages.get("/") { page in console.redirect(Self.home(of: page.staff)) }
+    }
+
+    /// Where a signed-in person starts: the first page their role may use.
+    static func home(of staff: AuthenticatedStaff) -> String {
+        let role = staff.user.userRole
+        if staff.restricted { return "/account" }
+        if role.may(.usersManage) { return "/team" }
+        if role.may(.companiesManage) { return "/admin/shops" }
+        return "/account"
+    }
+
+    // MARK: Step 1: address and password
+
+    private func showSignIn(_ request: Request) async throws -> Response {
+        if try await console.visitor(request) != nil { return console.redirect("/") }
+        return form(request, email: "", problem: nil)
+    }
+
+    /// The address-and-password form, with the pre-session cookie its CSRF token comes from.
+    private func form(_ request: Request, email: String, problem: String?, status: HTTPResponse.Status = .ok) -> Response {
+        let (secret, cookie) = Self.preSession(request)
+        let view = ConsoleView(
+            title: "Sign in", csrf: ConsoleCookies.csrfToken(for: secret), problem: problem,
+            notice: request.uri.queryParameters.get("notice").flatMap { ConsoleNotice.text(String($0)) },
+            page: SignInPage(email: email))
+        return console.templates.page("sign-in", view, status: status, headers: cookie.map { [.setCookie: $0] } ?? [:])
+    }
+
+    struct SignInPage {
+        let email: String
+    }
+
+    /// The request's pre-session value, or a new one with the `Set-Cookie` that stores it.
+    private static func preSession(_ request: Request) -> (String, String?) {
+        if let secret = ConsoleCookies.value(ConsoleCookies.preSession, in: request) { return (secret, nil) }
+        let secret = RandomToken.base64URL(byteCount: 32)
+        return (secret, ConsoleCookies.setting(ConsoleCookies.preSession, secret))
+    }
+
+    private func signIn(_ request: Request, _ context: AppRequestContext, _ form: ConsoleForm) async throws -> Response {
+        let email = form.text("email")
+        let challenge: LoginChallengeResponse
+        do {
+            challenge = try await console.call(
+                Routes.staffAuth.login, request, context, body: LoginRequest(email: email, password: form.text("password")), login.login)
+        } catch let error as APIError where error.status.code < 500 && error.code != .rateLimited {
+            return self.form(request, email: email, problem: error.message, status: error.status)
+        }
+        let methods = challenge.methods ?? challenge.twoFactorMethods ?? [.email]
+        var notice: String?
+        if methods.contains(.email) {
+            notice = try await requestCode(challenge.userId, challenge.email, challenge.challengeToken, request, context)
+        }
+        return codePage(
+            request, CodePage(challenge: challenge.challengeToken ?? "", userId: challenge.userId, email: challenge.email, methods: methods),
+            notice: notice, problem: nil)
+    }
+
+    // MARK: Step 2 and 3: the code
+
+    /// The second step's page: where the code is, and the form to type it.
+    struct CodePage {
+        let challenge: String
+        let userId: String
+        let email: String
+        let emailed: Bool
+        let app: Bool
+        let passkeyOnly: Bool
+
+        init(challenge: String, userId: String, email: String, methods: [TwoFactorMethod]) {
+            (self.challenge, self.userId, self.email) = (challenge, userId, email)
+            emailed = methods.contains(.email)
+            app = methods.contains(.totp) || methods.contains(.recoveryCode)
+            passkeyOnly = methods == [.passkey]
+        }
+    }
+
+    private func codePage(
+        _ request: Request, _ page: CodePage, notice: String?, problem: String?, status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let (secret, cookie) = Self.preSession(request)
+        let view = ConsoleView(
+            title: "Enter your code", csrf: ConsoleCookies.csrfToken(for: secret), problem: problem, notice: notice, page: page)
+        return console.templates.page("sign-in-code", view, status: status, headers: cookie.map { [.setCookie: $0] } ?? [:])
+    }
+
+    /// Asks the API to email a code (§2.2); what to tell the person.
+    private func requestCode(
+        _ userId: String, _ email: String, _ token: String?, _ request: Request, _ context: AppRequestContext
+    ) async throws -> String {
+        let answer = try await console.call(
+            Routes.staffAuth.requestTwoFactorCode, request, context,
+            body: TwoFactorCodeRequest(userId: userId, email: email, challengeToken: token), login.requestTwoFactorCode)
+        return answer.message == "2FA code sent to your email" ? "We emailed a code to \(email)." : answer.message
+    }
+
+    private func sendCode(_ request: Request, _ context: AppRequestContext, _ form: ConsoleForm) async throws -> Response {
+        let page = CodePage(
+            challenge: form.text("challengeToken"), userId: form.text("userId"), email: form.text("email"), methods: [.email])
+        do {
+            let notice = try await requestCode(page.userId, page.email, page.challenge, request, context)
+            return codePage(request, page, notice: notice, problem: nil)
+        } catch let error as APIError where error.code == .loginChallengeExpired || error.code == .validationError {
+            return self.form(request, email: page.email, problem: error.message, status: error.status)
+        } catch let error as APIError where error.status.code < 500 {
+            return codePage(request, page, notice: nil, problem: error.message, status: error.status)
+        }
+    }
+
+    private func verify(_ request: Request, _ context: AppRequestContext, _ form: ConsoleForm) async throws -> Response {
+        let page = CodePage(
+            challenge: form.text("challengeToken"), userId: form.text("userId"), email: form.text("email"),
+            methods: form["app"] == "1" ? [.totp] : [.email])
+        let tokens: StaffTokenResponse
+        do {
+            tokens = try await console.call(
+                Routes.staffAuth.verifyTwoFactorCode, request, context,
+                body: TwoFactorVerifyRequest(userId: page.userId, code: form.text("code"), challengeToken: page.challenge),
+                login.verifyTwoFactorCode)
+        } catch let error as APIError where error.code == .loginChallengeExpired || error.code == .tooManyAttempts {
+            // This sign-in is over: start again from the password.
+            return self.form(request, email: page.email, problem: error.message, status: error.status)
+        } catch let error as APIError where error.status.code < 500 && error.code != .rateLimited {
+            return codePage(request, page, notice: nil, problem: error.message, status: error.status)
+        }
+        return try await start(tokens, request)
+    }
+
+    /// Makes the session the API just started the console's, and sends the browser in.
+    private func start(_ tokens: StaffTokenResponse, _ request: Request) async throws -> Response {
+        let now = console.clock.now()
+        let claims = try await signer.verify(tokens.token, as: AccessTokenClaims.self, now: now)
+        let policy = try await policies.current(companyId: claims.companyId)
+        let token = RandomToken.base64URL(byteCount: 32)
+        try await console.sessions.adopt(
+            sessionId: claims.sid, token: token, lifetime: policy.sessionMaxLifetime(isMobile: false, settings: console.settings),
+            now: now)
+        var headers = HTTPFields()
+        headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.setting(ConsoleCookies.session, token)))
+        headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.clearing(ConsoleCookies.preSession)))
+        return console.redirect(tokens.scope == TokenScope.enrolment ? "/account?notice=enrol" : "/", headers: headers)
+    }
+
+    // MARK: Sign-out
+
+    /// Ends the session on the server (its cookie alone would be enough to use it otherwise).
+    private func signOut(_ page: ConsolePageRequest) async throws -> Response {
+        let session = page.staff.claims.sid, now = console.clock.now()
+        let device = ClientDevice(
+            isMobile: false, userAgent: page.request.headers[.userAgent].map { TextCharacters.escaped($0) },
+            ipAddress: page.context.clientIP)
+        _ = try await revocation.transaction { try await $0.revoke(session: session, reason: "logout", device: device, now: now) }
+        return console.redirect(
+            "/sign-in?notice=signed-out", headers: [.setCookie: ConsoleCookies.clearing(ConsoleCookies.session)])
+    }
+}
+
+/// The notices a page shows after a redirect (`?notice=`): fixed texts, so a link cannot make
+/// the console say something of its choosing.
+enum ConsoleNotice {
+    static func text(_ key: String) -> String? {
+        switch key {
+        case "signed-out": "You signed out."
+        case "enrol": "Your shop requires a stronger way to sign in. Set it up below to use the rest of the console."
+        case "invited": "Invitation sent."
+        case "saved": "Saved."
+        case "role": "Role changed."
+        case "deactivated": "Deactivated: their sessions have ended."
+        case "reactivated": "Reactivated."
+        case "signed-out-member": "Their sessions have ended."
+        case "approved": "The shop is approved."
+        case "suspended": "The shop is suspended."
+        case "reactivated-shop": "The shop is active again."
+        default: nil
+        }
+    }
+}
