@@ -23,6 +23,19 @@ struct QuarantineMiddleware: RouterMiddleware {
         return route.scope.permits(route, path: path, companyId: companyId)
     }
 
+    /// Throws the quarantine's 403 when `staff`'s company is not active and `route` (at `path`)
+    /// is not allowed in quarantine: for a bearer here, for a console session in `RouteStages`.
+    static func check(_ staff: AuthenticatedStaff, route: AnyRoute?, path: String) throws {
+        let allowed = isAllowed(route, path: path, companyId: staff.company.id)
+        switch staff.company.companyStatus {
+        case .active: break
+        case .pendingApproval where !allowed: throw APIError.accountPendingApproval
+        // `companyStatus` maps an unknown stored status to `.suspended`; were one to get here, it quarantines all the same.
+        case .suspended where !allowed, .unknown where !allowed: throw APIError.accountSuspended
+        case .pendingApproval, .suspended, .unknown: break
+        }
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Normalised as the router matches it (empty segments ignored), so "//api/..." or
         // "/api//..." cannot slip past the check.
@@ -39,14 +52,7 @@ struct QuarantineMiddleware: RouterMiddleware {
             // Not a staff token (expired, revoked, a customer's): the route gives its own answer.
             return try await next(request, context)
         }
-        let allowed = Self.isAllowed(route, path: path, companyId: staff.company.id)
-        switch staff.company.companyStatus {
-        case .active: break
-        case .pendingApproval where !allowed: throw APIError.accountPendingApproval
-        // `companyStatus` maps an unknown stored status to `.suspended`; were one to get here, it quarantines all the same.
-        case .suspended where !allowed, .unknown where !allowed: throw APIError.accountSuspended
-        case .pendingApproval, .suspended, .unknown: break
-        }
+        try Self.check(staff, route: route, path: path)
         var context = context
         context.staff = staff
         return try await next(request, context)

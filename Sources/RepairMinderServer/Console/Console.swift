@@ -89,6 +89,13 @@ struct ConsolePageRequest: Sendable {
 
     var staff: AuthenticatedStaff { visitor.staff }
 
+    /// Throws the API's 403 unless the visitor may use `route`: for a page that shows a form
+    /// and calls nothing until it is sent.
+    func mayUse<Body, Answer>(_ route: Route<Body, Answer>) throws {
+        if staff.restricted, route.enrolment == .blocked { throw APIError.factorEnrolmentRequired }
+        if let permission = route.permission, !staff.user.userRole.may(permission) { throw APIError.noPermission }
+    }
+
     /// The path parameter `name`.
     func parameter(_ name: String) -> String { context.parameters.get(name) ?? "" }
 

@@ -28,8 +28,8 @@ struct ConsoleSignIn: Sendable {
     static func home(of staff: AuthenticatedStaff) -> String {
         let role = staff.user.userRole
         if staff.restricted { return "/account" }
-        if role.may(.usersManage) { return "/team" }
         if role.may(.companiesManage) { return "/admin/shops" }
+        if role.may(.usersManage) { return "/team" }
         return "/account"
     }
 

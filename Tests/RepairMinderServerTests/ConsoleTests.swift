@@ -1,0 +1,231 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import RepairMinderModels
+import SQLKit
+import TestSupport
+import Testing
+
+@testable import RepairMinderServer
+
+/// The web console's sessions, forms and pages (docs/API.md §15.5), through its HTML as a
+/// browser uses it (`ConsoleBrowser`), on SQLite or PostgreSQL like every live-server test.
+@Suite struct ConsoleTests {
+    @Test func signingInStartsASessionHeldByAHostCookieThatSignOutEnds() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let browser = ConsoleBrowser(client)
+            let unsigned = try await browser.get("/console/team")
+            #expect(unsigned.status == .seeOther && unsigned.location == "/console/sign-in")
+
+            let team = try await browser.signIn()
+            #expect(team.status == .ok && team.heading == "Team")
+            #expect(team.html.contains("engineer@acme.test"))
+            Self.expectPageHeaders(team)
+            let token = try #require(browser.sessionToken)
+            let cookie = try #require(
+                try await ConsoleBrowser(client).signInCookie(), "the Set-Cookie of a sign-in")
+            for flag in ["Path=/", "Secure", "HttpOnly", "SameSite=Strict"] { #expect(cookie.contains("; \(flag)"), "\(flag)") }
+            #expect(cookie.hasPrefix("__Host-rm_console=") && !cookie.lowercased().contains("domain="))
+
+            // A staff session: stored only as the token's hash, listed among the signed-in devices.
+            let stored = try await server.withDatabase { database in
+                try await database.withConnection { db in
+                    try await db.raw("SELECT console_token_hash FROM sessions WHERE console_token_hash IS NOT NULL")
+                        .all(decodingColumn: "console_token_hash", as: String.self)
+                }
+            }
+            #expect(stored.contains(SecretHashing.tokenHash(token)) && !stored.contains(token))
+            let account = try await browser.get("/console/account")
+            #expect(account.html.contains("(this console)"))
+            let bearer = try #require(try await client.signIn().string("token"))
+            let sessions = try TeamTests.list(try await client.send(.get, "/api/auth/sessions", bearer: bearer))
+            #expect(sessions.count == 3, "two console sessions and the API's")
+
+            let out = try await browser.post("/console/sign-out")
+            #expect(out.status == .seeOther && out.location == "/console/sign-in?notice=signed-out")
+            #expect(out.setCookies.contains { $0.hasPrefix("__Host-rm_console=;") && $0.contains("Max-Age=0") })
+            // The server ended it: the old cookie is worth nothing.
+            let replayed = ConsoleBrowser(client)
+            replayed.set(cookie: ConsoleCookies.session, token)
+            #expect(try await replayed.get("/console/team").location == "/console/sign-in")
+            #expect(try TeamTests.list(try await client.send(.get, "/api/auth/sessions", bearer: bearer)).count == 2)
+        }
+    }
+
+    @Test func aSessionEndsAfterTwelveHoursUnusedAndLastsWhileUsed() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let browser = ConsoleBrowser(client)
+            try await browser.signIn()
+            for _ in 0..<3 {
+                server.clock.advance(by: 11 * 3600)
+                #expect(try await browser.get("/console/team").status == .ok)
+            }
+            server.clock.advance(by: 12 * 3600 + 1)
+            #expect(try await browser.get("/console/team").location == "/console/sign-in")
+        }
+    }
+
+    @Test func aFormWithoutItsTokenOrFromAnotherOriginChangesNothing() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let browser = ConsoleBrowser(client)
+            try await browser.signIn()
+            _ = try await browser.get("/console/team/invite")
+            let invite = ["email": "new@acme.test", "firstName": "New", "lastName": "Member", "role": "engineer"]
+            let other = ConsoleBrowser(client)
+            try await other.signIn(DemoFixtures.adminEmail, DemoFixtures.adminPassword)
+            let refusals: [(String, ConsoleBrowser.Page)] = [
+                ("no token", try await browser.post("/console/team/invite", invite, csrf: false)),
+                ("a wrong token", try await browser.post("/console/team/invite", invite.merging(["csrf": "x"]) { $1 })),
+                ("another session's token", try await browser.post("/console/team/invite", invite.merging(["csrf": other.csrf ?? ""]) { $1 })),
+                ("another origin", try await browser.post("/console/team/invite", invite, headers: [.origin: "https://evil.example"])),
+                ("an opaque origin", try await browser.post("/console/team/invite", invite, headers: [.origin: "null"])),
+                ("JSON", try await browser.send(.post, "/console/team/invite", body: "{}", headers: [.contentType: "application/json"])),
+            ]
+            for (what, page) in refusals {
+                #expect(page.status == .forbidden, "\(what)")
+                #expect(page.problem?.hasPrefix("This form could not be accepted") == true, "\(what)")
+            }
+            #expect(try await client.mail(to: "new@acme.test").isEmpty)
+            // The same form with its token goes through.
+            _ = try await browser.get("/console/team/invite")
+            let sent = try await browser.post("/console/team/invite", invite)
+            #expect(sent.location == "/console/team?notice=invited")
+            #expect(try await client.mail(to: "new@acme.test").count == 1)
+            // Before sign-in, the form is checked against the pre-session cookie's token.
+            let stranger = ConsoleBrowser(client)
+            #expect(try await stranger.post("/console/sign-in", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword]).status == .forbidden)
+        }
+    }
+
+    @Test func theSignInTakesTheAPIsAnswersAndIsForStaffOnly() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let browser = ConsoleBrowser(client)
+            _ = try await browser.get("/console/sign-in")
+            let wrong = try await browser.post("/console/sign-in", ["email": DemoFixtures.adminEmail, "password": "not it"])
+            #expect(wrong.status == .unauthorized && wrong.problem == "Invalid credentials" && wrong.heading == "Sign in")
+            // A customer has no staff account.
+            let customer = try await browser.post("/console/sign-in", ["email": "jane@example.test", "password": "anything at all"])
+            #expect(customer.status == .unauthorized)
+            let codePage = try await browser.post("/console/sign-in", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword])
+            let fields = ["userId": codePage.hidden("userId") ?? "", "email": DemoFixtures.adminEmail, "challengeToken": codePage.hidden("challengeToken") ?? ""]
+            let badCode = try await browser.post("/console/sign-in/code", fields.merging(["code": "000000"]) { $1 })
+            #expect(badCode.status == .unauthorized && badCode.heading == "Enter your code" && badCode.problem == "Invalid verification code", "\(badCode.status) \(badCode.heading ?? "") \(badCode.problem ?? "")")
+            #expect(browser.sessionToken == nil)
+            let code = try await client.latestCode(to: DemoFixtures.adminEmail)
+            let done = try await browser.post("/console/sign-in/code", fields.merging(["code": code]) { $1 })
+            #expect(done.status == .seeOther && browser.sessionToken != nil)
+        }
+    }
+
+    @Test func anEngineerSeesOnlyTheirAccount() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let browser = ConsoleBrowser(client)
+            let landing = try await browser.signIn(DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
+            #expect(landing.heading == "My account")
+            #expect(!landing.html.contains("/console/team\"") && !landing.html.contains("/console/admin/shops\""))
+            for path in ["/console/team", "/console/team/invite", "/console/admin/shops"] {
+                let page = try await browser.get(path)
+                #expect(page.status == .forbidden, "\(path)")
+                #expect(page.problem == "You do not have permission to do this", "\(path)")
+            }
+        }
+    }
+
+    @Test func anAdminManagesAMemberAndTheirTokenStopsWorking() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let browser = ConsoleBrowser(client)
+            try await browser.signIn()
+            let engineer = try #require(try await client.signIn(DemoFixtures.engineerEmail, DemoFixtures.engineerPassword).string("token"))
+            let id = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: DemoFixtures.engineerEmail) }?.id)
+
+            let member = try await browser.get("/console/team/\(id)")
+            #expect(member.heading == "Eli Engineer")
+            let role = try await browser.post("/console/team/\(id)/role", ["role": "office"])
+            #expect(role.location == "/console/team/\(id)?notice=role")
+            #expect(try await server.withDatabase { try await AccountStore(database: $0).user(id: id) }?.role == "office")
+
+            // Deactivating asks first; the question itself changes nothing.
+            let question = try await browser.get("/console/team/\(id)/deactivate")
+            #expect(question.heading == "Deactivate Eli Engineer?")
+            #expect(question.html.contains("action=\"/console/team/\(id)/deactivate\""))
+            #expect(try await server.withDatabase { try await AccountStore(database: $0).user(id: id) }?.isActive == 1)
+            let done = try await browser.post("/console/team/\(id)/deactivate")
+            #expect(done.location == "/console/team/\(id)?notice=deactivated")
+            #expect(try await client.send(.get, "/api/auth/me", bearer: engineer).status == .unauthorized)
+            // The API's refusals are pages with its message: an admin cannot deactivate themself.
+            let me = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: DemoFixtures.adminEmail) }?.id)
+            _ = try await browser.get("/console/team/\(me)")
+            let selfDeactivate = try await browser.post("/console/team/\(me)/deactivate")
+            #expect(selfDeactivate.status.code >= 400 && selfDeactivate.problem != nil)
+        }
+    }
+
+    @Test func aPlatformAdministratorApprovesAndSuspendsAShop() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            try await PlatformAdminTests.promoteDemoAdmin(server)
+            let owner = try #require(try await client.signIn("owner@pending.test", "pending password").string("token"))
+            #expect(try await client.send(.get, "/api/users", bearer: owner).status == .forbidden)
+
+            let browser = ConsoleBrowser(client)
+            let shops = try await browser.signIn()
+            #expect(shops.heading == "Shops", "a platform administrator starts at the shops")
+            // Pending first.
+            let firstRow = shops.html.range(of: "<tbody>").map { String(shops.html[$0.upperBound...].prefix(400)) } ?? ""
+            #expect(firstRow.contains("Pending approval"))
+            let pending = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: "owner@pending.test") }?.companyId)
+            let question = try await browser.get("/console/admin/shops/\(pending)/approve")
+            #expect(question.heading?.hasPrefix("Approve ") == true)
+            let approved = try await browser.post("/console/admin/shops/\(pending)/approve")
+            #expect(approved.location == "/console/admin/shops?notice=approved")
+            try await waitUntil { try await client.send(.get, "/api/users", bearer: owner).status == .ok }
+            // Again: the API's 409, as a page.
+            let twice = try await browser.post("/console/admin/shops/\(pending)/approve")
+            #expect(twice.status == .conflict && twice.problem == "Only a shop pending approval can be approved; this one is active")
+            #expect(try await browser.post("/console/admin/shops/\(pending)/suspend").location == "/console/admin/shops?notice=suspended")
+            try await waitUntil { try await client.send(.get, "/api/users", bearer: owner).status == .forbidden }
+        }
+    }
+
+    @Test func aQuarantinedShopsAdminIsRefusedAsTheAPIRefusesThem() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let browser = ConsoleBrowser(client)
+            let landing = try await browser.signIn("owner@pending.test", "pending password")
+            #expect(landing.status == .forbidden)
+            #expect(landing.problem == APIError.accountPendingApproval.message)
+        }
+    }
+
+    /// What every console page carries.
+    static func expectPageHeaders(_ page: ConsoleBrowser.Page, sourceLocation: SourceLocation = #_sourceLocation) {
+        let policy = page.headers[.contentSecurityPolicy] ?? ""
+        for directive in ["default-src 'none'", "script-src 'self'", "style-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"] {
+            #expect(policy.contains(directive), "\(directive)", sourceLocation: sourceLocation)
+        }
+        #expect(!policy.contains("unsafe"), sourceLocation: sourceLocation)
+        #expect(page.headers[.cacheControl] == "no-store", sourceLocation: sourceLocation)
+        #expect(page.headers[HTMLPage.xFrameOptions] == "DENY", sourceLocation: sourceLocation)
+        #expect(!page.html.contains("<script>") && !page.html.contains(" style=") && !page.html.contains("<style"), sourceLocation: sourceLocation)
+    }
+}
+
+extension ConsoleBrowser {
+    /// The `Set-Cookie` of the session a new sign-in starts.
+    func signInCookie() async throws -> String? {
+        _ = try await get("/console/sign-in")
+        let codePage = try await post("/console/sign-in", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword])
+        let code = try await client.latestCode(to: DemoFixtures.adminEmail)
+        let done = try await post(
+            "/console/sign-in/code",
+            ["userId": codePage.hidden("userId") ?? "", "email": DemoFixtures.adminEmail, "challengeToken": codePage.hidden("challengeToken") ?? "", "code": code])
+        return done.setCookies.first { $0.hasPrefix(ConsoleCookies.session + "=") }
+    }
+}
