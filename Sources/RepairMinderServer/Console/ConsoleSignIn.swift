@@ -71,13 +71,16 @@ struct ConsoleSignIn: Sendable {
             return self.form(request, email: email, problem: error.message, status: error.status)
         }
         let methods = challenge.methods ?? challenge.twoFactorMethods ?? [.email]
-        var notice: String?
-        if methods.contains(.email) {
-            notice = try await requestCode(challenge.userId, challenge.email, challenge.challengeToken, request, context)
+        let page = CodePage(challenge: challenge.challengeToken ?? "", userId: challenge.userId, email: challenge.email, methods: methods)
+        guard methods.contains(.email) else { return codePage(request, page, notice: nil, problem: nil) }
+        do {
+            let notice = try await requestCode(challenge.userId, challenge.email, challenge.challengeToken, request, context)
+            return codePage(request, page, notice: notice, problem: nil)
+        } catch let error as APIError where error.code == .rateLimited {
+            // The password was right; only the mail must wait (§2.2's spacing): say so where
+            // the person can ask again.
+            return codePage(request, page, notice: nil, problem: error.message, status: error.status)
         }
-        return codePage(
-            request, CodePage(challenge: challenge.challengeToken ?? "", userId: challenge.userId, email: challenge.email, methods: methods),
-            notice: notice, problem: nil)
     }
 
     // MARK: Step 2 and 3: the code
