@@ -229,6 +229,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         signIn: ConsoleSignIn(console: console, login: staffLogin, signer: signer, policies: policies, revocation: revocation),
         team: ConsoleTeamPages(console: console, team: team, invitations: invitations),
         shops: ConsoleShopPages(console: console, platform: platformAdmin),
+        platform: ConsolePlatformPages(console: console, platform: platformAdmin),
         account: ConsoleAccountPages(console: console, sessionList: sessionList)
     ).mount(on: router)
     extra(routes)

@@ -194,6 +194,52 @@ import Testing
         }
     }
 
+    @Test func aPlatformAdministratorReadsAShopStaffAcrossShopsAndTheAuditLog() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            try await PlatformAdminTests.promoteDemoAdmin(server)
+            let engineerToken = try #require(try await client.signIn(DemoFixtures.engineerEmail, DemoFixtures.engineerPassword).string("token"))
+            let browser = ConsoleBrowser(client)
+            try await browser.signIn()
+            let acme = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: DemoFixtures.adminEmail) }?.companyId)
+            let shop = try await browser.get("/console/admin/shops/\(acme)")
+            #expect(shop.heading == "Acme Repairs")
+            #expect(shop.html.contains(DemoFixtures.engineerEmail) && !shop.html.contains("owner@pending.test"))
+            #expect(try await browser.get("/console/admin/shops/\(UUID())").status == .notFound)
+
+            let found = try await browser.get("/console/admin/users?q=eli")
+            #expect(found.heading == "Users" && found.html.contains(DemoFixtures.engineerEmail) && !found.html.contains("owner@pending.test"))
+            let engineer = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: DemoFixtures.engineerEmail) }?.id)
+            #expect(try await browser.get("/console/admin/users/\(engineer)/sign-out").heading == "Sign \(DemoFixtures.engineerEmail) out everywhere?")
+            let signedOut = try await browser.post("/console/admin/users/\(engineer)/sign-out")
+            #expect(signedOut.location == "/console/admin/users?notice=signed-out-member")
+            #expect(try await client.send(.get, "/api/auth/me", bearer: engineerToken).status == .unauthorized)
+
+            let audit = try await browser.get("/console/admin/audit?type=sessions_revoked_by_admin")
+            #expect(audit.heading == "Audit log" && audit.html.contains("sessions_revoked_by_admin") && audit.html.contains(DemoFixtures.engineerEmail))
+            let badSince = try await browser.get("/console/admin/audit?since=yesterday")
+            #expect(badSince.status == .badRequest && badSince.problem == "since must be an ISO 8601 instant, e.g. 2026-11-26T09:00:00Z")
+        }
+    }
+
+    @Test func aShopsAdminCannotReachThePlatformPages() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let browser = ConsoleBrowser(client)
+            try await browser.signIn()
+            let acme = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: DemoFixtures.adminEmail) }?.companyId)
+            for path in ["/console/admin/shops", "/console/admin/shops/\(acme)", "/console/admin/shops/\(acme)/suspend", "/console/admin/users",
+                         "/console/admin/audit"] {
+                let page = try await browser.get(path)
+                #expect(page.status == .forbidden, "\(path)")
+                #expect(!page.html.contains("Acme Repairs?"), "\(path)")
+            }
+            let suspend = try await browser.post("/console/admin/shops/\(acme)/suspend")
+            #expect(suspend.status == .forbidden)
+            #expect(try await server.withDatabase { try await AccountStore(database: $0).company(id: acme) }?.status == "active")
+        }
+    }
+
     @Test func aQuarantinedShopsAdminIsRefusedAsTheAPIRefusesThem() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in

@@ -121,6 +121,28 @@ import Testing
     }
 
     /// A shop admin, an engineer, a customer's token and a REKI token reach none of it, and change nothing.
+    @Test func aPlatformAdminReadsOneShopAndItsStaff() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            try await Self.promoteDemoAdmin(server)
+            let admin = try await TeamTests.token(client)
+            let acme = try await Self.id(client, admin, named: "Acme Repairs")
+            let shop = try await client.send(.get, "/api/admin/companies/\(acme)", bearer: admin)
+            #expect(shop.status == .ok)
+            #expect(shop.string("name") == "Acme Repairs" && shop.string("ownerEmail") == DemoFixtures.adminEmail)
+            #expect(shop.data["staffCount"] as? Int == 5)
+            try await client.send(.get, "/api/admin/companies/\(UUID())", bearer: admin).expectFailure(.notFound, "NOT_FOUND")
+            // `companyId` keeps one shop's staff, with `q` or without.
+            let staff = try TeamTests.list(try await client.send(.get, "/api/admin/users?companyId=\(acme)&limit=100", bearer: admin))
+            #expect(staff.count == 5 && staff.allSatisfy { $0["companyId"] as? String == acme })
+            let engineers = try TeamTests.list(try await client.send(.get, "/api/admin/users?companyId=\(acme)&q=eli", bearer: admin))
+            #expect(engineers.map { $0["email"] as? String } == [DemoFixtures.engineerEmail])
+            let pending = try await Self.id(client, admin, named: "Pending Phones")
+            let theirs = try TeamTests.list(try await client.send(.get, "/api/admin/users?companyId=\(pending)&q=eli", bearer: admin))
+            #expect(theirs.isEmpty)
+        }
+    }
+
     @Test func onlyAPlatformAdminReachesIt() async throws {
         let server = try await TestServer()
         try await server.run { client in

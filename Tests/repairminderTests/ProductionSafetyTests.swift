@@ -101,8 +101,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let output = dataDir + "-out.txt", errors = dataDir + "-err.txt"
         defer { for path in [output, errors] { try? FileManager.default.removeItem(atPath: path) } }
-        FileManager.default.createFile(atPath: output, contents: nil)
-        FileManager.default.createFile(atPath: errors, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
         let port = try freeLoopbackPort()
         let process = Process()
         process.executableURL = CommandLineTests.binary

@@ -114,6 +114,7 @@ public struct QueryParameter: Sendable, Hashable {
         allowed: ["all", "pending_approval", "active", "suspended"])
     /// The platform's audit log's filters (docs/API.md §15.3).
     public static let companyId = QueryParameter("companyId", "Only the events of this shop")
+    public static let staffOfCompany = QueryParameter("companyId", "Only the staff of this shop")
     public static let eventType = QueryParameter("type", "Only events of this type")
     public static let since = QueryParameter("since", "Only events at or after this instant (ISO 8601)")
     /// Free text a list is narrowed by.

@@ -6,6 +6,9 @@ extension Routes {
         public let companies = Route<EmptyPayload, [PlatformCompany]>(
             .get, "/api/admin/companies", .staff, "Every shop, the ones pending approval first", permission: .companiesManage,
             format: .paginatedEnvelope, query: [.companyStatus, .q, .page, .limit])
+        public let company = Route<EmptyPayload, PlatformCompany>(
+            .get, "/api/admin/companies/{id}", .staff, "One shop, with its counts and owner", permission: .companiesManage,
+            failures: [.init(404, .notFound)])
         public let approve = Route<EmptyPayload, PlatformCompany>(
             .post, "/api/admin/companies/{id}/approve", .staff, "Approve a shop pending approval", permission: .companiesManage,
             failures: [.init(404, .notFound), .init(409, .companyStatusConflict)])
@@ -17,7 +20,7 @@ extension Routes {
             failures: [.init(404, .notFound), .init(409, .companyStatusConflict)])
         public let users = Route<EmptyPayload, [PlatformUser]>(
             .get, "/api/admin/users", .staff, "Staff accounts of every shop, by address", permission: .companiesManage,
-            format: .paginatedEnvelope, query: [.q, .page, .limit])
+            format: .paginatedEnvelope, query: [.q, .staffOfCompany, .page, .limit])
         public let signOutUser = Route<EmptyPayload, RevokedSessionsResponse>(
             .post, "/api/admin/users/{id}/sign-out", .staff, "End every session of a staff account of any shop",
             permission: .companiesManage, failures: [.init(404, .notFound)])

@@ -96,6 +96,17 @@ struct ConsolePageRequest: Sendable {
         if let permission = route.permission, !staff.user.userRole.may(permission) { throw APIError.noPermission }
     }
 
+    /// This request with `query` for its query: a page that shows a list the API filters by
+    /// query parameters of its own names (a shop's staff: `companyId`) calls its handler so.
+    func withQuery(_ query: [String: String]) -> ConsolePageRequest {
+        var head = request.head
+        var components = URLComponents()
+        components.path = request.uri.path
+        components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        head.path = components.string ?? request.uri.path
+        return ConsolePageRequest(request: Request(head: head, body: request.body), context: context, visitor: visitor)
+    }
+
     /// The path parameter `name`.
     func parameter(_ name: String) -> String { context.parameters.get(name) ?? "" }
 
@@ -108,7 +119,12 @@ struct ConsolePageRequest: Sendable {
         let role = user.userRole
         var links: [(String, String)] = []
         if role.may(.usersManage) { links.append(("\(Console.root)/team", "Team")) }
-        if role.may(.companiesManage) { links.append(("\(Console.root)/admin/shops", "Shops")) }
+        if role.may(.companiesManage) {
+            links += [
+                ("\(Console.root)/admin/shops", "Shops"), ("\(Console.root)/admin/users", "Users"),
+                ("\(Console.root)/admin/audit", "Audit log"),
+            ]
+        }
         links.append(("\(Console.root)/account", "My account"))
         let nav = ConsoleNav(
             name: [user.firstName, user.lastName].compactMap { $0 }.joined(separator: " "), email: user.email,

@@ -10,6 +10,7 @@ struct ConsoleController: Sendable {
     let signIn: ConsoleSignIn
     let team: ConsoleTeamPages
     let shops: ConsoleShopPages
+    let platform: ConsolePlatformPages
     let account: ConsoleAccountPages
 
     func mount(on router: Router<AppRequestContext>) {
@@ -17,6 +18,7 @@ struct ConsoleController: Sendable {
         signIn.mount(on: pages)
         team.mount(on: pages)
         shops.mount(on: pages)
+        platform.mount(on: pages)
         account.mount(on: pages)
         let assets = console.templates.assets
         router.get(RouterPath(Console.root + "/assets/:file")) { _, context in

@@ -68,6 +68,7 @@ struct ConsoleShopPages: Sendable {
     }
 
     private func confirm(_ transition: Transition, _ page: ConsolePageRequest) async throws -> Response {
+        try page.mayUse(Routes.platformAdmin.approve)
         let id = page.parameter("id")
         let name = try await shopName(id, page)
         let confirmation = ConsoleListing.Confirmation(
@@ -80,7 +81,7 @@ struct ConsoleShopPages: Sendable {
 
     /// The shop's name, for the question; 404 for an unknown id.
     private func shopName(_ id: String, _ page: ConsolePageRequest) async throws -> String {
-        guard let shop = try await console.callers.accounts.company(id: id) else { throw APIError.notFound }
+        guard let shop = try await platform.administration.company(id: id) else { throw APIError.notFound }
         return shop.name
     }
 

@@ -195,6 +195,7 @@ enum ConsoleNotice {
         case "deactivated": "Deactivated: their sessions have ended."
         case "reactivated": "Reactivated."
         case "signed-out-member": "Their sessions have ended."
+        case "no-sessions": "They had no live session."
         case "approved": "The shop is approved."
         case "suspended": "The shop is suspended."
         case "reactivated-shop": "The shop is active again."

@@ -11,6 +11,7 @@ struct PlatformAdminController {
 
     func mount(on routes: RouteMounter) {
         routes.on(Routes.platformAdmin.companies, page: companies)
+        routes.on(Routes.platformAdmin.company, use: company)
         routes.on(Routes.platformAdmin.approve) { try await apply(.approve, $0) }
         routes.on(Routes.platformAdmin.suspend) { try await apply(.suspend, $0) }
         routes.on(Routes.platformAdmin.reactivate) { try await apply(.reactivate, $0) }
@@ -36,7 +37,7 @@ struct PlatformAdminController {
 
     @Sendable func listUsers(_ call: RouteCall<EmptyPayload>) async throws -> ([PlatformUser], Pagination) {
         let (page, limit) = try ActivityController.pageAndLimit(call)
-        let (rows, total) = try await users.page(query: call.text(.q), page: page, limit: limit)
+        let (rows, total) = try await users.page(query: call.text(.q), companyId: call.text(.staffOfCompany), page: page, limit: limit)
         return (rows, .of(page: page, limit: limit, total: total))
     }
 
@@ -50,6 +51,11 @@ struct PlatformAdminController {
         let status = try call.choice(.companyStatus).flatMap { $0 == "all" ? nil : CompanyStatus(rawValue: $0) }
         let (rows, total) = try await administration.page(status: status, query: call.text(.q), page: page, limit: limit)
         return (rows, .of(page: page, limit: limit, total: total))
+    }
+
+    @Sendable func company(_ call: RouteCall<EmptyPayload>) async throws -> PlatformCompany {
+        guard let company = try await administration.company(id: try call.parameter("id")) else { throw APIError.notFound }
+        return company
     }
 
     @Sendable func apply(_ transition: PlatformAdministration.Transition, _ call: RouteCall<EmptyPayload>) async throws -> PlatformCompany {

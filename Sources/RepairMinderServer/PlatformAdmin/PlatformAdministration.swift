@@ -61,6 +61,13 @@ struct PlatformAdministration: Sendable {
         }
     }
 
+    /// Shop `id` with its counts and owner; nil when there is none.
+    func company(id: String) async throws -> PlatformCompany? {
+        try await database.withConnection { db in
+            try await db.raw("SELECT \(Self.columns) FROM companies c WHERE c.id = \(bind: id)").first().map(Self.company)
+        }
+    }
+
     /// Applies `transition` to shop `id`, recording the operator's event with `staff` as the
     /// actor in the same transaction; 404 for an unknown shop, 409 for a status it does not
     /// start from, and for the administrator's own shop (suspending it would lock them out).

@@ -10,17 +10,17 @@ struct PlatformUsers: Sendable {
 
     /// One page of staff accounts, by address, whose address or names contain `query`
     /// (case-insensitively); and how many there are.
-    func page(query: String?, page: Int, limit: Int) async throws -> ([PlatformUser], total: Int) {
-        let filter: SQLQueryString
+    func page(query: String?, companyId: String? = nil, page: Int, limit: Int) async throws -> ([PlatformUser], total: Int) {
+        var conditions: [SQLQueryString] = ["1 = 1"]
         if let query, !query.isEmpty {
             let pattern = "%" + TeamStore.likeEscaped(query.lowercased()) + "%"
-            filter = """
-                LOWER(u.email) LIKE \(bind: pattern) ESCAPE '\\'
-                OR LOWER(COALESCE(u.first_name, '') || ' ' || COALESCE(u.last_name, '')) LIKE \(bind: pattern) ESCAPE '\\'
-                """
-        } else {
-            filter = "1 = 1"
+            conditions.append("""
+                (LOWER(u.email) LIKE \(bind: pattern) ESCAPE '\\'
+                OR LOWER(COALESCE(u.first_name, '') || ' ' || COALESCE(u.last_name, '')) LIKE \(bind: pattern) ESCAPE '\\')
+                """)
         }
+        if let companyId, !companyId.isEmpty { conditions.append("u.company_id = \(bind: companyId)") }
+        let filter = conditions.joined(separator: " AND ")
         return try await database.withConnection { db in
             let total = try await db.raw("SELECT COUNT(*) AS n FROM users u WHERE \(filter)").first(decodingColumn: "n", as: Int.self) ?? 0
             let rows = try await db.raw(
