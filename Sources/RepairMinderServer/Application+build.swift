@@ -160,7 +160,8 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         hashing: hashing, mail: parts.mail, authenticatorApp: authenticatorApp, secondFactor: secondFactor,
         passkeys: passkeyAssertions, issuer: issuer, revocation: revocation, policies: policies)
     staffLogin.mount(on: routes)
-    MagicLinkController(accounts: accounts, codes: codes, secondFactor: secondFactor, issuer: issuer, policies: policies).mount(on: routes)
+    let magicLink = MagicLinkController(accounts: accounts, codes: codes, secondFactor: secondFactor, issuer: issuer, policies: policies)
+    magicLink.mount(on: routes)
     PasskeyController(
         clock: clock, store: passkeys, relyingParty: relyingParty, assertions: passkeyAssertions, issuer: issuer
     ).mount(on: routes)
@@ -180,10 +181,9 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     invitations.mount(on: routes)
     // The page the invitation mail links to: HTML for browsers, so beside the table (see its type).
     InvitationPageController(invitations: invitations).mount(on: routes)
-    PasswordController(
-        clock: clock, accounts: accounts, revocation: revocation, hasher: parts.hasher, policy: passwordPolicy,
-        codes: codes
-    ).mount(on: routes)
+    let passwords = PasswordController(
+        clock: clock, accounts: accounts, revocation: revocation, hasher: parts.hasher, policy: passwordPolicy, codes: codes)
+    passwords.mount(on: routes)
     StaffSessionController(
         settings: settings, clock: clock, revocation: revocation,
         rotation: RefreshTokenRotation<UserRecord>(
@@ -226,7 +226,9 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         settings: settings, clock: clock)
     ConsoleController(
         console: console,
-        signIn: ConsoleSignIn(console: console, login: staffLogin, signer: signer, policies: policies, revocation: revocation),
+        signIn: ConsoleSignIn(
+            console: console, login: staffLogin, signer: signer, policies: policies, revocation: revocation, magicLink: magicLink,
+            passwords: passwords),
         team: ConsoleTeamPages(console: console, team: team, invitations: invitations),
         shops: ConsoleShopPages(console: console, platform: platformAdmin),
         platform: ConsolePlatformPages(console: console, platform: platformAdmin),

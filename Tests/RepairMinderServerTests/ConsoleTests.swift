@@ -122,6 +122,54 @@ import Testing
         }
     }
 
+    @Test func aMemberSignsInWithAnEmailedCodeWhereAllowed() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let browser = ConsoleBrowser(client)
+            _ = try await browser.get("/console/sign-in/email")
+            // The same answer for an address without an account, and nothing is mailed.
+            let unknown = try await browser.post("/console/sign-in/email", ["email": "nobody@acme.test"])
+            #expect(unknown.heading == "Enter your sign-in code" && unknown.notice?.hasPrefix("If nobody@acme.test may sign in") == true)
+            #expect(try await client.mail(to: "nobody@acme.test").isEmpty)
+
+            let mailed = try await browser.post("/console/sign-in/email", ["email": "nopassword@acme.test"])
+            #expect(mailed.heading == "Enter your sign-in code")
+            let wrong = try await browser.post("/console/sign-in/email/code", ["email": "nopassword@acme.test", "code": "000000"])
+            #expect(wrong.status.code == 400 || wrong.status.code == 401)
+            #expect(wrong.problem != nil && browser.sessionToken == nil)
+            let code = try await client.latestCode(to: "nopassword@acme.test")
+            let done = try await browser.post("/console/sign-in/email/code", ["email": "nopassword@acme.test", "code": code])
+            #expect(done.status == .seeOther && browser.sessionToken != nil)
+            #expect(try await browser.follow(done).heading == "My account")
+        }
+    }
+
+    @Test func aForgottenPasswordIsResetFromTheSignInPage() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let bearer = try #require(try await client.signIn().string("token"))
+            let browser = ConsoleBrowser(client)
+            _ = try await browser.get("/console/reset-password")
+            let mailed = try await browser.post("/console/reset-password", ["email": DemoFixtures.adminEmail])
+            #expect(mailed.heading == "Choose a new password")
+            let code = try await client.latestCode(to: DemoFixtures.adminEmail)
+            let fields = ["email": DemoFixtures.adminEmail, "code": code]
+            let mismatch = try await browser.post(
+                "/console/reset-password/new", fields.merging(["password": "amber lantern 2031 tide", "confirmPassword": "amber"]) { $1 })
+            #expect(mismatch.status == .badRequest && mismatch.problem?.hasPrefix("The two passwords do not match") == true)
+            let weak = try await browser.post(
+                "/console/reset-password/new", fields.merging(["password": "password1", "confirmPassword": "password1"]) { $1 })
+            #expect(weak.status == .badRequest && weak.problem == "This password is too common. Choose another.")
+            #expect(try await client.send(.get, "/api/auth/me", bearer: bearer).status == .ok, "nothing changed yet")
+            let done = try await browser.post(
+                "/console/reset-password/new",
+                fields.merging(["password": "amber lantern 2031 tide", "confirmPassword": "amber lantern 2031 tide"]) { $1 })
+            #expect(done.location == "/console/sign-in?notice=password-reset")
+            #expect(try await client.send(.get, "/api/auth/me", bearer: bearer).status == .unauthorized)
+            #expect(try await ConsoleBrowser(client).signIn(DemoFixtures.adminEmail, "amber lantern 2031 tide").heading == "Team")
+        }
+    }
+
     @Test func anEngineerSeesOnlyTheirAccount() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in

@@ -14,6 +14,8 @@ struct ConsoleSignIn: Sendable {
     let signer: TokenSigner
     let policies: SecurityPolicyStore
     let revocation: SessionRevocation
+    let magicLink: MagicLinkController
+    let passwords: PasswordController
 
     func mount(on pages: ConsoleMounting) {
         pages.getPublic("/sign-in") { request, _ in try await showSignIn(request) }
@@ -21,6 +23,8 @@ struct ConsoleSignIn: Sendable {
         pages.postPublic("/sign-in/send-code") { request, context, form in try await sendCode(request, context, form) }
         pages.postPublic("/sign-in/code") { request, context, form in try await verify(request, context, form) }
         pages.post("/sign-out") { page, _ in try await signOut(page) }
+        mountEmailedCode(on: pages)
+        mountPasswordReset(on: pages)
         pages.get("/") { page in console.redirect(Self.home(of: page.staff)) }
     }
 
@@ -41,7 +45,7 @@ struct ConsoleSignIn: Sendable {
     }
 
     /// The address-and-password form, with the pre-session cookie its CSRF token comes from.
-    private func form(_ request: Request, email: String, problem: String?, status: HTTPResponse.Status = .ok) -> Response {
+    func form(_ request: Request, email: String, problem: String?, status: HTTPResponse.Status = .ok) -> Response {
         let (secret, cookie) = Self.preSession(request)
         let view = ConsoleView(
             title: "Sign in", csrf: ConsoleCookies.csrfToken(for: secret), problem: problem,
@@ -55,7 +59,7 @@ struct ConsoleSignIn: Sendable {
     }
 
     /// The request's pre-session value, or a new one with the `Set-Cookie` that stores it.
-    private static func preSession(_ request: Request) -> (String, String?) {
+    static func preSession(_ request: Request) -> (String, String?) {
         if let secret = ConsoleCookies.value(ConsoleCookies.preSession, in: request) { return (secret, nil) }
         let secret = RandomToken.base64URL(byteCount: 32)
         return (secret, ConsoleCookies.setting(ConsoleCookies.preSession, secret))
@@ -102,7 +106,7 @@ struct ConsoleSignIn: Sendable {
         }
     }
 
-    private func codePage(
+    func codePage(
         _ request: Request, _ page: CodePage, notice: String?, problem: String?, status: HTTPResponse.Status = .ok
     ) -> Response {
         let (secret, cookie) = Self.preSession(request)
@@ -154,7 +158,7 @@ struct ConsoleSignIn: Sendable {
     }
 
     /// Makes the session the API just started the console's, and sends the browser in.
-    private func start(_ tokens: StaffTokenResponse, _ request: Request) async throws -> Response {
+    func start(_ tokens: StaffTokenResponse, _ request: Request) async throws -> Response {
         let now = console.clock.now()
         let claims = try await signer.verify(tokens.token, as: AccessTokenClaims.self, now: now)
         let policy = try await policies.current(companyId: claims.companyId)
@@ -188,6 +192,7 @@ enum ConsoleNotice {
     static func text(_ key: String) -> String? {
         switch key {
         case "signed-out": "You signed out."
+        case "password-reset": "Your password is changed and every session of yours has ended. Sign in with the new one."
         case "enrol": "Your shop requires a stronger way to sign in. Set it up below to use the rest of the console."
         case "invited": "Invitation sent."
         case "saved": "Saved."
