@@ -145,4 +145,29 @@ import Testing
             try await client.send(.get, "/api/users", bearer: owner).expectFailure(.forbidden, "ACCOUNT_PENDING_APPROVAL")
         }
     }
+
+    /// `companies:manage` is the platform's own company's: a `master_admin` set in a shop (by SQL,
+    /// or a fixtures file) administers no shop, and their tokens do not claim it.
+    @Test func aMasterAdminOfAShopAdministersNoShop() async throws {
+        let server = try await TestServer()
+        try await server.withDatabase { database in
+            try await database.withConnection { db in
+                try await db.raw("UPDATE users SET role = 'master_admin' WHERE email = \(bind: DemoFixtures.adminEmail)").run()
+            }
+        }
+        try await server.run { client in
+            let shopMaster = try await TeamTests.token(client)
+            let platform = try await Self.platformAdmin(client)
+            for route in Routes.platformAdmin.routes where route.method == .get {
+                try await client.send(route.method.hummingbird, route.path.description, bearer: shopMaster)
+                    .expectFailure(.forbidden, "FORBIDDEN", "You do not have permission to do this")
+                #expect(try await client.send(route.method.hummingbird, route.path.description, bearer: platform).status == .ok)
+            }
+            let shopClaims = try SecurityPolicyTests.claims(shopMaster)["permissions"] as? [String]
+            #expect(shopClaims?.contains("users:manage") == true)
+            #expect(shopClaims?.contains("companies:manage") == false)
+            #expect((try SecurityPolicyTests.claims(platform)["permissions"] as? [String])?.contains("companies:manage") == true)
+            #expect(try SecurityPolicyTests.claims(platform)["companyId"] as? String == PlatformOwnCompany.id)
+        }
+    }
 }
