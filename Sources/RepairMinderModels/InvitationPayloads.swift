@@ -13,10 +13,13 @@ public struct InvitationRequest: Codable, Sendable, Equatable {
 }
 
 extension InvitationRequest: WireRequest {
+    /// An invitee's first or last name; `repairminder admin create` checks its names by it too.
+    public static let nameRule = FieldRules.text(maxLength: 100)
+
     public static let fields: [RequestField<Self>] = [
         .string("email", \.email, FieldRules.email),
-        .string("firstName", \.firstName, FieldRules.text(maxLength: 100)),
-        .string("lastName", \.lastName, FieldRules.text(maxLength: 100)),
+        .string("firstName", \.firstName, nameRule),
+        .string("lastName", \.lastName, nameRule),
         .string("role", \.role, FieldRules.assignableRole),
     ]
     public static var example: InvitationRequest {

@@ -16,7 +16,8 @@ struct AuditCommand: AsyncParsableCommand {
             changes, recovery codes used and registrations, each with its time, address and device; \
             and the operators' changes with the OS user who ran the command: company_approved, \
             company_suspended, company_reactivated (not shown with --email), and what seed \
-            created or changed (company_created, company_updated, user_created, user_updated). \
+            created or changed (company_created, company_updated, user_created, user_updated), and \
+            the platform administrators admin create invited (platform_admin_invited). \
             Reads the server's existing database directly (refuses to run where there is none); \
             no secret is ever stored in the log.
 

@@ -111,6 +111,8 @@ struct ServeCommand: AsyncParsableCommand {
             Other demo staff: \(DemoFixtures.engineerEmail) / "\(DemoFixtures.engineerPassword)", nopassword@acme.test (magic link only),
             deactivated@acme.test, archived@acme.test, owner@pending.test / "pending password",
             owner@suspended.test / "suspended password" (quarantined companies).
+            The platform's administrator (every shop, /api/admin/*): \(DemoFixtures.platformAdminEmail) /
+            "\(DemoFixtures.platformAdminPassword)"; its company requires a passkey within \(DemoFixtures.platformGraceDays) days.
             Customers (passwordless): jane@example.test (one shop), multi@example.test (two shops):
               curl -s \(base)\(Routes.customerAuth.requestMagicLink.path) -H 'Content-Type: application/json' -d '{"email":"jane@example.test"}'
             docs/walkthrough.md walks through every flow.

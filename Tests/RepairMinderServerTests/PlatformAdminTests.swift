@@ -8,16 +8,14 @@ import Testing
 @testable import RepairMinderServer
 
 /// The platform's administration of shops (docs/API.md §15), on the engine under test: the demo
-/// admin made a `master_admin` (what `companies:manage` needs) approves, suspends and
-/// reactivates the demo shops; everyone else is refused.
+/// platform administrator (a `master_admin` of the platform's own company, what
+/// `companies:manage` needs) approves, suspends and reactivates the demo shops; everyone else is
+/// refused.
 @Suite struct PlatformAdminTests {
-    /// Makes the demo admin a platform administrator (before they sign in: the role is read as stored).
-    static func promoteDemoAdmin(_ server: TestServer) async throws {
-        try await server.withDatabase { database in
-            try await database.withConnection { db in
-                try await db.raw("UPDATE users SET role = 'master_admin' WHERE email = \(bind: DemoFixtures.adminEmail)").run()
-            }
-        }
+    /// The demo platform administrator's access token (a full one: the demo's platform company
+    /// gives 30 days to enrol the passkey it requires).
+    static func platformAdmin(_ client: TestClient) async throws -> String {
+        try await TeamTests.token(client, DemoFixtures.platformAdminEmail, DemoFixtures.platformAdminPassword)
     }
 
     static func shops(_ client: TestClient, _ token: String, _ query: String = "") async throws -> [[String: Any]] {
@@ -30,9 +28,8 @@ import Testing
 
     @Test func aPlatformAdminListsApprovesSuspendsAndReactivatesShops() async throws {
         let server = try await TestServer()
-        try await Self.promoteDemoAdmin(server)
         try await server.run { client in
-            let admin = try await TeamTests.token(client)
+            let admin = try await Self.platformAdmin(client)
             let all = try await Self.shops(client, admin)
             #expect(all.first?["status"] as? String == "pending_approval")
             let pending = try #require(all.first { $0["name"] as? String == "Pending Phones" })
@@ -64,8 +61,8 @@ import Testing
             try await client.send(.post, "/api/admin/companies/\(id)/reactivate", bearer: admin).expectFailure(
                 .conflict, "COMPANY_STATUS_CONFLICT", "Only a suspended shop can be reactivated; this one is active")
             #expect(try await client.send(.get, "/api/users", bearer: owner).status == .ok)
-            // Never their own shop, never an unknown one.
-            let own = try #require(acme["id"] as? String)
+            // Never their own company, never an unknown one.
+            let own = try #require(all.first { $0["id"] as? String == PlatformOwnCompany.id }?["id"] as? String)
             try await client.send(.post, "/api/admin/companies/\(own)/suspend", bearer: admin).expectFailure(
                 .conflict, "COMPANY_STATUS_CONFLICT", "You cannot suspend your own shop")
             try await client.send(.post, "/api/admin/companies/\(UUID())/approve", bearer: admin).expectFailure(.notFound, "NOT_FOUND")
@@ -78,11 +75,11 @@ import Testing
                 }
             }
             #expect(events.map(\.0) == ["company_approved", "company_suspended", "company_reactivated"])
-            #expect(events.allSatisfy { $0.1 == DemoFixtures.adminEmail && $0.2 != nil })
+            #expect(events.allSatisfy { $0.1 == DemoFixtures.platformAdminEmail && $0.2 != nil })
             // The whole log, as the administrators read it: by shop, type and time.
             let audit = try TeamTests.list(try await client.send(.get, "/api/admin/audit?companyId=\(id)&limit=100", bearer: admin))
             #expect(audit.compactMap { $0["type"] as? String }.prefix(3) == ["company_reactivated", "company_suspended", "company_approved"])
-            #expect(audit.first?["actor"] as? String == DemoFixtures.adminEmail)
+            #expect(audit.first?["actor"] as? String == DemoFixtures.platformAdminEmail)
             #expect(audit.contains { $0["type"] as? String == "login_succeeded" && $0["userEmail"] as? String == "owner@pending.test" })
             let approvals = try TeamTests.list(try await client.send(.get, "/api/admin/audit?type=company_approved", bearer: admin))
             #expect(approvals.count == 1)
@@ -95,9 +92,8 @@ import Testing
     /// Staff of every shop, found by address or name; signed out of every session.
     @Test func aPlatformAdminFindsStaffOfEveryShopAndSignsThemOut() async throws {
         let server = try await TestServer()
-        try await Self.promoteDemoAdmin(server)
         try await server.run { client in
-            let admin = try await TeamTests.token(client)
+            let admin = try await Self.platformAdmin(client)
             let everyone = try TeamTests.list(try await client.send(.get, "/api/admin/users?limit=100", bearer: admin))
             #expect(Set(everyone.compactMap { $0["companyName"] as? String }).isSuperset(of: ["Acme Repairs", "Pending Phones"]))
             let found = try TeamTests.list(try await client.send(.get, "/api/admin/users?q=penny%20pen", bearer: admin))
@@ -169,6 +165,31 @@ import Testing
             }
             let owner = try #require(try await client.signIn("owner@pending.test", "pending password").string("token"))
             try await client.send(.get, "/api/users", bearer: owner).expectFailure(.forbidden, "ACCOUNT_PENDING_APPROVAL")
+        }
+    }
+
+    /// `companies:manage` is the platform's own company's: a `master_admin` set in a shop (by SQL,
+    /// or a fixtures file) administers no shop, and their tokens do not claim it.
+    @Test func aMasterAdminOfAShopAdministersNoShop() async throws {
+        let server = try await TestServer()
+        try await server.withDatabase { database in
+            try await database.withConnection { db in
+                try await db.raw("UPDATE users SET role = 'master_admin' WHERE email = \(bind: DemoFixtures.adminEmail)").run()
+            }
+        }
+        try await server.run { client in
+            let shopMaster = try await TeamTests.token(client)
+            let platform = try await Self.platformAdmin(client)
+            for route in Routes.platformAdmin.routes where route.method == .get {
+                try await client.send(route.method.hummingbird, route.path.description, bearer: shopMaster)
+                    .expectFailure(.forbidden, "FORBIDDEN", "You do not have permission to do this")
+                #expect(try await client.send(route.method.hummingbird, route.path.description, bearer: platform).status == .ok)
+            }
+            let shopClaims = try SecurityPolicyTests.claims(shopMaster)["permissions"] as? [String]
+            #expect(shopClaims?.contains("users:manage") == true)
+            #expect(shopClaims?.contains("companies:manage") == false)
+            #expect((try SecurityPolicyTests.claims(platform)["permissions"] as? [String])?.contains("companies:manage") == true)
+            #expect(try SecurityPolicyTests.claims(platform)["companyId"] as? String == PlatformOwnCompany.id)
         }
     }
 }

@@ -47,7 +47,8 @@ public struct ServerHarness: Sendable {
     }
 
     /// Prepares the database of `defaultSettings()` changed by `configure`, with the demo
-    /// fixtures. A `runningClock` also moves with the wall clock (`TestClock`).
+    /// fixtures (the platform's administrator included). A `runningClock` also moves with the
+    /// wall clock (`TestClock`).
     public init(runningClock: Bool = false, configure: (inout ServerSettings) -> Void = { _ in }) async throws {
         clock = TestClock(running: runningClock)
         settings = try await TestPostgres.preparing {
@@ -57,7 +58,7 @@ public struct ServerHarness: Sendable {
             do {
                 let database = try await Database.openMigrated(settings: settings, logger: Self.quietLogger)
                 do {
-                    _ = try await FixtureLoader(database: database, bcryptCost: settings.bcryptCost).load(DemoFixtures.file)
+                    try await DemoFixtures.loadAccounts(into: database, bcryptCost: settings.bcryptCost)
                 } catch {
                     await database.close()
                     throw error

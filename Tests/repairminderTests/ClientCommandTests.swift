@@ -37,7 +37,7 @@ import Testing
             try process.run()
             // With the PostgreSQL suite running beside it, a start can take a while.
             try waitUntilBlocking("serve --demo listening with its users", interval: .milliseconds(100)) {
-                (try? CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM users").trimmingCharacters(in: .whitespacesAndNewlines)) == "7"
+                (try? CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM users").trimmingCharacters(in: .whitespacesAndNewlines)) == "8"
                     && Self.answers(port)
             }
         }

@@ -42,6 +42,11 @@ enum ActivityLog {
         return encoder
     }()
 
+    /// `detail` as the column keeps it: a JSON object, its keys sorted.
+    static func detailJSON(_ detail: [String: String]) throws -> String {
+        String(decoding: try detailEncoder.encode(detail), as: UTF8.self)
+    }
+
     /// Records `type` for `userId`, from `device` (the request's, when there is one), about
     /// `sessionId`; with `actor`, done to them by that admin of `companyId`, `detail` saying what
     /// changed.
@@ -50,13 +55,13 @@ enum ActivityLog {
         actor: AuthenticatedStaff? = nil, detail: [String: String]? = nil, on db: any SQLDatabase
     ) async throws {
         let userAgent = device?.userAgent.map { String($0.prefix(SessionStore.userAgentLimit)) }
-        let detailJSON = try detail.map { String(decoding: try detailEncoder.encode($0), as: UTF8.self) }
+        let encodedDetail = try detail.map(Self.detailJSON)
         try await db.raw(
             """
             INSERT INTO activity_log (id, user_id, company_id, actor_user_id, type, at, ip_address, user_agent, session_id, detail)
             VALUES (\(bind: OrderedID.next()), \(bind: userId), \(bind: actor?.company.id), \(bind: actor?.user.id),
                 \(bind: type.rawValue), \(bind: now), \(bind: device?.ipAddress), \(bind: userAgent), \(bind: sessionId),
-                \(bind: detailJSON))
+                \(bind: encodedDetail))
             """
         ).run()
     }

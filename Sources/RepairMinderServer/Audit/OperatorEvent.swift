@@ -2,8 +2,8 @@ import Foundation
 import RepairMinderModels
 import SQLKit
 
-/// What an operator did to a shop or a staff account with `repairminder company ...` or
-/// `repairminder seed`, recorded in the activity log beside the staff's own events with the
+/// What an operator did to a shop or a staff account with `repairminder company ...`,
+/// `repairminder seed` or `repairminder admin create`, recorded in the activity log beside the staff's own events with the
 /// actor (the OS user). They are in `repairminder audit` only, never in a user's
 /// `GET /api/auth/activity`, whose event types are a published list (docs/API.md §9.4).
 public enum OperatorEventType: String, Sendable, CaseIterable {
@@ -21,6 +21,8 @@ public enum OperatorEventType: String, Sendable, CaseIterable {
     /// `repairminder seed` created a staff account, or changed it (its password, `isActive`, role...).
     case userCreated = "user_created"
     case userUpdated = "user_updated"
+    /// `repairminder admin create` invited a platform administrator (`detail: {"email"}`).
+    case platformAdminInvited = "platform_admin_invited"
 
     /// The event a change of a shop's status from `before` to `after` is.
     public static func statusChange(from before: String, to after: CompanyStatus) -> OperatorEventType {
@@ -35,17 +37,18 @@ public enum OperatorEventType: String, Sendable, CaseIterable {
 extension ActivityLog {
     /// Records an operator's `type` on `companyId` (and `userId`, for a staff account), done by
     /// `actor` (the OS user, or a platform administrator's address with their `actorUserId`),
-    /// on the connection (the transaction) that makes the change, so the event exists exactly
-    /// when the change commits.
+    /// `detail` saying what it concerned, on the connection (the transaction) that makes the
+    /// change, so the event exists exactly when the change commits.
     static func record(
         _ type: OperatorEventType, companyId: String, userId: String? = nil, actor: String, actorUserId: String? = nil, at now: Double,
-        on db: any SQLDatabase
+        detail: [String: String]? = nil, on db: any SQLDatabase
     ) async throws {
+        let encodedDetail = try detail.map(ActivityLog.detailJSON)
         try await db.raw(
             """
-            INSERT INTO activity_log (id, user_id, company_id, actor, actor_user_id, type, at)
+            INSERT INTO activity_log (id, user_id, company_id, actor, actor_user_id, type, at, detail)
             VALUES (\(bind: OrderedID.next()), \(bind: userId), \(bind: companyId), \(bind: actor), \(bind: actorUserId),
-                \(bind: type.rawValue), \(bind: now))
+                \(bind: type.rawValue), \(bind: now), \(bind: encodedDetail))
             """
         ).run()
     }

@@ -6,6 +6,15 @@ public enum DemoFixtures {
     public static let adminPassword = "correct horse battery"
     public static let engineerEmail = "engineer@acme.test"
     public static let engineerPassword = "engineer password"
+    /// The platform's administrator (`master_admin` of `PlatformOwnCompany`), whose company
+    /// requires a passkey as a real one does, but with `platformGraceDays` to enrol it: the demo
+    /// admin signs in fully (the token response says by when to enrol) where a real one, made by
+    /// `repairminder admin create`, is restricted to enrolment until they have a passkey.
+    public static let platformAdminEmail = "platform@repairminder.test"
+    public static let platformAdminPassword = "platform password"
+    /// The enrolment grace period of the demo's platform company (§13's most): from when the
+    /// demo was first loaded, after which the demo admin too can only enrol a passkey.
+    public static let platformGraceDays = 30
 
     public static let file = FixtureFile(
         companies: [
@@ -34,6 +43,14 @@ public enum DemoFixtures {
             .init(email: "multi@example.test", firstName: "Max", lastName: "Multi", company: "Acme Repairs"),
             .init(email: "multi@example.test", firstName: "Max", lastName: "Multi", company: "Beta Tech"),
         ])
+
+    /// The platform's administrator, loaded once `PlatformOwnCompany` exists (a fixtures file
+    /// names a company by its name or its id).
+    public static let platformFile = FixtureFile(
+        users: [
+            .init(email: platformAdminEmail, password: platformAdminPassword, firstName: "Pat", lastName: "Platform",
+                  company: PlatformOwnCompany.id, role: "master_admin"),
+        ])
 }
 
 extension DemoFixtures {
@@ -48,7 +65,24 @@ extension DemoFixtures {
         try await database.withConnection { db in
             try await db.raw("INSERT INTO demo_fixtures (loaded_at) VALUES (\(bind: Date().timeIntervalSince1970))").run()
         }
-        _ = try await FixtureLoader(database: database, bcryptCost: bcryptCost).load(withLogo(in: dataDirectory), actor: actor)
+        _ = try await loadAccounts(withLogo(in: dataDirectory), into: database, bcryptCost: bcryptCost, actor: actor)
+    }
+
+    /// Loads the demo's shops, staff and customers (`fixtures`: `file` unless given), and the
+    /// platform's own company with its administrator (`platformFile`), with no logo file and no
+    /// mark: `load` for `serve --demo`, and the tests' demo database as it is.
+    @discardableResult
+    public static func loadAccounts(
+        _ fixtures: FixtureFile = file, into database: Database, bcryptCost: Int, actor: String? = nil
+    ) async throws -> FixtureIDs {
+        let loader = FixtureLoader(database: database, bcryptCost: bcryptCost)
+        var ids = try await loader.load(fixtures, actor: actor)
+        let now = Date().timeIntervalSince1970
+        try await database.transaction(serializedOn: "company-administration") { db in
+            _ = try await PlatformOwnCompany.ensure(enrolmentGraceDays: platformGraceDays, actor: actor, now: now, on: db)
+        }
+        ids.users.merge(try await loader.load(platformFile, actor: actor).users) { _, platform in platform }
+        return ids
     }
 
     /// Whether `serve --demo` ever loaded the demo set into `database`.

@@ -89,7 +89,8 @@ public enum OpenAPIDocument {
             // Which roles may call it: the permission and, for people, the roles that have it.
             operation["x-permission"] = .string(permission.rawValue)
             operation["description"] = .string(
-                "Needs `\(permission.rawValue)`: " + UserRole.allCases.filter { $0.may(permission) }.map(\.rawValue).joined(separator: ", "))
+                "Needs `\(permission.rawValue)`: " + UserRole.allCases.filter { $0.may(permission) }.map(\.rawValue).joined(separator: ", ")
+                    + (permission.isPlatformOnly ? ", of the platform's own company" : ""))
         }
         if let raw = route.requestType as? any RawRequestBody.Type {
             // Not JSON: the bytes of the route's media type (the clients' CSV import).

@@ -34,7 +34,8 @@ struct TokenIssuer: Sendable {
             isMobile: isMobile, dataClassification: user.dataClassification,
             // A restricted session's tokens grant nothing to a service that checks permissions
             // and not `scope` (one that predates it): it fails closed.
-            permissions: standing.isRestricted ? [] : role.permissions.map(\.rawValue), sessionId: sessionId,
+            // (`companies:manage` only in the platform's own company, as the routes check it.)
+            permissions: standing.isRestricted ? [] : role.permissions(inCompany: user.companyId).map(\.rawValue), sessionId: sessionId,
             issuedAt: issuedAt, expiresAt: issuedAt + settings.accessTokenTTL, amr: amr, scope: standing.scope)
         return Issued(token: try await signer.sign(claims), standing: standing)
     }

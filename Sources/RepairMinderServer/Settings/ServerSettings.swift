@@ -215,6 +215,16 @@ public struct ServerSettings: Sendable {
         return EncryptionKeys(current: try resolvedEncryptionKey(), previous: previous)
     }
 
+    /// The encryption keys for a command that seals what a server opens (`admin create`'s mail):
+    /// as `resolvedEncryptionKeys`, but nil where none is configured and the data directory has
+    /// no generated one. Generating one there would seal with a key no server has.
+    public func existingEncryptionKeys() throws -> EncryptionKeys? {
+        guard try (encryptionKey ?? GeneratedSecret.loadIfPresent(named: "encryption-key", in: dataDirectory)) != nil else {
+            return nil
+        }
+        return try resolvedEncryptionKeys()
+    }
+
     /// `trustedProxies`, parsed.
     func trustedProxyRanges() throws -> [IPAddressRange] {
         try trustedProxies.map { entry in

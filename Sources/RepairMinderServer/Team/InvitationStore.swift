@@ -55,26 +55,12 @@ struct InvitationStore: Sendable {
         let token = RandomToken.hex(byteCount: 32), id = OrderedID.next(), companyId = caller.company.id
         let mail = self.mail
         let row = try await database.transaction { db in
-            // An expired invitation no longer holds the address.
-            try await db.raw(
-                """
-                UPDATE invitations SET status = 'expired', ended_at = \(bind: now)
-                WHERE company_id = \(bind: companyId) AND email = \(bind: request.email) AND status = 'pending'
-                    AND expires_at <= \(bind: now)
-                """
-            ).run()
+            try await Self.expireLapsed(companyId: companyId, email: request.email, now: now, on: db)
             let hasAccount = try await db.raw("SELECT id FROM users WHERE email = \(bind: request.email)").first() != nil
-            let inserted = try await db.raw(
-                """
-                INSERT INTO invitations (id, company_id, email, first_name, last_name, role, token_hash, acceptable, status,
-                    invited_by, created_at, expires_at, last_sent_at)
-                VALUES (\(bind: id), \(bind: companyId), \(bind: request.email), \(bind: request.firstName), \(bind: request.lastName),
-                    \(bind: request.role), \(bind: SecretHashing.tokenHash(token)), \(bind: hasAccount ? 0 : 1), 'pending',
-                    \(bind: caller.user.id), \(bind: now), \(bind: now + Self.lifetime), \(bind: now))
-                ON CONFLICT DO NOTHING RETURNING id
-                """
-            ).first()
-            guard inserted != nil else { throw APIError.invitationPending }
+            let inserted = try await Self.insertPending(
+                id: id, companyId: companyId, request, tokenHash: SecretHashing.tokenHash(token), acceptable: !hasAccount,
+                invitedBy: caller.user.id, now: now, on: db)
+            guard inserted else { throw APIError.invitationPending }
             let row = try await Self.row(id: id, companyId: companyId, on: db)
             try await mail.seal(Self.message(for: row, token: token, caller: caller, serverURL: serverURL, now: now), now: now)
                 .enqueue(on: db)
@@ -85,6 +71,36 @@ struct InvitationStore: Sendable {
         }
         mail.deliverSoon()
         return row.wire(now: now)
+    }
+
+    /// Marks the address's lapsed invitations to the shop expired: an expired invitation no
+    /// longer holds the address.
+    static func expireLapsed(companyId: String, email: String, now: Double, on db: any SQLDatabase) async throws {
+        try await db.raw(
+            """
+            UPDATE invitations SET status = 'expired', ended_at = \(bind: now)
+            WHERE company_id = \(bind: companyId) AND email = \(bind: email) AND status = 'pending' AND expires_at <= \(bind: now)
+            """
+        ).run()
+    }
+
+    /// Inserts a pending invitation of `request` (its role as given: the operators' may be
+    /// `master_admin`) living `lifetime` from `now`; false when the address has one pending in
+    /// the shop already. `invitedBy` is nil for an operator's (`repairminder admin create`).
+    static func insertPending(
+        id: String, companyId: String, _ request: InvitationRequest, tokenHash: String, acceptable: Bool, invitedBy: String?,
+        now: Double, on db: any SQLDatabase
+    ) async throws -> Bool {
+        try await db.raw(
+            """
+            INSERT INTO invitations (id, company_id, email, first_name, last_name, role, token_hash, acceptable, status,
+                invited_by, created_at, expires_at, last_sent_at)
+            VALUES (\(bind: id), \(bind: companyId), \(bind: request.email), \(bind: request.firstName), \(bind: request.lastName),
+                \(bind: request.role), \(bind: tokenHash), \(bind: acceptable ? 1 : 0), 'pending',
+                \(bind: invitedBy), \(bind: now), \(bind: now + lifetime), \(bind: now))
+            ON CONFLICT DO NOTHING RETURNING id
+            """
+        ).first() != nil
     }
 
     /// The shop's pending invitations, newest first.
