@@ -218,12 +218,11 @@ import Testing
     @Test func aPlatformAdministratorApprovesAndSuspendsAShop() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in
-            try await PlatformAdminTests.promoteDemoAdmin(server)
             let owner = try #require(try await client.signIn("owner@pending.test", "pending password").string("token"))
             #expect(try await client.send(.get, "/api/users", bearer: owner).status == .forbidden)
 
             let browser = ConsoleBrowser(client)
-            let shops = try await browser.signIn()
+            let shops = try await browser.signIn(DemoFixtures.platformAdminEmail, DemoFixtures.platformAdminPassword)
             #expect(shops.heading == "Shops", "a platform administrator starts at the shops")
             // Pending first.
             let firstRow = shops.html.range(of: "<tbody>").map { String(shops.html[$0.upperBound...].prefix(400)) } ?? ""
@@ -245,10 +244,9 @@ import Testing
     @Test func aPlatformAdministratorReadsAShopStaffAcrossShopsAndTheAuditLog() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in
-            try await PlatformAdminTests.promoteDemoAdmin(server)
             let engineerToken = try #require(try await client.signIn(DemoFixtures.engineerEmail, DemoFixtures.engineerPassword).string("token"))
             let browser = ConsoleBrowser(client)
-            try await browser.signIn()
+            try await browser.signIn(DemoFixtures.platformAdminEmail, DemoFixtures.platformAdminPassword)
             let acme = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: DemoFixtures.adminEmail) }?.companyId)
             let shop = try await browser.get("/console/admin/shops/\(acme)")
             #expect(shop.heading == "Acme Repairs")
