@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The web console (docs/API.md §15.5) in a real browser: headless Chromium, driven by Selenium,
+"""The web console (docs/API.md §15.6) in a real browser: headless Chromium, driven by Selenium,
 against `repairminder serve --demo` started here with its development mail outbox.
 
 - A shop admin signs in (password, then the code read from the outbox), invites a member; the

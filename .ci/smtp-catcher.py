@@ -109,7 +109,9 @@ def main():
         def authenticator(server, session, envelope, mechanism, auth_data):
             ok = isinstance(auth_data, LoginPassword) and auth_data.login.decode() == args.user \
                 and auth_data.password.decode() == args.password
-            return AuthResult(success=ok, auth_data=auth_data)
+            # handled=False: aiosmtpd answers a refusal itself (535); its default, handled=True,
+            # leaves a wrong password unanswered until the client times out.
+            return AuthResult(success=ok, handled=False, auth_data=auth_data)
         options.update(authenticator=authenticator, auth_require_tls=bool(args.starttls))
     port = args.port or free_port()
     controller = Controller(Recorder(args), hostname="127.0.0.1", port=port, **options)

@@ -198,7 +198,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     PortalPage.mount(on: routes)
     let platformAdmin = PlatformAdminController(
         administration: PlatformAdministration(database: database), users: PlatformUsers(database: database, revocation: revocation),
-        audit: PlatformAudit(database: database), clock: clock)
+        audit: PlatformAudit(database: database), database: database, clock: clock)
     platformAdmin.mount(on: routes)
     TOTPController(app: authenticatorApp, clock: clock).mount(on: routes)
     CustomerAuthController(

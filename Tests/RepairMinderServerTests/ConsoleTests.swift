@@ -9,7 +9,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// The web console's sessions, forms and pages (docs/API.md §15.5), through its HTML as a
+/// The web console's sessions, forms and pages (docs/API.md §15.6), through its HTML as a
 /// browser uses it (`ConsoleBrowser`), on SQLite or PostgreSQL like every live-server test.
 @Suite struct ConsoleTests {
     @Test func signingInStartsASessionHeldByAHostCookieThatSignOutEnds() async throws {

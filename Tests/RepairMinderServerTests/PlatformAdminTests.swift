@@ -116,6 +116,25 @@ import Testing
         }
     }
 
+    /// The mail queue's health (§15.5) with nothing waiting and nothing failed: the sign-in's
+    /// code went out through the outbox. (Who is refused it: `onlyAPlatformAdminReachesIt`, which
+    /// tries every route of the feature; its failures: `PlatformAdminMailTests`.)
+    @Test func anEmptyMailQueueIsHealthy() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let admin = try await Self.platformAdmin(client)
+            try await waitUntil("the sign-in's code delivered") {
+                try await MailQueue.entries(in: client.mailbox.database).allSatisfy { $0.status == "sent" }
+            }
+            let health = try await client.send(.get, "/api/admin/mail", bearer: admin)
+            #expect(health.status == .ok)
+            #expect(health.data["queued"] as? Int == 0)
+            #expect(health.data["oldestQueuedAgeSeconds"] is NSNull)
+            #expect(health.data["failedLastHour"] as? Int == 0)
+            #expect((health.data["recentFailures"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     /// A shop admin, an engineer, a customer's token and a REKI token reach none of it, and change nothing.
     @Test func aPlatformAdminReadsOneShopAndItsStaff() async throws {
         let server = try await TestServer()

@@ -28,6 +28,9 @@ extension Routes {
             .get, "/api/admin/audit", .staff, "Every event of the audit log, newest first, operators' included",
             permission: .companiesManage, format: .paginatedEnvelope, query: [.companyId, .eventType, .since, .page, .limit],
             inputRuleBeyondSchema: "since must be an ISO 8601 instant (2026-11-26T09:00:00Z)")
+        public let mail = Route<EmptyPayload, MailQueueHealth>(
+            .get, "/api/admin/mail", .staff, "The mail queue's health: what waits, and the latest failed deliveries",
+            permission: .companiesManage)
     }
     /// Platform administration: the routes of this feature.
     public static let platformAdmin = PlatformAdmin()

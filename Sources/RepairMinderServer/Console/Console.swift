@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// What every console page is built with (docs/API.md §15.5): the templates, the console's
+/// What every console page is built with (docs/API.md §15.6): the templates, the console's
 /// sessions, and the API's own guards, through which each page calls the API's controllers
 /// (`call`) as the signed-in person, never the API over HTTP.
 struct Console: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// My account (docs/API.md §15.5, §9.4): who is signed in, and their signed-in devices, this
+/// My account (docs/API.md §15.6, §9.4): who is signed in, and their signed-in devices, this
 /// console among them, each of which they can end. Every staff member may use it, a restricted
 /// session too (the API's enrolment routes).
 struct ConsoleAccountPages: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// The web console at `/console/` (docs/API.md §15.5): server-rendered pages for shop admins,
+/// The web console at `/console/` (docs/API.md §15.6): server-rendered pages for shop admins,
 /// platform administrators and every staff member's own account, calling the API's controllers.
 /// Mounted beside the route table, as the pages mail links to are.
 struct ConsoleController: Sendable {

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 
-/// The web console's cookies (docs/API.md §15.5). Both are `__Host-` cookies: a browser takes
+/// The web console's cookies (docs/API.md §15.6). Both are `__Host-` cookies: a browser takes
 /// them only with `Secure`, `Path=/` and no `Domain`, so no other host (a sibling subdomain)
 /// can set or shadow them; browsers accept `Secure` on `http://localhost` too. `HttpOnly`: no
 /// script reads them; `SameSite=Strict`: no other site's page sends them.

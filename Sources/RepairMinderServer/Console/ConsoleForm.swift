@@ -3,7 +3,7 @@ import Hummingbird
 
 /// A form a console page posted (`application/x-www-form-urlencoded`), checked as coming from
 /// one of the console's own pages: the browser's `Origin` is this server's, and the form
-/// carries the CSRF token of the cookie it was shown with (docs/API.md §15.5).
+/// carries the CSRF token of the cookie it was shown with (docs/API.md §15.6).
 struct ConsoleForm: Sendable {
     private let fields: [String: String]
 

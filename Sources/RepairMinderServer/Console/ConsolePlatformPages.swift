@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// The platform administrator's other pages (docs/API.md §15.5, §15.1–§15.3): one shop (its
+/// The platform administrator's other pages (docs/API.md §15.6, §15.1–§15.3): one shop (its
 /// counts, staff and recent events), staff across shops (search, sign out everywhere) and the
 /// audit log (by shop, type and time). The API's own handlers, called as the administrator.
 struct ConsolePlatformPages: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import SQLKit
 
-/// The web console's sessions (docs/API.md §15.5): rows of the staff sessions table, so each is
+/// The web console's sessions (docs/API.md §15.6): rows of the staff sessions table, so each is
 /// listed among the account's signed-in devices, ended by any revocation and purged as any
 /// session is; a browser holds one by the token in its cookie, stored only as its SHA-256.
 struct ConsoleSessionStore: Sendable {

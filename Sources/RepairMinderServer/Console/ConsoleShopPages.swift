@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// The platform administrator's Shops pages (docs/API.md §15.5, §15.1): every shop, those
+/// The platform administrator's Shops pages (docs/API.md §15.6, §15.1): every shop, those
 /// pending approval first, filtered by status and name, and the transitions, each after a
 /// confirmation. The API's own handlers, called as the signed-in administrator.
 struct ConsoleShopPages: Sendable {

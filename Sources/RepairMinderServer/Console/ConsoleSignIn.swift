@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import RepairMinderModels
 
-/// Signing in to the console and out of it (docs/API.md §15.5): staff only, through the API's
+/// Signing in to the console and out of it (docs/API.md §15.6): staff only, through the API's
 /// own sign-in (§2.1–§2.3: the password, then the code the strongest enrolled factor takes),
 /// under the same limits and the shop's policy; the session it starts becomes the console's,
 /// held by the `__Host-rm_console` cookie. Customers and REKI accounts have no staff account,

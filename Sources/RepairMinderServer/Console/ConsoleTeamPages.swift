@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// The shop admin's Team pages (docs/API.md §15.5, §12): the members, one member (their role,
+/// The shop admin's Team pages (docs/API.md §15.6, §12): the members, one member (their role,
 /// deactivate or reactivate, sign out everywhere, reset sign-in methods), pending invitations
 /// and inviting. Every change is the API's own handler, called as the signed-in admin.
 struct ConsoleTeamPages: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Mustache
 
-/// The console's pages (docs/API.md §15.5): mustache templates shipped with the server
+/// The console's pages (docs/API.md §15.6): mustache templates shipped with the server
 /// (`Resources/Console`), every value HTML-escaped by `{{name}}`, and the headers every page
 /// has. Pages load only the console's own style sheet and script: no CDN, no inline code.
 struct ConsoleTemplates: Sendable {

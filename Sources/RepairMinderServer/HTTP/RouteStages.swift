@@ -21,7 +21,7 @@ struct RouteStages: Sendable {
         return try await respond(ledger, body, request, context, handler)
     }
 
-    /// A web console page's call of the route (docs/API.md §15.5): the same stages, but the
+    /// A web console page's call of the route (docs/API.md §15.6): the same stages, but the
     /// caller is the console session's (already in `context`, nil for sign-in's routes) and the
     /// body is the one the page made from its form, checked by the route's rules here. `path`
     /// is the API path the call stands for, which the route's scope is checked against.

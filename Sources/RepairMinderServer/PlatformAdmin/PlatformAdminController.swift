@@ -7,6 +7,8 @@ struct PlatformAdminController {
     let administration: PlatformAdministration
     let users: PlatformUsers
     let audit: PlatformAudit
+    /// The database whose mail queue `mailHealth` reads: every instance's queue.
+    let database: Database
     let clock: ServerClock
 
     func mount(on routes: RouteMounter) {
@@ -18,6 +20,11 @@ struct PlatformAdminController {
         routes.on(Routes.platformAdmin.users, page: listUsers)
         routes.on(Routes.platformAdmin.signOutUser, use: signOutUser)
         routes.on(Routes.platformAdmin.audit, page: listAudit)
+        routes.on(Routes.platformAdmin.mail, use: mailHealth)
+    }
+
+    @Sendable func mailHealth(_ call: RouteCall<EmptyPayload>) async throws -> MailQueueHealth {
+        try await MailQueue.health(in: database, now: clock.now())
     }
 
     @Sendable func listAudit(_ call: RouteCall<EmptyPayload>) async throws -> ([PlatformAuditEvent], Pagination) {

@@ -515,8 +515,29 @@ enum Migrations {
             #"ALTER TABLE clients ALTER COLUMN name_key TYPE TEXT COLLATE "C""#,
             #"ALTER TABLE clients ALTER COLUMN phone_digits TYPE TEXT COLLATE "C""#,
         ]),
-        Step(version: 23, name: "web console sessions", statements: [
-            // docs/API.md §15.5: a console session is a staff session (listed, revoked and
+        Step(version: 21, name: "failed mail deliveries", statements: [
+            // docs/API.md §15.5: each failed delivery attempt, by where it failed and the reply
+            // code (never the words, which may echo the address). A table of its own rather than
+            // columns on `mail_queue`, which keeps only the last error: a message fails several
+            // times, and the health lists attempts across messages. Written with the queue row's
+            // update (`MailQueue.retry`, `markFailed`) and deleted by its time in the worker's
+            // `erase`, as the queue's rows are; no foreign key, so that erasing either never waits
+            // on the other. `at` is indexed for "the last hour" and "the latest 20".
+            """
+            CREATE TABLE mail_failures (
+                mail_id TEXT NOT NULL,
+                attempt INTEGER NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                stage TEXT NOT NULL,
+                reply_code INTEGER,
+                is_final INTEGER NOT NULL,
+                PRIMARY KEY (mail_id, attempt)
+            )
+            """,
+            "CREATE INDEX mail_failures_at ON mail_failures(at)",
+        ]),
+        Step(version: 22, name: "web console sessions", statements: [
+            // docs/API.md §15.6: a console session is a staff session (listed, revoked and
             // purged as any) that a browser holds by a cookie's token, stored as its SHA-256.
             "ALTER TABLE sessions ADD COLUMN console_token_hash TEXT",
             "CREATE UNIQUE INDEX sessions_console_token ON sessions (console_token_hash)",

@@ -11,7 +11,8 @@ import SQLKit
 /// `retention` beyond, because presenting it again is how reuse is detected; after that it is
 /// refused as unknown (`INVALID_REFRESH_TOKEN`) rather than revoking its session: the price of
 /// not keeping every token a long-lived session ever had. The activity log (the audit trail)
-/// is kept for good, and the mail queue is left to its worker, which erases it.
+/// is kept for good, and the mail queue (with its failed attempts) is left to its worker, which
+/// erases it.
 ///
 /// Every statement deletes at most `batchSize` rows found through an index on a time column,
 /// each batch its own short transaction, so a large backlog never holds SQLite's single write

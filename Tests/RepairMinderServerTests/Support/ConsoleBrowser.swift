@@ -7,7 +7,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// A browser using the web console (docs/API.md §15.5) in a test: it keeps the cookies the
+/// A browser using the web console (docs/API.md §15.6) in a test: it keeps the cookies the
 /// console sets, sends each form with the CSRF token of the page it came from and an `Origin`
 /// naming the server, as a browser does.
 final class ConsoleBrowser: @unchecked Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RepairMinderModels
 import ServiceLifecycle
 
 /// The delivery worker: a service of the application, started and stopped with it. Claims due
@@ -100,14 +101,21 @@ struct MailDeliveryService: Service {
         // (`repairminder outbox --status` shows the recipient to an operator who needs it).
         let log = logger.with(["mail_id": "\(mail.id)", "attempt": "\(mail.attempts)"])
         if mail.uncertain > MailQueue.maxResendsInDoubt {
-            await finish(mail, failed: "delivery was interrupted after the message was handed over, twice; not sent again so it is not duplicated (it may have arrived)", log: log)
+            await finish(
+                mail,
+                failed: MailDeliveryError(
+                    stage: .inDoubt, isPermanent: true, hadReply: false,
+                    description: "delivery was interrupted after the message was handed over, twice; not sent again so it is not duplicated (it may have arrived)"),
+                log: log)
             return .over
         }
         let message: MailMessage
         do {
             message = try queue.open(mail)
         } catch {
-            await finish(mail, failed: "cannot open the queued message: \(error)", log: log)
+            await finish(
+                mail, failed: MailDeliveryError(stage: .unreadable, isPermanent: true, hadReply: false, description: "cannot open the queued message: \(error)"),
+                log: log)
             return .over
         }
         let handedOver = Once(), claimLost = Once()
@@ -132,10 +140,11 @@ struct MailDeliveryService: Service {
             log.info("Mail sent")
             return .sent
         case .failure(let error as MailDeliveryError) where error.isPermanent:
-            await finish(mail, failed: error.description, log: log)
+            await finish(mail, failed: error, log: log)
         case .failure(let error):
-            let answered = (error as? MailDeliveryError)?.hadReply ?? false
-            return await retry(mail, error: "\(error)", inDoubt: handedOver.isSet && !answered, unreachable: !answered && !handedOver.isSet, log: log)
+            let failure = MailDeliveryError.of(error)
+            let answered = failure.hadReply
+            return await retry(mail, failure, inDoubt: handedOver.isSet && !answered, unreachable: !answered && !handedOver.isSet, log: log)
         }
         return .over
     }
@@ -151,10 +160,11 @@ struct MailDeliveryService: Service {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: .milliseconds(250))
                     if ContinuousClock.now - started > .seconds(attemptTimeout) {
-                        return .failure(MailDeliveryError(isPermanent: false, hadReply: false, description: "no answer within \(Int(attemptTimeout)) s"))
+                        return .failure(
+                            MailDeliveryError(stage: .timeout, isPermanent: false, hadReply: false, description: "no answer within \(Int(attemptTimeout)) s"))
                     }
                     if let since = stopping.since, ContinuousClock.now - since > .seconds(shutdownGrace) {
-                        return .failure(MailDeliveryError(isPermanent: false, hadReply: false, description: "interrupted by a shutdown"))
+                        return .failure(MailDeliveryError(stage: .shutdown, isPermanent: false, hadReply: false, description: "interrupted by a shutdown"))
                     }
                 }
                 return nil
@@ -166,23 +176,25 @@ struct MailDeliveryService: Service {
     }
 
     /// Schedules the next attempt, or fails the message past the retry limit.
-    private func retry(_ mail: ClaimedMail, error: String, inDoubt: Bool, unreachable: Bool, log: Logger) async -> Outcome {
+    private func retry(_ mail: ClaimedMail, _ failure: MailDeliveryError, inDoubt: Bool, unreachable: Bool, log: Logger) async -> Outcome {
         let now = clock.now()
         guard let next = schedule.nextAttempt(afterAttempt: mail.attempts, queuedAt: mail.createdAt, now: now) else {
             let hours = schedule.limit / 3600
-            await finish(mail, failed: "gave up after \(mail.attempts) attempts in \(hours.formatted()) h: \(error)", log: log)
+            await finish(mail, failed: failure.givenUp("gave up after \(mail.attempts) attempts in \(hours.formatted()) h: \(failure)"), log: log)
             return .over
         }
-        await report("schedule a retry") { try await queue.retry(mail, at: next, error: error, inDoubt: inDoubt, unreachable: unreachable) }
+        await report("schedule a retry") {
+            try await queue.retry(mail, at: next, failure: failure, inDoubt: inDoubt, unreachable: unreachable, now: now)
+        }
         metrics?.mailDelivery("retried")
-        log.warning("Mail not delivered; will retry", metadata: ["error": "\(error)", "retry_in_seconds": "\(Int((next - now).rounded()))"])
+        log.warning("Mail not delivered; will retry", metadata: ["error": "\(failure)", "retry_in_seconds": "\(Int((next - now).rounded()))"])
         return .retry(at: next)
     }
 
-    private func finish(_ mail: ClaimedMail, failed error: String, log: Logger) async {
-        await report("record a failed message") { try await queue.markFailed(mail, error: error, now: clock.now()) }
+    private func finish(_ mail: ClaimedMail, failed failure: MailDeliveryError, log: Logger) async {
+        await report("record a failed message") { try await queue.markFailed(mail, failure: failure, now: clock.now()) }
         metrics?.mailDelivery("failed")
-        log.error("Mail failed; not retried", metadata: ["error": "\(error)"])
+        log.error("Mail failed; not retried", metadata: ["error": "\(failure)"])
     }
 
     /// Runs a queue operation; a database error is logged (the next round tries again), unless

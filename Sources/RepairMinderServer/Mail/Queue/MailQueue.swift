@@ -105,40 +105,47 @@ public struct MailQueue: Sendable {
     }
 
     func markSent(_ mail: ClaimedMail, now: Double) async throws {
-        try await finish(mail, status: "sent", error: nil, now: now)
-    }
-
-    func markFailed(_ mail: ClaimedMail, error: String, now: Double) async throws {
-        try await finish(mail, status: "failed", error: error, now: now)
-    }
-
-    private func finish(_ mail: ClaimedMail, status: String, error: String?, now: Double) async throws {
         try await database.withConnection { db in
-            try await db.raw(
-                """
-                UPDATE mail_queue
-                SET status = \(bind: status), finished_at = \(bind: now), last_error = \(bind: error),
-                    claim_token = NULL, claimed_until = NULL
-                WHERE id = \(bind: mail.id) AND claim_token = \(bind: mail.claimToken)
-                """
-            ).run()
+            _ = try await finish(mail, status: "sent", error: nil, now: now, on: db)
         }
     }
 
-    /// Releases the claim and schedules another attempt at `time`. `inDoubt`: the message was
-    /// handed over and no answer came, so the next claim counts a doubt. `unreachable`: the mail
-    /// server did not answer at all.
-    func retry(_ mail: ClaimedMail, at time: Double, error: String, inDoubt: Bool, unreachable: Bool) async throws {
-        try await database.withConnection { db in
-            try await db.raw(
+    /// Fails the message for good, recording the attempt's failure with it (`mail_failures`).
+    func markFailed(_ mail: ClaimedMail, failure: MailDeliveryError, now: Double) async throws {
+        try await database.transaction { db in
+            guard try await finish(mail, status: "failed", error: failure.description, now: now, on: db) else { return }
+            try await Self.record(failure, of: mail, final: true, at: now, on: db)
+        }
+    }
+
+    /// Whether the worker still held the claim (else another worker has the message, and this
+    /// outcome is not recorded).
+    private func finish(_ mail: ClaimedMail, status: String, error: String?, now: Double, on db: any SQLDatabase) async throws -> Bool {
+        try await db.raw(
+            """
+            UPDATE mail_queue
+            SET status = \(bind: status), finished_at = \(bind: now), last_error = \(bind: error),
+                claim_token = NULL, claimed_until = NULL
+            WHERE id = \(bind: mail.id) AND claim_token = \(bind: mail.claimToken) RETURNING id
+            """
+        ).first() != nil
+    }
+
+    /// Releases the claim and schedules another attempt at `time`, recording the attempt's
+    /// failure (`mail_failures`). `inDoubt`: the message was handed over and no answer came, so
+    /// the next claim counts a doubt. `unreachable`: the mail server did not answer at all.
+    func retry(_ mail: ClaimedMail, at time: Double, failure: MailDeliveryError, inDoubt: Bool, unreachable: Bool, now: Double) async throws {
+        try await database.transaction { db in
+            let held = try await db.raw(
                 """
                 UPDATE mail_queue
-                SET next_attempt_at = \(bind: time), last_error = \(bind: error), claim_token = NULL, claimed_until = NULL,
+                SET next_attempt_at = \(bind: time), last_error = \(bind: failure.description), claim_token = NULL, claimed_until = NULL,
                     unreachable = \(bind: unreachable ? 1 : 0),
                     handed_over_at = CASE WHEN \(bind: inDoubt ? 1 : 0) = 1 THEN handed_over_at ELSE NULL END
-                WHERE id = \(bind: mail.id) AND claim_token = \(bind: mail.claimToken)
+                WHERE id = \(bind: mail.id) AND claim_token = \(bind: mail.claimToken) RETURNING id
                 """
-            ).run()
+            ).first() != nil
+            if held { try await Self.record(failure, of: mail, final: false, at: now, on: db) }
         }
     }
 
@@ -155,7 +162,8 @@ public struct MailQueue: Sendable {
         }
     }
 
-    /// Erases the bodies of messages finished before `cutoff` and deletes rows finished long ago.
+    /// Erases the bodies of messages finished before `cutoff` and deletes rows finished long ago,
+    /// and failures recorded as long ago.
     func erase(finishedBefore cutoff: Double, now: Double) async throws {
         try await database.withConnection { db in
             try await db.raw(
@@ -165,6 +173,7 @@ public struct MailQueue: Sendable {
                 """
             ).run()
             try await db.raw("DELETE FROM mail_queue WHERE finished_at < \(bind: now - Self.rowRetention)").run()
+            try await Self.eraseFailures(before: now - Self.rowRetention, on: db)
         }
     }
 

@@ -2,15 +2,20 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
+import RepairMinderModels
 
 /// A refusal or failure of the mail server: 5xx replies are permanent (the message will never
 /// go), anything else may succeed later.
 ///
-/// Its `description` is what logs and the queue's `last_error` hold: the stage (`RCPT`), the
+/// Its `description` is what logs and the queue's `last_error` hold: the command (`RCPT`), the
 /// reply code and its enhanced status (`550 5.1.1`), never the reply's text or an address: a
 /// mail server's words often repeat the recipient, and whatever a peer says is not ours to copy
 /// into a log. `replyText` keeps the text for a person at a terminal (`repairminder mail test`).
+/// A failure without a reply (no connection, TLS, a dropped connection) is described in plain
+/// words, as `mail test` prints it.
 public struct SMTPError: Error, CustomStringConvertible {
+    /// Where the dialogue failed: what the mail queue records (docs/API.md §15.5).
+    public let stage: MailFailureStage
     public let code: Int?
     public let description: String
     /// The mail server's reply lines, for `mail test` only; never logged or stored.
@@ -19,16 +24,22 @@ public struct SMTPError: Error, CustomStringConvertible {
     /// A 5xx reply: retrying will not help.
     public var isPermanent: Bool { (code ?? 0) >= 500 && (code ?? 0) < 600 }
 
-    init(code: Int?, description: String, replyText: String? = nil) {
+    init(_ stage: MailFailureStage, code: Int? = nil, description: String, replyText: String? = nil) {
+        self.stage = stage
         self.code = code
         self.description = description
         self.replyText = replyText
     }
 
-    /// A reply with another code than `expected` at `stage`: `RCPT → 550 5.1.1`.
-    init(stage: String, reply: SMTPReply) {
+    /// A reply with another code than expected to `command` (`RCPT`) at `stage`: `RCPT → 550 5.1.1`.
+    init(_ stage: MailFailureStage, command: String, reply: SMTPReply) {
         let status = reply.enhancedStatus.map { " \($0)" } ?? ""
-        self.init(code: reply.code, description: "\(stage) → \(reply.code)\(status)", replyText: reply.description)
+        self.init(stage, code: reply.code, description: "\(command) → \(reply.code)\(status)", replyText: reply.description)
+    }
+
+    /// `error`, which ended the dialogue at `stage` without a reply, in plain words.
+    init(_ stage: MailFailureStage, underlying error: any Error) {
+        self.init(stage, description: PlainReason.of(error))
     }
 }
 
@@ -100,43 +111,52 @@ public struct SMTPClient: Sendable {
         // SNI names a host, never an address (NIOSSL refuses one); without it, NIOSSL checks the
         // certificate against the address connected to, so an IP address is still verified.
         let serverName = IPAddressRange(host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) == nil ? host : nil
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(timeout)
-            .connect(host: host, port: server.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if implicitTLS, let tls {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
+        let idle = CloseWhenIdle()
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(timeout)
+                .connect(host: host, port: server.port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        if implicitTLS, let tls {
+                            try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName))
+                        }
+                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: timeout))
+                        try channel.pipeline.syncOperations.addHandler(idle)
+                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                     }
-                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: timeout))
-                    try channel.pipeline.syncOperations.addHandler(CloseWhenIdle())
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
-            }
+        } catch {
+            throw SMTPError(.connect, underlying: error)
+        }
         try await channel.executeThenClose { inbound, outbound in
-            var session = Session(inbound: inbound.makeAsyncIterator(), outbound: outbound, transcript: transcript)
-            try await session.expect(220, after: nil)
+            var session = Session(
+                inbound: inbound.makeAsyncIterator(), outbound: outbound, transcript: transcript, idle: idle, timeout: timeout,
+                handshaking: implicitTLS)
+            try await session.expect(220, after: nil, stage: .greeting)
             var capabilities = try await session.hello(helloName)
             if server.security == .startTLS, let tls {
                 guard capabilities.contains("STARTTLS") else {
-                    throw SMTPError(code: nil, description: "\(server) does not offer STARTTLS (use tls=none only for a relay on this machine)")
+                    throw SMTPError(.tls, description: "\(server) does not offer STARTTLS (use tls=none only for a relay on this machine)")
                 }
-                try await session.command("STARTTLS", expect: 220)
+                try await session.command("STARTTLS", expect: 220, stage: .tls)
                 try await channel.channel.pipeline.addHandler(NIOSSLClientHandler(context: tls, serverHostname: serverName), position: .first)
+                session.handshaking = true
                 capabilities = try await session.hello(helloName)
             }
             if let username = server.username {
                 try await session.authenticate(username, server.password ?? "", capabilities: capabilities)
             }
-            try await session.command("MAIL FROM:<\(sender)>", expect: 250)
-            for recipient in recipients { try await session.command("RCPT TO:<\(recipient)>", expect: 250) }
-            try await session.command("DATA", expect: 354)
+            try await session.command("MAIL FROM:<\(sender)>", expect: 250, stage: .mailFrom)
+            for recipient in recipients { try await session.command("RCPT TO:<\(recipient)>", expect: 250, stage: .rcptTo) }
+            try await session.command("DATA", expect: 354, stage: .data)
             var body = MailComposer.dotStuffed(data)
             if !body.hasSuffix("\r\n") { body += "\r\n" }
             try await session.write(body)
             try await beforeEndOfData?()
-            try await session.send(".", expect: 250, shownAs: "(end of message)")
+            try await session.send(".", expect: 250, shownAs: "(end of message)", stage: .endOfData)
             // The message is accepted; a failed QUIT changes nothing.
-            _ = try? await session.command("QUIT", expect: 221)
+            _ = try? await session.command("QUIT", expect: 221, stage: .other)
         }
     }
 
@@ -151,10 +171,16 @@ public struct SMTPClient: Sendable {
         var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
         let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
         let transcript: (@Sendable (SMTPReply) -> Void)?
+        /// Whether the read timeout closed the connection.
+        let idle: CloseWhenIdle
+        let timeout: TimeAmount
+        /// A TLS handshake is under way: no reply has come through it yet, so a connection that
+        /// fails now failed at TLS (a refused certificate often shows only as a closed channel).
+        var handshaking: Bool
         var buffer: [UInt8] = []
 
         mutating func hello(_ name: String) async throws -> Set<String> {
-            let reply = try await command("EHLO \(name)", expect: 250)
+            let reply = try await command("EHLO \(name)", expect: 250, stage: .hello)
             return Set(reply.lines.dropFirst().map { $0.uppercased() })
         }
 
@@ -162,48 +188,66 @@ public struct SMTPClient: Sendable {
             let mechanisms = Set(capabilities.filter { $0.hasPrefix("AUTH") }.flatMap { $0.split(separator: " ").dropFirst().map(String.init) })
             if mechanisms.contains("PLAIN") {
                 let token = Data("\0\(username)\0\(password)".utf8).base64EncodedString()
-                try await send("AUTH PLAIN \(token)", expect: 235, shownAs: "AUTH PLAIN (credentials)")
+                try await send("AUTH PLAIN \(token)", expect: 235, shownAs: "AUTH PLAIN (credentials)", stage: .auth)
             } else if mechanisms.contains("LOGIN") {
-                try await command("AUTH LOGIN", expect: 334)
-                try await send(Data(username.utf8).base64EncodedString(), expect: 334, shownAs: "(user name)")
-                try await send(Data(password.utf8).base64EncodedString(), expect: 235, shownAs: "(password)")
+                try await command("AUTH LOGIN", expect: 334, stage: .auth)
+                try await send(Data(username.utf8).base64EncodedString(), expect: 334, shownAs: "(user name)", stage: .auth)
+                try await send(Data(password.utf8).base64EncodedString(), expect: 235, shownAs: "(password)", stage: .auth)
             } else {
-                throw SMTPError(code: nil, description: "the mail server offers neither AUTH PLAIN nor AUTH LOGIN")
+                throw SMTPError(.auth, description: "the mail server offers neither AUTH PLAIN nor AUTH LOGIN")
             }
         }
 
         @discardableResult
-        mutating func command(_ line: String, expect code: Int) async throws -> SMTPReply {
-            try await send(line, expect: code, shownAs: line)
+        mutating func command(_ line: String, expect code: Int, stage: MailFailureStage) async throws -> SMTPReply {
+            try await send(line, expect: code, shownAs: line, stage: stage)
         }
 
-        /// Sends `line` and reads the reply; `shownAs` names it in errors (never credentials or the message).
+        /// Sends `line` and reads the reply; `shownAs` names it in errors (never credentials or
+        /// the message), `stage` is where a refusal of it failed.
         @discardableResult
-        mutating func send(_ line: String, expect code: Int, shownAs: String) async throws -> SMTPReply {
+        mutating func send(_ line: String, expect code: Int, shownAs: String, stage: MailFailureStage) async throws -> SMTPReply {
             // A command is one line: a CR or LF from an address would smuggle in another command.
             guard !MailHeader.hasLineBreak(line) else {
-                throw SMTPError(code: nil, description: "refusing to send a command with a line break")
+                throw SMTPError(stage, description: "refusing to send a command with a line break")
             }
             try await write(line + "\r\n")
-            return try await expect(code, after: shownAs)
+            return try await expect(code, after: shownAs, stage: stage)
         }
 
         /// Writes without waiting for a reply (the message between DATA and its end).
         func write(_ text: String) async throws {
-            try await outbound.write(ByteBuffer(string: text))
+            do {
+                try await outbound.write(ByteBuffer(string: text))
+            } catch {
+                throw ended(by: error)
+            }
         }
 
         @discardableResult
-        mutating func expect(_ code: Int, after command: String?) async throws -> SMTPReply {
+        mutating func expect(_ code: Int, after command: String?, stage: MailFailureStage) async throws -> SMTPReply {
             let reply = try await readReply()
             transcript?(reply)
-            guard reply.code == code else { throw SMTPError(stage: Self.stage(of: command), reply: reply) }
+            guard reply.code == code else { throw SMTPError(stage, command: Self.verb(of: command), reply: reply) }
             return reply
+        }
+
+        /// The connection ended (`error`, or closed when nil) before a reply: timed out, in the
+        /// TLS handshake, or closed by the mail server, in that order of precedence.
+        func ended(by error: (any Error)?) -> SMTPError {
+            if idle.fired {
+                return SMTPError(.timeout, description: "the mail server did not answer within \(timeout.nanoseconds / 1_000_000_000) s")
+            }
+            if handshaking || error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError {
+                return error.map { SMTPError(.tls, underlying: $0) }
+                    ?? SMTPError(.tls, description: "the mail server closed the connection during the TLS handshake")
+            }
+            return error.map { SMTPError(.closed, underlying: $0) } ?? SMTPError(.closed, description: "the mail server closed the connection")
         }
 
         /// What a failed command is called in logs: its verb (`RCPT`, `MAIL`, `AUTH`), never its
         /// argument (an address); `greeting` before any.
-        static func stage(of command: String?) -> String {
+        static func verb(of command: String?) -> String {
             guard let command else { return "greeting" }
             if command.hasPrefix("(") { return command }  // "(end of message)", "(password)"
             return String(command.prefix { $0 != " " && $0 != ":" })
@@ -215,8 +259,10 @@ public struct SMTPClient: Sendable {
                 let line = try await readLine()
                 let bytes = Array(line.utf8)
                 guard bytes.count >= 3, let code = Int(String(line.prefix(3))) else {
-                    throw SMTPError(code: nil, description: "not an SMTP reply", replyText: String(line.prefix(80)))
+                    throw SMTPError(.protocol, description: "not an SMTP reply", replyText: String(line.prefix(80)))
                 }
+                // A reply came through: any TLS handshake before it is done.
+                handshaking = false
                 lines.append(bytes.count > 4 ? String(line.dropFirst(4)) : "")
                 if bytes.count == 3 || bytes[3] != UInt8(ascii: "-") { return SMTPReply(code: code, lines: lines) }
             }
@@ -229,10 +275,14 @@ public struct SMTPClient: Sendable {
                     buffer.removeFirst(end + 2)
                     return line
                 }
-                guard buffer.count < 64 * 1024 else { throw SMTPError(code: nil, description: "reply line too long") }
-                guard let chunk = try await inbound.next() else {
-                    throw SMTPError(code: nil, description: "the mail server closed the connection (or did not answer in time)")
+                guard buffer.count < 64 * 1024 else { throw SMTPError(.protocol, description: "reply line too long") }
+                let chunk: ByteBuffer?
+                do {
+                    chunk = try await inbound.next()
+                } catch {
+                    throw ended(by: error)
                 }
+                guard let chunk else { throw ended(by: nil) }
                 buffer.append(contentsOf: chunk.readableBytesView)
             }
         }
@@ -240,13 +290,20 @@ public struct SMTPClient: Sendable {
 }
 
 /// Closes the connection when no reply came within the read timeout: the pending read then
-/// ends, and the dialogue fails with a clear message instead of hanging.
-private final class CloseWhenIdle: ChannelInboundHandler, Sendable {
+/// ends, and the dialogue fails with a clear message instead of hanging. Remembers that it did,
+/// so the dialogue can tell a timeout from a connection the mail server closed.
+private final class CloseWhenIdle: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
+    private let lock = NSLock()
+    private var closed = false
+    /// Whether the read timeout closed the connection.
+    var fired: Bool { lock.withLock { closed } }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent {
+            lock.withLock { closed = true }
             context.close(promise: nil)
         } else {
             context.fireUserInboundEventTriggered(event)

@@ -1,4 +1,5 @@
 import Foundation
+import RepairMinderModels
 
 /// The development transport: appends each message as one JSON line to
 /// `<data-dir>/outbox.jsonl`, which `repairminder outbox` prints.
@@ -20,7 +21,7 @@ public struct OutboxTransport: MailTransport {
         var line = try encoder.encode(message)
         line.append(UInt8(ascii: "\n"))
         func failure(_ what: String) -> MailDeliveryError {
-            MailDeliveryError(isPermanent: false, hadReply: true, description: "\(what) \(path): \(String(cString: strerror(errno)))")
+            MailDeliveryError(stage: .outbox, isPermanent: false, hadReply: true, description: "\(what) \(path): \(String(cString: strerror(errno)))")
         }
         do {
             try DataDirectory.create(URL(fileURLWithPath: path).deletingLastPathComponent().path)

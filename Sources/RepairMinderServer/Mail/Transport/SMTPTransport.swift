@@ -1,4 +1,5 @@
 import Foundation
+import RepairMinderModels
 
 /// Delivers queued mail to an SMTP server (`--smtp-url`), one connection per message.
 struct SMTPTransport: MailTransport {
@@ -19,14 +20,14 @@ struct SMTPTransport: MailTransport {
                 message, from: sender, localID: messageID, date: Timestamp.date(iso8601: message.sentAt),
                 beforeEndOfData: handingOver)
         } catch let error as SMTPError {
-            throw MailDeliveryError(isPermanent: error.isPermanent, hadReply: error.code != nil, description: error.description)
+            throw MailDeliveryError(
+                stage: error.stage, replyCode: error.code, isPermanent: error.isPermanent, hadReply: error.code != nil,
+                description: error.description)
         } catch let error as MailFormatError {
             // A message that cannot be written safely never will be.
-            throw MailDeliveryError(isPermanent: true, hadReply: false, description: error.summary)
-        } catch let error as MailDeliveryError {
-            throw error
+            throw MailDeliveryError(stage: .compose, isPermanent: true, hadReply: false, description: error.summary)
         } catch {
-            throw MailDeliveryError(isPermanent: false, hadReply: false, description: "\(error)")
+            throw MailDeliveryError.of(error)
         }
     }
 }
