@@ -101,6 +101,9 @@ struct ConsolePageRequest: Sendable {
         let role = user.userRole
         var links: [(String, String)] = []
         if role.may(.usersManage) { links.append(("\(Console.root)/team", "Team")) }
+        if role.may(.clientsRead) { links.append(("\(Console.root)/clients", "Clients")) }
+        // Every member may read the shop's policy (its GET route requires no permission).
+        links.append(("\(Console.root)\(ConsolePolicyPages.path)", "Sign-in requirements"))
         if role.may(.companiesManage) { links.append(("\(Console.root)/admin/shops", "Shops")) }
         links.append(("\(Console.root)/account", "My account"))
         let nav = ConsoleNav(

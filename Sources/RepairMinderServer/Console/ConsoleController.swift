@@ -11,6 +11,8 @@ struct ConsoleController: Sendable {
     let team: ConsoleTeamPages
     let shops: ConsoleShopPages
     let account: ConsoleAccountPages
+    let clients: ConsoleClientPages
+    let policy: ConsolePolicyPages
 
     func mount(on router: Router<AppRequestContext>) {
         let pages = ConsoleMounting(console: console, router: router)
@@ -18,6 +20,8 @@ struct ConsoleController: Sendable {
         team.mount(on: pages)
         shops.mount(on: pages)
         account.mount(on: pages)
+        clients.mount(on: pages)
+        policy.mount(on: pages)
         let assets = console.templates.assets
         router.get(RouterPath(Console.root + "/assets/:file")) { _, context in
             guard let file = context.parameters.get("file"), let asset = assets[file] else { throw APIError.notFound }

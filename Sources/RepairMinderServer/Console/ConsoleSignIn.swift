@@ -195,6 +195,8 @@ enum ConsoleNotice {
         case "approved": "The shop is approved."
         case "suspended": "The shop is suspended."
         case "reactivated-shop": "The shop is active again."
+        case "client-added": "Client added."
+        case "client-deleted": "Client deleted."
         default: nil
         }
     }
