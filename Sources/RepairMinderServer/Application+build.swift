@@ -190,11 +190,12 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
             database: database, hashing: hashing, settings: settings, metrics: parts.metrics, revocation: revocation),
         issuer: issuer, policies: policies
     ).mount(on: routes)
-    SecurityPolicyController(store: policies, settings: settings, clock: clock).mount(on: routes)
-    ClientController(
+    let securityPolicy = SecurityPolicyController(store: policies, settings: settings, clock: clock)
+    securityPolicy.mount(on: routes)
+    let clients = ClientController(
         store: ClientStore(database: database), portal: ClientPortal(database: database, mail: parts.mail, serverURL: settings.serverURL),
-        clock: clock
-    ).mount(on: routes)
+        clock: clock)
+    clients.mount(on: routes)
     PortalPage.mount(on: routes)
     let platformAdmin = PlatformAdminController(
         administration: PlatformAdministration(database: database), users: PlatformUsers(database: database, revocation: revocation),
@@ -232,7 +233,9 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         team: ConsoleTeamPages(console: console, team: team, invitations: invitations),
         shops: ConsoleShopPages(console: console, platform: platformAdmin),
         platform: ConsolePlatformPages(console: console, platform: platformAdmin),
-        account: ConsoleAccountPages(console: console, sessionList: sessionList)
+        account: ConsoleAccountPages(console: console, sessionList: sessionList),
+        clients: ConsoleClientPages(console: console, clients: clients),
+        policy: ConsolePolicyPages(console: console, policies: securityPolicy, team: team)
     ).mount(on: router)
     extra(routes)
     // A route the table serves that no controller mounted stops the start, naming it: a client

@@ -89,29 +89,12 @@ struct ConsolePageRequest: Sendable {
 
     var staff: AuthenticatedStaff { visitor.staff }
 
-    /// Throws the API's 403 unless the visitor may use `route`: for a page that shows a form
-    /// and calls nothing until it is sent.
-    func mayUse<Body, Answer>(_ route: Route<Body, Answer>) throws {
-        if staff.restricted, route.enrolment == .blocked { throw APIError.factorEnrolmentRequired }
-        if let permission = route.permission, !staff.user.userRole.may(permission) { throw APIError.noPermission }
-    }
-
-    /// This request with `query` for its query: a page that shows a list the API filters by
-    /// query parameters of its own names (a shop's staff: `companyId`) calls its handler so.
-    func withQuery(_ query: [String: String]) -> ConsolePageRequest {
-        var head = request.head
-        var components = URLComponents()
-        components.path = request.uri.path
-        components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        head.path = components.string ?? request.uri.path
-        return ConsolePageRequest(request: Request(head: head, body: request.body), context: context, visitor: visitor)
-    }
-
     /// The path parameter `name`.
     func parameter(_ name: String) -> String { context.parameters.get(name) ?? "" }
 
-    /// The query parameter `name`, when present.
-    func query(_ name: String) -> String? { request.uri.queryParameters.get(name).map { String($0) } }
+    /// The query parameter `name` as a GET form sends it (`application/x-www-form-urlencoded`:
+    /// `+` is a space, `%2B` a plus), when present.
+    func query(_ name: String) -> String? { ConsoleForm.decode(request.uri.query ?? "")[name] }
 
     /// The view of a page titled `title`, with the visitor's navigation.
     func view(_ title: String, current: String, page: Any = (), problem: String? = nil, notice: String? = nil) -> ConsoleView {
@@ -119,7 +102,10 @@ struct ConsolePageRequest: Sendable {
         let role = user.userRole
         var links: [(String, String)] = []
         if role.may(.usersManage) { links.append(("\(Console.root)/team", "Team")) }
-        if role.may(.companiesManage) {
+        if role.may(.clientsRead) { links.append(("\(Console.root)/clients", "Clients")) }
+        // Every member may read the shop's policy (its GET route requires no permission).
+        links.append(("\(Console.root)\(ConsolePolicyPages.path)", "Sign-in requirements"))
+        if role.may(.companiesManage, inCompany: staff.company.id) {
             links += [
                 ("\(Console.root)/admin/shops", "Shops"), ("\(Console.root)/admin/users", "Users"),
                 ("\(Console.root)/admin/audit", "Audit log"),

@@ -12,6 +12,8 @@ struct ConsoleController: Sendable {
     let shops: ConsoleShopPages
     let platform: ConsolePlatformPages
     let account: ConsoleAccountPages
+    let clients: ConsoleClientPages
+    let policy: ConsolePolicyPages
 
     func mount(on router: Router<AppRequestContext>) {
         let pages = ConsoleMounting(console: console, router: router)
@@ -20,6 +22,8 @@ struct ConsoleController: Sendable {
         shops.mount(on: pages)
         platform.mount(on: pages)
         account.mount(on: pages)
+        clients.mount(on: pages)
+        policy.mount(on: pages)
         let assets = console.templates.assets
         router.get(RouterPath(Console.root + "/assets/:file")) { _, context in
             guard let file = context.parameters.get("file"), let asset = assets[file] else { throw APIError.notFound }

@@ -17,7 +17,7 @@ struct ConsoleForm: Sendable {
     /// another origin, a missing or wrong CSRF token (for the holder of cookie value `secret`),
     /// or a body that is not a form.
     static func read(_ request: Request, secret: String?, settings: ServerSettings) async throws -> ConsoleForm {
-        guard ConsoleForm.isSameOrigin(request, settings: settings) else { throw ConsoleRefusal.crossSite }
+        try checkOrigin(request, settings: settings)
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
             throw ConsoleRefusal.crossSite
         }
@@ -29,10 +29,22 @@ struct ConsoleForm: Sendable {
             throw ConsoleRefusal.tooLarge
         }
         let form = ConsoleForm(fields: Self.decode(String(buffer: body)))
-        guard let secret, let sent = form["csrf"],
-            SecretHashing.constantTimeEquals(sent, ConsoleCookies.csrfToken(for: secret))
-        else { throw ConsoleRefusal.crossSite }
+        try checkCSRF(form["csrf"], secret: secret)
         return form
+    }
+
+    /// The first check of every posted body, before it is read: `ConsoleRefusal.crossSite`
+    /// unless the browser says the request comes from a console page (`isSameOrigin`).
+    static func checkOrigin(_ request: Request, settings: ServerSettings) throws {
+        guard isSameOrigin(request, settings: settings) else { throw ConsoleRefusal.crossSite }
+    }
+
+    /// The last check of every posted body: `ConsoleRefusal.crossSite` unless it carried
+    /// `sent`, the CSRF token of the holder of cookie value `secret`.
+    static func checkCSRF(_ sent: String?, secret: String?) throws {
+        guard let secret, let sent, SecretHashing.constantTimeEquals(sent, ConsoleCookies.csrfToken(for: secret)) else {
+            throw ConsoleRefusal.crossSite
+        }
     }
 
     /// Whether the browser says the request comes from a page of this server: its `Origin`

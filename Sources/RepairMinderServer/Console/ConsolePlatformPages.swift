@@ -33,9 +33,9 @@ struct ConsolePlatformPages: Sendable {
     private func shop(_ page: ConsolePageRequest) async throws -> Response {
         let shop = try await console.call(Routes.platformAdmin.company, page, body: EmptyPayload(), platform.company)
         let (staff, pagination) = try await console.call(
-            Routes.platformAdmin.users, page.withQuery(["companyId": shop.id, "page": page.query("page") ?? "1"]), platform.listUsers)
+            Routes.platformAdmin.users, page.calling(query: ["companyId": shop.id, "page": page.query("page") ?? "1"]), platform.listUsers)
         let (events, _) = try await console.call(
-            Routes.platformAdmin.audit, page.withQuery(["companyId": shop.id, "limit": "20"]), platform.listAudit)
+            Routes.platformAdmin.audit, page.calling(query: ["companyId": shop.id, "limit": "20"]), platform.listAudit)
         let view = ShopPage(
             shop: ConsoleShopPages.row(shop), staff: staff.map(Self.userRow),
             staffPager: ConsoleListing.pager(pagination, path: "/admin/shops/\(shop.id)", query: [:]),
@@ -82,7 +82,7 @@ struct ConsolePlatformPages: Sendable {
     }
 
     private func confirmSignOut(_ page: ConsolePageRequest) async throws -> Response {
-        try page.mayUse(Routes.platformAdmin.signOutUser)
+        try page.require(Routes.platformAdmin.signOutUser.erased)
         let id = page.parameter("id")
         guard let user = try await console.callers.accounts.user(id: id) else { throw APIError.notFound }
         let confirmation = ConsoleListing.Confirmation(

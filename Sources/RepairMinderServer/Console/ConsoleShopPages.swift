@@ -68,7 +68,7 @@ struct ConsoleShopPages: Sendable {
     }
 
     private func confirm(_ transition: Transition, _ page: ConsolePageRequest) async throws -> Response {
-        try page.mayUse(Routes.platformAdmin.approve)
+        try page.require(Routes.platformAdmin.approve.erased)
         let id = page.parameter("id")
         let name = try await shopName(id, page)
         let confirmation = ConsoleListing.Confirmation(

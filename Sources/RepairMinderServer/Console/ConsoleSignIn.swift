@@ -32,7 +32,7 @@ struct ConsoleSignIn: Sendable {
     static func home(of staff: AuthenticatedStaff) -> String {
         let role = staff.user.userRole
         if staff.restricted { return "/account" }
-        if role.may(.companiesManage) { return "/admin/shops" }
+        if role.may(.companiesManage, inCompany: staff.company.id) { return "/admin/shops" }
         if role.may(.usersManage) { return "/team" }
         return "/account"
     }
@@ -204,6 +204,8 @@ enum ConsoleNotice {
         case "approved": "The shop is approved."
         case "suspended": "The shop is suspended."
         case "reactivated-shop": "The shop is active again."
+        case "client-added": "Client added."
+        case "client-deleted": "Client deleted."
         default: nil
         }
     }

@@ -92,7 +92,7 @@ struct ConsoleTeamPages: Sendable {
     private func inviteForm(_ page: ConsolePageRequest, problem: String?, values: ConsoleForm?, status: HTTPResponse.Status = .ok) async throws
         -> Response
     {
-        try page.mayUse(Routes.team.invite)
+        try page.require(Routes.team.invite.erased)
         let view = InvitePage(
             email: values?.text("email") ?? "", firstName: values?.text("firstName") ?? "", lastName: values?.text("lastName") ?? "",
             roles: ConsoleListing.roleOptions(selected: values.map { UserRole(rawValue: $0.text("role")) } ?? .engineer))
