@@ -161,16 +161,17 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         passkeys: passkeyAssertions, issuer: issuer, revocation: revocation, policies: policies)
     staffLogin.mount(on: routes)
     MagicLinkController(accounts: accounts, codes: codes, secondFactor: secondFactor, issuer: issuer, policies: policies).mount(on: routes)
-    PasskeyController(
-        clock: clock, store: passkeys, relyingParty: relyingParty, assertions: passkeyAssertions, issuer: issuer
-    ).mount(on: routes)
+    let passkeyController = PasskeyController(
+        clock: clock, store: passkeys, relyingParty: relyingParty, assertions: passkeyAssertions, issuer: issuer)
+    passkeyController.mount(on: routes)
     let sessionList = SessionListController(clock: clock, sessions: sessions, revocation: revocation)
     sessionList.mount(on: routes)
     RegistrationController(
         database: database, clock: clock, accounts: accounts, store: RegistrationStore(database: database),
         hasher: parts.hasher, policy: passwordPolicy, codes: codes, mail: parts.mail, issuer: issuer
     ).mount(on: routes)
-    ActivityController(database: database).mount(on: routes)
+    let activity = ActivityController(database: database)
+    activity.mount(on: routes)
     let team = TeamController(
         database: database, store: TeamStore(database: database, revocation: revocation), mail: parts.mail, clock: clock)
     team.mount(on: routes)
@@ -180,10 +181,9 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     invitations.mount(on: routes)
     // The page the invitation mail links to: HTML for browsers, so beside the table (see its type).
     InvitationPageController(invitations: invitations).mount(on: routes)
-    PasswordController(
-        clock: clock, accounts: accounts, revocation: revocation, hasher: parts.hasher, policy: passwordPolicy,
-        codes: codes
-    ).mount(on: routes)
+    let passwords = PasswordController(
+        clock: clock, accounts: accounts, revocation: revocation, hasher: parts.hasher, policy: passwordPolicy, codes: codes)
+    passwords.mount(on: routes)
     StaffSessionController(
         settings: settings, clock: clock, revocation: revocation,
         rotation: RefreshTokenRotation<UserRecord>(
@@ -200,7 +200,8 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         administration: PlatformAdministration(database: database), users: PlatformUsers(database: database, revocation: revocation),
         audit: PlatformAudit(database: database), clock: clock)
     platformAdmin.mount(on: routes)
-    TOTPController(app: authenticatorApp, clock: clock).mount(on: routes)
+    let totp = TOTPController(app: authenticatorApp, clock: clock)
+    totp.mount(on: routes)
     CustomerAuthController(
         settings: settings, clock: clock, customers: customers, codes: codes, signer: signer, metrics: parts.metrics
     ).mount(on: routes)
@@ -229,7 +230,10 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         signIn: ConsoleSignIn(console: console, login: staffLogin, signer: signer, policies: policies, revocation: revocation),
         team: ConsoleTeamPages(console: console, team: team, invitations: invitations),
         shops: ConsoleShopPages(console: console, platform: platformAdmin),
-        account: ConsoleAccountPages(console: console, sessionList: sessionList)
+        account: ConsoleAccountPages(
+            console: console, sessionList: sessionList, password: passwords, activity: activity,
+            authenticator: ConsoleAuthenticatorPages(console: console, controller: totp),
+            passkeys: ConsolePasskeyPages(console: console, controller: passkeyController))
     ).mount(on: router)
     extra(routes)
     // A route the table serves that no controller mounted stops the start, naming it: a client
