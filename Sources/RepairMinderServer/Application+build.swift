@@ -162,16 +162,17 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     staffLogin.mount(on: routes)
     let magicLink = MagicLinkController(accounts: accounts, codes: codes, secondFactor: secondFactor, issuer: issuer, policies: policies)
     magicLink.mount(on: routes)
-    PasskeyController(
-        clock: clock, store: passkeys, relyingParty: relyingParty, assertions: passkeyAssertions, issuer: issuer
-    ).mount(on: routes)
+    let passkeyController = PasskeyController(
+        clock: clock, store: passkeys, relyingParty: relyingParty, assertions: passkeyAssertions, issuer: issuer)
+    passkeyController.mount(on: routes)
     let sessionList = SessionListController(clock: clock, sessions: sessions, revocation: revocation)
     sessionList.mount(on: routes)
     RegistrationController(
         database: database, clock: clock, accounts: accounts, store: RegistrationStore(database: database),
         hasher: parts.hasher, policy: passwordPolicy, codes: codes, mail: parts.mail, issuer: issuer
     ).mount(on: routes)
-    ActivityController(database: database).mount(on: routes)
+    let activity = ActivityController(database: database)
+    activity.mount(on: routes)
     let team = TeamController(
         database: database, store: TeamStore(database: database, revocation: revocation), mail: parts.mail, clock: clock)
     team.mount(on: routes)
@@ -201,7 +202,8 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         administration: PlatformAdministration(database: database), users: PlatformUsers(database: database, revocation: revocation),
         audit: PlatformAudit(database: database), database: database, clock: clock)
     platformAdmin.mount(on: routes)
-    TOTPController(app: authenticatorApp, clock: clock).mount(on: routes)
+    let totp = TOTPController(app: authenticatorApp, clock: clock)
+    totp.mount(on: routes)
     CustomerAuthController(
         settings: settings, clock: clock, customers: customers, codes: codes, signer: signer, metrics: parts.metrics
     ).mount(on: routes)
@@ -233,7 +235,10 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         team: ConsoleTeamPages(console: console, team: team, invitations: invitations),
         shops: ConsoleShopPages(console: console, platform: platformAdmin),
         platform: ConsolePlatformPages(console: console, platform: platformAdmin),
-        account: ConsoleAccountPages(console: console, sessionList: sessionList),
+        account: ConsoleAccountPages(
+            console: console, sessionList: sessionList, password: passwords, activity: activity,
+            authenticator: ConsoleAuthenticatorPages(console: console, controller: totp),
+            passkeys: ConsolePasskeyPages(console: console, controller: passkeyController)),
         clients: ConsoleClientPages(console: console, clients: clients),
         policy: ConsolePolicyPages(console: console, policies: securityPolicy, team: team)
     ).mount(on: router)

@@ -8,7 +8,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// The console's Clients pages (docs/API.md §15.5, §14): an admin lists, searches, adds, edits
+/// The console's Clients pages (docs/API.md §15.6, §14): an admin lists, searches, adds, edits
 /// and deletes clients and imports a CSV through the pages, each the API's own handler; an
 /// engineer is refused every page; a form from elsewhere changes nothing.
 @Suite struct ConsoleClientsTests {

@@ -7,7 +7,7 @@ import Testing
 
 @testable import RepairMinderServer
 
-/// The console's Sign-in requirements page (docs/API.md §15.5, §13.1): every member reads the
+/// The console's Sign-in requirements page (docs/API.md §15.6, §13.1): every member reads the
 /// shop's policy; its admins change it through the API's own handler, whose refusals the page
 /// shows in the API's words; a form from elsewhere changes nothing.
 @Suite struct ConsolePolicyTests {

@@ -248,7 +248,9 @@ import Testing
         let token = try #require(try http.post("/api/auth/2fa/verify", ["userId": userId, "code": code])["token"] as? String)
         let options = try http.post("/api/auth/passkeys/register/options", [:], bearer: token)
         let started = try JSONDecoder().decode(PasskeyRegistrationOptions.self, from: JSONSerialization.data(withJSONObject: options))
-        let credential = try await SoftwarePasskeyAuthenticator(origin: server.url).createPasskey(started.publicKey)
+        // A development server's passkeys belong to localhost (browsers refuse 127.0.0.1 as an rp id).
+        let origin = server.url.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        let credential = try await SoftwarePasskeyAuthenticator(origin: origin).createPasskey(started.publicKey)
         let enrolled = try http.post(
             "/api/auth/passkeys/register/verify",
             try JSONSerialization.jsonObject(

@@ -2,12 +2,18 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// My account (docs/API.md §15.6, §9.4): who is signed in, and their signed-in devices, this
-/// console among them, each of which they can end. Every staff member may use it, a restricted
-/// session too (the API's enrolment routes).
+/// My account (docs/API.md §15.6, §9, §2.10, §11): who is signed in, their password, their
+/// authenticator app and passkeys, their signed-in devices (this console among them, each of
+/// which they can end) and their recent activity. Every staff member may use it. A session the
+/// shop's policy restricts (§13.3) sees only what the API lets it do: set up an authenticator
+/// app (when the policy takes one) or a passkey.
 struct ConsoleAccountPages: Sendable {
     let console: Console
     let sessionList: SessionListController
+    let password: PasswordController
+    let activity: ActivityController
+    let authenticator: ConsoleAuthenticatorPages
+    let passkeys: ConsolePasskeyPages
 
     func mount(on pages: ConsoleMounting) {
         pages.get("/account") { try await show($0) }
@@ -15,6 +21,9 @@ struct ConsoleAccountPages: Sendable {
             _ = try await console.call(Routes.accountLifecycle.revokeSession, page, body: EmptyPayload(), sessionList.revoke)
             return console.redirect("/account?notice=signed-out-member")
         }
+        pages.post("/account/password") { try await changePassword($0, $1) }
+        authenticator.mount(on: pages)
+        passkeys.mount(on: pages, account: self)
     }
 
     struct AccountPage {
@@ -22,7 +31,19 @@ struct ConsoleAccountPages: Sendable {
         let email: String
         let shop: String
         let role: String
+        /// The session may only enrol (§13.3): the other sections are left out.
+        let restricted: Bool
+        let full: Bool
+        let hasPassword: Bool
+        let totpEnabled: Bool
+        /// Whether to offer setting up the app: off, and (restricted) the policy takes it.
+        let offerApp: Bool
+        let recoveryCodesRemaining: String
+        let passkeys: [ConsolePasskeyPages.Row]
+        let hasPasskeys: Bool
         let sessions: [Session]
+        let activity: [ActivityRow]
+        let hasActivity: Bool
     }
 
     struct Session {
@@ -33,17 +54,103 @@ struct ConsoleAccountPages: Sendable {
         let current: Bool
     }
 
-    private func show(_ page: ConsolePageRequest) async throws -> Response {
-        let sessions = try await console.call(Routes.accountLifecycle.sessions, page, body: EmptyPayload(), sessionList.list)
+    struct ActivityRow {
+        let event: String
+        let at: String
+        let ipAddress: String
+        let device: String
+    }
+
+    /// The page; `problem` (with `status`) after a form of it was refused.
+    func show(_ page: ConsolePageRequest, problem: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let user = page.staff.user
+        let restricted = page.staff.restricted
+        var sessions: [SessionInfo] = [], events: [ActivityEvent] = [], passkeyList: [Passkey] = []
+        var totp = TOTPStatusResponse(enabled: false, recoveryCodesRemaining: 0)
+        var offerApp = true
+        if restricted {
+            // Only enrolment's routes answer a restricted session: the policy says which factors count.
+            offerApp = try await console.callers.policies.cached(companyId: page.staff.company.id).requiredFactor == .appOrPasskey
+        } else {
+            sessions = try await console.call(Routes.accountLifecycle.sessions, page, body: EmptyPayload(), sessionList.list)
+            events = try await console.call(Routes.accountLifecycle.activity, page, activity.activity).0
+            passkeyList = try await console.call(Routes.passkeys.list, page, body: EmptyPayload(), passkeys.controller.list)
+            totp = try await console.call(Routes.staffAuth.totpStatus, page, body: EmptyPayload(), authenticator.controller.status)
+            offerApp = !totp.enabled
+        }
         let view = AccountPage(
             name: [user.firstName, user.lastName].compactMap { $0 }.joined(separator: " "), email: user.email,
-            shop: page.staff.company.name, role: ConsoleListing.roleName(user.userRole),
+            shop: page.staff.company.name, role: ConsoleListing.roleName(user.userRole), restricted: restricted, full: !restricted,
+            hasPassword: user.passwordHash != nil, totpEnabled: totp.enabled, offerApp: offerApp,
+            recoveryCodesRemaining: "\(totp.recoveryCodesRemaining)",
+            passkeys: passkeyList.map(ConsolePasskeyPages.row), hasPasskeys: !passkeyList.isEmpty,
             sessions: sessions.map {
                 Session(
                     id: $0.id, device: $0.userAgent ?? ($0.isMobile ? "A mobile app" : "A browser"), ipAddress: $0.ipAddress ?? "—",
                     lastUsed: ConsoleDates.readable($0.lastUsedAt ?? $0.createdAt), current: $0.current)
-            })
-        return console.templates.page("account", page.view("My account", current: "\(Console.root)/account", page: view))
+            },
+            activity: events.map(Self.activityRow), hasActivity: !events.isEmpty)
+        return console.templates.page(
+            "account", page.view("My account", current: "\(Console.root)/account", page: view, problem: problem), status: status)
     }
+
+    // MARK: The password (§9.3)
+
+    /// The API's change (its messages: a wrong current password, a weak new one); the two new
+    /// fields must match first, as on the invitation page.
+    private func changePassword(_ page: ConsolePageRequest, _ form: ConsoleForm) async throws -> Response {
+        let new = form.text("newPassword")
+        guard new == form.text("confirmPassword") else {
+            return try await show(page, problem: "The two new passwords do not match. Type the same password in both fields.", status: .badRequest)
+        }
+        let current = page.staff.user.passwordHash == nil ? nil : form.text("currentPassword")
+        do {
+            _ = try await console.call(
+                Routes.accountLifecycle.changePassword, page, body: ChangePasswordRequest(currentPassword: current, newPassword: new),
+                password.change)
+        } catch let error as APIError where error.status.code < 500 && error.code != .rateLimited && error.code != .factorEnrolmentRequired {
+            return try await show(page, problem: error.message, status: error.status)
+        }
+        return console.redirect("/account?notice=password-changed")
+    }
+
+    // MARK: Activity (§9.4)
+
+    static func activityRow(_ event: ActivityEvent) -> ActivityRow {
+        var what = eventName(event.type)
+        if let actor = event.actor { what += " (by \(actor.email))" }
+        return ActivityRow(
+            event: what, at: ConsoleDates.readable(event.at), ipAddress: event.ipAddress ?? "—", device: event.userAgent ?? "—")
+    }
+
+    /// The event as a person reads it; a type this page has no words for, as the API names it.
+    static func eventName(_ type: ActivityEventType) -> String {
+        switch type {
+        case .loginSucceeded: "Signed in"
+        case .loginFailed: "Wrong password"
+        case .twoFactorFailed: "Wrong code"
+        case .sessionRevoked: "Signed out a device"
+        case .tokenReuseDetected: "A stolen session was stopped"
+        case .passwordChanged: "Password changed"
+        case .passwordReset: "Password reset"
+        case .totpEnabled: "Authenticator app set up"
+        case .totpDisabled: "Authenticator app turned off"
+        case .recoveryCodeUsed: "Recovery code used"
+        case .passkeyAdded: "Passkey added"
+        case .passkeyRemoved: "Passkey removed"
+        case .registered: "Registered"
+        case .roleChanged: "Role changed"
+        case .userDeactivated: "Deactivated"
+        case .userReactivated: "Reactivated"
+        case .sessionsRevokedByAdmin: "Signed out everywhere by an admin"
+        case .factorsReset: "Sign-in methods reset"
+        case .policyChanged: "Shop security policy changed"
+        default: type.rawValue.replacingOccurrences(of: "_", with: " ").capitalizedFirst
+        }
+    }
+}
+
+extension String {
+    /// The string with its first character uppercased.
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// One client's page (docs/API.md §15.5, §14.2): the record and its edit form, the portal
+/// One client's page (docs/API.md §15.6, §14.2): the record and its edit form, the portal
 /// invitation, the client's portal sessions and signing them out everywhere, and deleting the
 /// client; the last two after a confirmation page.
 extension ConsoleClientPages {

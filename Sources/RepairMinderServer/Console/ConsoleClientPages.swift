@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// The shop's Clients pages (docs/API.md §15.5, §14): the list (search, sort, pages), adding a
+/// The shop's Clients pages (docs/API.md §15.6, §14): the list (search, sort, pages), adding a
 /// client, one client's page (`ConsoleClientPage`), and the CSV import and export
 /// (`ConsoleClientTransfer`). Every read and change is the API's own handler, called as the
 /// signed-in member: `clients:read` to see them, `clients:write` to change them.

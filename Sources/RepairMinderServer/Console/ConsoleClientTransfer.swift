@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// The clients' CSV import and export from the console (docs/API.md §15.5, §14.3): the file a
+/// The clients' CSV import and export from the console (docs/API.md §15.6, §14.3): the file a
 /// browser uploads goes to the import's own handler as the route's `CSVFile` body, with the
 /// form's "dry run" and "partial" as the route's query; the export is the API's download.
 extension ConsoleClientPages {

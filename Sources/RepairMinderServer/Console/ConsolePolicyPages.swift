@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// Sign-in requirements (docs/API.md §15.5, §13.1): the shop's security policy, which every
+/// Sign-in requirements (docs/API.md §15.6, §13.1): the shop's security policy, which every
 /// member may read, the form its admins (`company:manage`) change it with, and, for those who
 /// manage the team, which active members have set up an authenticator app or a passkey (the
 /// Team route's own fields: no route gives a member's deadline).

@@ -75,7 +75,9 @@ struct ConsoleSignIn: Sendable {
             return self.form(request, email: email, problem: error.message, status: error.status)
         }
         let methods = challenge.methods ?? challenge.twoFactorMethods ?? [.email]
-        let page = CodePage(challenge: challenge.challengeToken ?? "", userId: challenge.userId, email: challenge.email, methods: methods)
+        let page = CodePage(
+            challenge: challenge.challengeToken ?? "", userId: challenge.userId, email: challenge.email, methods: methods,
+            passkey: challenge.passkey)
         guard methods.contains(.email) else { return codePage(request, page, notice: nil, problem: nil) }
         do {
             let notice = try await requestCode(challenge.userId, challenge.email, challenge.challengeToken, request, context)
@@ -89,20 +91,44 @@ struct ConsoleSignIn: Sendable {
 
     // MARK: Step 2 and 3: the code
 
-    /// The second step's page: where the code is, and the form to type it.
+    /// The second step's page: where the code is, and the form to type it; for a user with
+    /// passkeys, "Use a passkey", which the console's script answers with step 1's options.
     struct CodePage {
         let challenge: String
         let userId: String
         let email: String
         let emailed: Bool
         let app: Bool
-        let passkeyOnly: Bool
+        /// Whether a code form is shown: not for a user whose only factor is passkeys.
+        let codeForm: Bool
+        /// Step 1's `passkey` request options as JSON, for `navigator.credentials.get`; "" without.
+        let passkeyOptions: String
+        let passkey: Bool
+        /// Passkeys only, yet no options to use them with: nothing on this page can sign in.
+        let passkeyUnavailable: Bool
 
-        init(challenge: String, userId: String, email: String, methods: [TwoFactorMethod]) {
+        init(challenge: String, userId: String, email: String, methods: [TwoFactorMethod], passkey: PublicKeyCredentialRequestOptionsJSON?) {
             (self.challenge, self.userId, self.email) = (challenge, userId, email)
             emailed = methods.contains(.email)
             app = methods.contains(.totp) || methods.contains(.recoveryCode)
-            passkeyOnly = methods == [.passkey]
+            codeForm = emailed || app
+            let options = methods.contains(.passkey) ? passkey.flatMap { try? JSONEncoder().encode($0) } : nil
+            passkeyOptions = options.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            self.passkey = options != nil
+            passkeyUnavailable = !codeForm && options == nil
+        }
+
+        /// The page a posted code or passkey form came from, from its hidden fields: the app's
+        /// flag and the passkey options (read back as options, so only those are shown again).
+        init(resuming form: ConsoleForm) {
+            let options = form["passkeyOptions"].flatMap {
+                try? JSONDecoder().decode(PublicKeyCredentialRequestOptionsJSON.self, from: Data($0.utf8))
+            }
+            var methods: [TwoFactorMethod] = form["app"] == "1" ? [.totp, .recoveryCode] : []
+            if options != nil { methods.append(.passkey) }
+            self.init(
+                challenge: form.text("challengeToken"), userId: form.text("userId"), email: form.text("email"),
+                methods: methods.isEmpty ? [.email] : methods, passkey: options)
         }
     }
 
@@ -127,7 +153,8 @@ struct ConsoleSignIn: Sendable {
 
     private func sendCode(_ request: Request, _ context: AppRequestContext, _ form: ConsoleForm) async throws -> Response {
         let page = CodePage(
-            challenge: form.text("challengeToken"), userId: form.text("userId"), email: form.text("email"), methods: [.email])
+            challenge: form.text("challengeToken"), userId: form.text("userId"), email: form.text("email"), methods: [.email],
+            passkey: nil)
         do {
             let notice = try await requestCode(page.userId, page.email, page.challenge, request, context)
             return codePage(request, page, notice: notice, problem: nil)
@@ -139,15 +166,18 @@ struct ConsoleSignIn: Sendable {
     }
 
     private func verify(_ request: Request, _ context: AppRequestContext, _ form: ConsoleForm) async throws -> Response {
-        let page = CodePage(
-            challenge: form.text("challengeToken"), userId: form.text("userId"), email: form.text("email"),
-            methods: form["app"] == "1" ? [.totp] : [.email])
+        let page = CodePage(resuming: form)
+        // A passkey's answer (the script puts `navigator.credentials.get`'s result here), or a code.
+        var body = TwoFactorVerifyRequest(userId: page.userId, code: form.text("code"), challengeToken: page.challenge)
+        if let json = form["passkey"], !json.isEmpty {
+            guard let assertion = try? JSONDecoder().decode(AuthenticationResponseJSON.self, from: Data(json.utf8)) else {
+                return codePage(request, page, notice: nil, problem: APIError.passkeyInvalid.message, status: .badRequest)
+            }
+            body = TwoFactorVerifyRequest(userId: page.userId, passkey: assertion, challengeToken: page.challenge)
+        }
         let tokens: StaffTokenResponse
         do {
-            tokens = try await console.call(
-                Routes.staffAuth.verifyTwoFactorCode, request, context,
-                body: TwoFactorVerifyRequest(userId: page.userId, code: form.text("code"), challengeToken: page.challenge),
-                login.verifyTwoFactorCode)
+            tokens = try await console.call(Routes.staffAuth.verifyTwoFactorCode, request, context, body: body, login.verifyTwoFactorCode)
         } catch let error as APIError where error.code == .loginChallengeExpired || error.code == .tooManyAttempts {
             // This sign-in is over: start again from the password.
             return self.form(request, email: page.email, problem: error.message, status: error.status)
@@ -206,6 +236,10 @@ enum ConsoleNotice {
         case "reactivated-shop": "The shop is active again."
         case "client-added": "Client added."
         case "client-deleted": "Client deleted."
+        case "password-changed": "Password changed. Your other devices are signed out."
+        case "app-off": "The authenticator app is off."
+        case "passkey-added": "Passkey added."
+        case "passkey-removed": "Passkey removed."
         default: nil
         }
     }

@@ -63,7 +63,8 @@ extension ConsoleSignIn {
         case .secondFactorRequired(let challenge):
             let methods = challenge.methods ?? challenge.twoFactorMethods ?? []
             let page = CodePage(
-                challenge: challenge.challengeToken ?? "", userId: challenge.userId, email: challenge.email, methods: methods)
+                challenge: challenge.challengeToken ?? "", userId: challenge.userId, email: challenge.email, methods: methods,
+                passkey: challenge.passkey)
             return codePage(request, page, notice: "Now the second step: your account has a stronger way to sign in.", problem: nil)
         }
     }

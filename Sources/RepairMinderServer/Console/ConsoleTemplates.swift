@@ -7,7 +7,7 @@ import Mustache
 /// has. Pages load only the console's own style sheet and script: no CDN, no inline code.
 struct ConsoleTemplates: Sendable {
     private let library: MustacheLibrary
-    /// The style sheet, served from `/console/assets/`.
+    /// The style sheet and the script (passkeys need the browser's WebAuthn API), served from `/console/assets/`.
     let assets: [String: (contentType: String, body: String)]
 
     /// The templates and assets of the server's bundle.
@@ -16,7 +16,7 @@ struct ConsoleTemplates: Sendable {
             throw ConsoleTemplatesMissing()
         }
         var assets: [String: (String, String)] = [:]
-        for (file, type) in [("console.css", "text/css; charset=utf-8")] {
+        for (file, type) in [("console.css", "text/css; charset=utf-8"), ("console.js", "text/javascript; charset=utf-8")] {
             assets[file] = (type, try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8))
         }
         return ConsoleTemplates(library: try await MustacheLibrary(directory: directory.path), assets: assets)

@@ -5,7 +5,7 @@ import RepairMinderModels
 /// A form with a file a console page posted (`multipart/form-data`), checked as `ConsoleForm`
 /// checks a form: the browser's `Origin` first, before anything is read; then the body, at
 /// most what the route the file goes to reads (`fileLimit`) plus the form's few small fields;
-/// then the CSRF token, a field of the form like any other (docs/API.md §15.5).
+/// then the CSRF token, a field of the form like any other (docs/API.md §15.6).
 struct ConsoleUpload: Sendable {
     let form: MultipartFormData
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A `multipart/form-data` body (RFC 7578 over RFC 2046's multipart syntax), read strictly: the
-/// console's one upload (the clients' CSV import, docs/API.md §15.5) is posted by a browser's
+/// console's one upload (the clients' CSV import, docs/API.md §15.6) is posted by a browser's
 /// form, so anything a browser does not send is refused rather than guessed at. No preamble,
 /// no transport padding after a boundary, lines end in CRLF, every part names itself in a
 /// `Content-Disposition: form-data` header, the closing boundary is there, and every size is

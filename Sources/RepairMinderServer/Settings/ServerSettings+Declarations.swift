@@ -144,11 +144,11 @@ extension ServerSettings {
             help: "Serve Prometheus metrics at `GET /metrics` on this `HOST:PORT`, a listener of its own (never the API port). Keep it private: the counts differ for addresses with and without an account."
         ) { $0.metricsAddress = $1 },
         .text(
-            "webauthn-rp-id", default: "the public URL's host",
+            "webauthn-rp-id", default: "the public URL's host, or localhost without one",
             help: "The domain passkeys belong to (WebAuthn's relying party id); an IP address is refused with `--env production`."
         ) { $0.webauthnRPID = $1 },
         .list(
-            "webauthn-origins", default: "the public URL's origin",
+            "webauthn-origins", default: "the public URL's origin, or http://localhost:PORT without one",
             help: "Origins passkey ceremonies may come from, each on the relying party id's domain (an iOS app's is `https://<rp id>`)."
         ) { $0.webauthnOrigins = $1 },
         .list(

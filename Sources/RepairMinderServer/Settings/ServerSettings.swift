@@ -96,7 +96,7 @@ public struct ServerSettings: Sendable {
     /// Where Prometheus metrics are served (`HOST:PORT`, a listener of their own, `GET /metrics`);
     /// nil: no metrics are kept or served. Never the API port: keep it private.
     public var metricsAddress: String?
-    /// The domain passkeys are scoped to (docs/API.md §11.4); nil: the public URL's host.
+    /// The domain passkeys are scoped to (docs/API.md §11.4); nil: the public URL's host (`localhost` without one).
     public var webauthnRPID: String?
     /// The origins a passkey ceremony may come from; empty: the public URL's origin. A native
     /// iOS app's origin is `https://<rp id>` (with the associated domain).
@@ -174,17 +174,26 @@ public struct ServerSettings: Sendable {
     }
 
     /// The passkeys' relying party id: `webauthnRPID`, or the public URL's host; lowercase, as
-    /// browsers hash it.
+    /// browsers hash it. In development without a public URL, where the server is reached at
+    /// this machine's address (127.0.0.1 by default), `localhost`: browsers refuse an IP address
+    /// as a passkey's rp id, and take `localhost` over plain http.
     public var relyingPartyID: String {
-        (webauthnRPID ?? URL(string: serverURL)?.host ?? host).lowercased()
+        if webauthnRPID == nil, usesLocalhostForPasskeys { return "localhost" }
+        return (webauthnRPID ?? URL(string: serverURL)?.host ?? host).lowercased()
     }
 
     /// The origins passkey ceremonies may come from: `webauthnOrigins`, or the public URL's
-    /// origin; each as a browser serialises it (lowercase, no default port, no trailing slash),
-    /// or as given when it is not a URL (`validateWebAuthn` refuses it).
+    /// origin (`http://localhost:<port>` where the rp id is the development default, `localhost`);
+    /// each as a browser serialises it (lowercase, no default port, no trailing slash), or as
+    /// given when it is not a URL (`validateWebAuthn` refuses it).
     public var relyingPartyOrigins: [String] {
-        (webauthnOrigins.isEmpty ? [serverURL] : webauthnOrigins).map { Self.serialisedOrigin($0) ?? $0 }
+        if webauthnOrigins.isEmpty, webauthnRPID == nil, usesLocalhostForPasskeys { return ["http://localhost:\(port)"] }
+        return (webauthnOrigins.isEmpty ? [serverURL] : webauthnOrigins).map { Self.serialisedOrigin($0) ?? $0 }
     }
+
+    /// No public URL, and the server listens on this machine (a loopback address, `0.0.0.0`,
+    /// `::` or `localhost`): the development defaults, where passkeys belong to `localhost`.
+    private var usesLocalhostForPasskeys: Bool { publicURL == nil && Self.isLocal(host) }
 
     /// `url`'s origin as the HTML standard serialises it: `scheme://host[:port]`.
     static func serialisedOrigin(_ url: String) -> String? {

@@ -1,0 +1,375 @@
+import ExtrasBase64
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RepairMinderModels
+import TestSupport
+import Testing
+
+@testable import RepairMinderServer
+
+/// The console's My account (docs/API.md §15.6): the password, the authenticator app (its QR
+/// code decodes to the API's `otpauth://` URI), passkeys added and used to sign in through the
+/// console's endpoints (as its script does, with the software authenticator), and a session the
+/// shop's policy restricts enrolling.
+@Suite struct ConsoleAccountTests {
+    // MARK: The password
+
+    @Test func aWrongCurrentPasswordChangesNothing() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let browser = try await AccountPagesBrowser.signedIn(client)
+            let account = try await browser.get("/console/account")
+            #expect(account.status == .ok)
+            #expect(account.html.contains(#"<script src="/console/assets/console.js" defer></script>"#))
+            #expect(account.html.contains("Change the password"))
+
+            let new = "violet kettle 1987 drum"
+            let wrong = try await browser.post(
+                "/console/account/password", ["currentPassword": "not my password", "newPassword": new, "confirmPassword": new])
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.problem == "Invalid credentials")
+            let differ = try await browser.post(
+                "/console/account/password",
+                ["currentPassword": DemoFixtures.adminPassword, "newPassword": new, "confirmPassword": new + "!"])
+            #expect(differ.status == .badRequest)
+            #expect(differ.problem == "The two new passwords do not match. Type the same password in both fields.")
+            let weak = try await browser.post(
+                "/console/account/password",
+                ["currentPassword": DemoFixtures.adminPassword, "newPassword": "password1", "confirmPassword": "password1"])
+            #expect(weak.status == .badRequest)
+            #expect(weak.problem == "This password is too common. Choose another.")
+            // Nothing changed: the old password still signs in.
+            #expect(try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword]).status == .ok)
+
+            // Without the form's CSRF token: refused, nothing done.
+            let forged = try await browser.post(
+                "/console/account/password", ["currentPassword": DemoFixtures.adminPassword, "newPassword": new, "confirmPassword": new],
+                csrf: "forged")
+            #expect(forged.status == .forbidden)
+
+            let changed = try await browser.post(
+                "/console/account/password", ["currentPassword": DemoFixtures.adminPassword, "newPassword": new, "confirmPassword": new])
+            #expect(changed.status == .seeOther)
+            #expect(changed.location == "/console/account?notice=password-changed")
+            let after = try await browser.get(try #require(changed.location))
+            #expect(after.notice == "Password changed. Your other devices are signed out.")
+            #expect(after.html.contains("Password changed</td>"), "the activity table lists it")
+            #expect(try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": new]).status == .ok)
+            #expect(try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword]).status == .unauthorized)
+        }
+    }
+
+    // MARK: The authenticator app
+
+    @Test func anAuthenticatorAppIsSetUpFromItsQRCodeAndTurnedOff() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let browser = try await AccountPagesBrowser.signedIn(client)
+            #expect(try await browser.get("/console/account").html.contains(#"id="set-up-app""#))
+            let setup = try await browser.post("/console/account/authenticator/setup", [:])
+            #expect(setup.status == .ok)
+            let secret = try #require(setup.hidden("secret"))
+            let shown = try #require(setup.html.firstMatch(of: /id="totp-secret" class="secret">([A-Z2-7 ]+)</).map { String($0.1) })
+            #expect(shown.replacingOccurrences(of: " ", with: "") == secret)
+            // The picture is the QR code of the API's URI, and a reader decodes it to that URI.
+            let uri = AuthenticatorApp.otpauthURL(secret: secret, email: DemoFixtures.adminEmail)
+            let image = try #require(setup.html.firstMatch(of: /id="totp-qr" class="qr" src="([^"]+)"/).map { String($0.1) })
+            #expect(image == (try QRCode(text: uri).svgDataURL()))
+            if let decoded = try QRCodeTests.decodeWithZbar(QRCodeTests.modules(ofSVGDataURL: image)) {
+                #expect(decoded == uri)
+            }
+
+            // A wrong code: the same secret again, with the API's message.
+            let bytes = try Base32.decode(string: secret)
+            let wrongCode = TOTPTests.code(bytes, server.clock.now + 300)
+            let wrong = try await browser.post("/console/account/authenticator/confirm", ["code": wrongCode, "secret": secret])
+            #expect(wrong.status == .badRequest)
+            #expect(wrong.problem == "Invalid verification code")
+            #expect(wrong.hidden("secret") == secret)
+            #expect(wrong.html.contains(image))
+
+            let on = try await browser.post(
+                "/console/account/authenticator/confirm", ["code": TOTPTests.code(bytes, server.clock.now), "secret": secret])
+            #expect(on.status == .ok)
+            let codes = on.html.matches(of: /<li><code>([A-Z0-9]{8})<\/code><\/li>/).map { String($0.1) }
+            #expect(codes.count == 10)
+            let account = try await browser.get("/console/account")
+            #expect(account.html.contains("On. Recovery codes left: 10."))
+            #expect(account.html.contains("Authenticator app set up</td>"))
+
+            // Turning it off asks first, then takes a recovery code.
+            let ask = try await browser.get("/console/account/authenticator/disable")
+            #expect(ask.status == .ok)
+            #expect(ask.heading == "Turn off the authenticator app?")
+            let refused = try await browser.post("/console/account/authenticator/disable", ["code": "ZZZZZZZZ"])
+            #expect(refused.status == .badRequest)
+            #expect(refused.problem == "Invalid verification code")
+            let off = try await browser.post("/console/account/authenticator/disable", ["code": codes[0]])
+            #expect(off.location == "/console/account?notice=app-off")
+            #expect(try await browser.get("/console/account").html.contains(#"id="set-up-app""#))
+        }
+    }
+
+    // MARK: Passkeys
+
+    @Test func aPasskeyIsAddedSignsInToTheConsoleAndIsRemoved() async throws {
+        let server = try await PasskeyTests.server()
+        try await server.run { client in
+            let browser = try await AccountPagesBrowser.signedIn(client)
+            let authenticator = SoftwarePasskeyAuthenticator(origin: PasskeyTests.site)
+            // Without the form's CSRF token the options are refused.
+            #expect(try await browser.post("/console/account/passkeys/options", [:], csrf: "forged").status == .forbidden)
+            let added = try await browser.addPasskey(authenticator, name: "Work laptop")
+            #expect(added.status == .seeOther)
+            #expect(added.location == "/console/account?notice=passkey-added")
+            let account = try await browser.get(try #require(added.location))
+            #expect(account.notice == "Passkey added.")
+            #expect(account.html.contains("<td>Work laptop</td>"))
+
+            // An answer that is not the authenticator's: the API's message, nothing kept.
+            let started = try await browser.passkeyOptions()
+            let unreadable = try await browser.post(
+                "/console/account/passkeys", ["challengeId": started.challengeId, "name": "Broken", "credential": "{not json"])
+            #expect(unreadable.status == .badRequest)
+            #expect(unreadable.problem == "Passkey not accepted: the browser's answer could not be read")
+            #expect(try await PasskeyTests.passkeyCount(server) == 1)
+
+            // Signing in: the code page offers the passkey (the admin's only factor now), with step 1's options.
+            let visitor = AccountPagesBrowser(client: client)
+            let codePage = try await visitor.startSignIn()
+            #expect(!codePage.html.contains(#"id="code""#), "a passkey-only user types no code")
+            #expect(codePage.html.contains(#"<button type="submit" id="use-passkey">Use a passkey</button>"#))
+            let form = try #require(codePage.form("passkey-sign-in"))
+            let options = try JSONDecoder().decode(
+                PublicKeyCredentialRequestOptionsJSON.self, from: Data(try #require(form["passkeyOptions"]).utf8))
+            // A broken signature: refused with the API's message, and the button is there again.
+            authenticator.tampering.breakSignature = true
+            var fields = form
+            fields["passkey"] = try PasskeyTests.json(try await authenticator.signIn(options))
+            let refused = try await visitor.post("/console/sign-in/code", fields, csrf: nil)
+            #expect(refused.status == .unauthorized)
+            #expect(refused.problem == "Passkey not recognised")
+            let shownAgain = try #require(refused.form("passkey-sign-in")?["passkeyOptions"])
+            #expect(try JSONDecoder().decode(PublicKeyCredentialRequestOptionsJSON.self, from: Data(shownAgain.utf8)) == options)
+            fields["passkey"] = try PasskeyTests.json(try await authenticator.signIn(options))
+            let signedIn = try await visitor.post("/console/sign-in/code", fields, csrf: nil)
+            #expect(signedIn.status == .seeOther)
+            #expect(signedIn.location == "/console/")
+            #expect(visitor.cookies[ConsoleCookies.session] != nil)
+            #expect(try await visitor.get("/console/account").status == .ok)
+
+            // Removing asks first.
+            let id = try #require(account.html.firstMatch(of: /\/console\/account\/passkeys\/([^\/"]+)\/remove/).map { String($0.1) })
+            let ask = try await visitor.get("/console/account/passkeys/\(id)/remove")
+            #expect(ask.heading == "Remove the passkey “Work laptop”?")
+            let removed = try await visitor.post("/console/account/passkeys/\(id)/remove", [:])
+            #expect(removed.location == "/console/account?notice=passkey-removed")
+            #expect(try await PasskeyTests.passkeyCount(server) == 0)
+            #expect(try await visitor.get("/console/account/passkeys/\(id)/remove").status == .notFound)
+        }
+    }
+
+    /// A session the policy restricts lands on My account, which offers only enrolment; enrolling a
+    /// passkey there frees it.
+    @Test func aRestrictedSessionEnrolsFromMyAccount() async throws {
+        let server = try await PasskeyTests.server()
+        try await server.run { client in
+            let (adminToken, _) = try await SecurityPolicyTests.adminWithPasskey(client)
+            let (email, _) = try await SecurityPolicyTests.member(client, adminToken, "late")
+            let policy = ["requiredFactor": "app_or_passkey", "enrolmentGraceDays": 0] as [String: Any]
+            #expect(try await SecurityPolicyTests.put(client, adminToken, policy).status == .ok)
+
+            let browser = AccountPagesBrowser(client: client)
+            let landed = try await browser.signIn(email, SecurityPolicyTests.password)
+            #expect(landed == "/console/account?notice=enrol")
+            let account = try await browser.get("/console/account?notice=enrol")
+            #expect(account.status == .ok)
+            #expect(account.notice == ConsoleNotice.text("enrol"))
+            #expect(account.html.contains(#"id="set-up-app""#))
+            #expect(account.html.contains(#"id="add-passkey""#))
+            #expect(!account.html.contains("Signed-in devices"), "the API does not list them to a restricted session")
+            // The app's setup is open to it too.
+            #expect(try await browser.post("/console/account/authenticator/setup", [:]).status == .ok)
+
+            let added = try await browser.addPasskey(SoftwarePasskeyAuthenticator(origin: PasskeyTests.site), name: "Phone")
+            #expect(added.location == "/console/account?notice=passkey-added")
+            let freed = try await browser.get("/console/account")
+            #expect(freed.html.contains("Signed-in devices"))
+            #expect(freed.html.contains("<td>Phone</td>"))
+        }
+    }
+
+    @Test func theScriptIsServedAndLoadsNothingElse() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let script = try await AccountPagesBrowser(client: client).get("/console/assets/console.js")
+            #expect(script.status == .ok)
+            #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
+            for needed in ["navigator.credentials.create", "navigator.credentials.get", "passkey-error", "passkey-form", "passkey-sign-in"] {
+                #expect(script.html.contains(needed), "\(needed)")
+            }
+            #expect(!script.html.contains("://"), "no request leaves the server")
+        }
+    }
+
+    @Test func developmentPasskeysBelongToLocalhost() throws {
+        var settings = ServerSettings()
+        settings.port = 8231
+        #expect(settings.serverURL == "http://127.0.0.1:8231")
+        #expect(settings.relyingPartyID == "localhost")
+        #expect(settings.relyingPartyOrigins == ["http://localhost:8231"])
+        try settings.validateWebAuthn()
+        settings.host = "0.0.0.0"
+        #expect(settings.relyingPartyID == "localhost")
+        // Anything given is used as given.
+        settings.webauthnRPID = "dev.example"
+        settings.webauthnOrigins = ["http://dev.example:8231"]
+        #expect(settings.relyingPartyID == "dev.example")
+        #expect(settings.relyingPartyOrigins == ["http://dev.example:8231"])
+        settings.webauthnRPID = nil
+        settings.webauthnOrigins = []
+        settings.publicURL = "https://repairminder.example.com"
+        #expect(settings.relyingPartyID == "repairminder.example.com")
+        #expect(settings.relyingPartyOrigins == ["https://repairminder.example.com"])
+    }
+}
+
+/// A browser on the console for these tests: it keeps the console's cookies, sends the `Origin`
+/// a browser sends with a form, and fills in the CSRF token of the page it last read.
+final class AccountPagesBrowser: @unchecked Sendable {
+    let client: TestClient
+    private let lock = NSLock()
+    private var jar: [String: String] = [:]
+    private var csrf: String?
+
+    init(client: TestClient) { self.client = client }
+
+    var cookies: [String: String] { lock.withLock { jar } }
+    var origin: String { ServerSettings.serialisedOrigin(client.settings.serverURL) ?? client.settings.serverURL }
+
+    /// A page as the browser got it.
+    struct Page: Sendable {
+        let status: HTTPResponse.Status
+        let headers: HTTPFields
+        let html: String
+
+        var heading: String? { html.firstMatch(of: /<h1>(.*?)<\/h1>/).map { String($0.1) } }
+        var problem: String? { html.firstMatch(of: /<p class="problem" role="alert">(.*?)<\/p>/).map { AccountPagesBrowser.unescaped(String($0.1)) } }
+        var notice: String? { html.firstMatch(of: /<p class="notice" role="status">(.*?)<\/p>/).map { AccountPagesBrowser.unescaped(String($0.1)) } }
+        var location: String? { headers[.location] }
+
+        /// The first hidden field `name` of the page.
+        func hidden(_ name: String) -> String? {
+            for match in html.matches(of: /<input type="hidden" name="(\w+)"[^>]* value="([^"]*)"/) where match.1 == name {
+                return AccountPagesBrowser.unescaped(String(match.2))
+            }
+            return nil
+        }
+
+        /// The hidden fields of the form with id `id`.
+        func form(_ id: String) -> [String: String]? {
+            guard let start = html.range(of: #"id="\#(id)""#), let end = html[start.upperBound...].range(of: "</form>") else { return nil }
+            var fields: [String: String] = [:]
+            for match in html[start.upperBound..<end.lowerBound].matches(of: /<input type="hidden" name="(\w+)"[^>]* value="([^"]*)"/) {
+                fields[String(match.1)] = AccountPagesBrowser.unescaped(String(match.2))
+            }
+            return fields
+        }
+    }
+
+    static func unescaped(_ html: String) -> String {
+        html.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    func get(_ path: String) async throws -> Page { try await send(.get, path, body: nil) }
+
+    /// Posts `fields` as the page's form would, with the CSRF token of the last page read unless
+    /// `csrf` is given (nil: the fields carry their own).
+    func post(_ path: String, _ fields: [String: String], csrf given: String?? = .none) async throws -> Page {
+        var fields = fields
+        switch given {
+        case .none: fields["csrf"] = lock.withLock { csrf }
+        case .some(let value?): fields["csrf"] = value
+        case .some(nil): break
+        }
+        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        let body = fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")" }
+            .joined(separator: "&")
+        return try await send(.post, path, body: body)
+    }
+
+    private func send(_ method: HTTPRequest.Method, _ path: String, body: String?) async throws -> Page {
+        var headers: HTTPFields = [.userAgent: TestClient.browser]
+        if body != nil {
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            headers[.origin] = origin
+        }
+        let cookie = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        if !cookie.isEmpty { headers[.cookie] = cookie }
+        let page = try await client.client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) {
+            Page(status: $0.status, headers: $0.headers, html: String(buffer: $0.body))
+        }
+        lock.withLock {
+            for setting in page.headers[values: .setCookie] {
+                let pair = setting.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(pair[0]), value = pair.count > 1 ? String(pair[1]) : ""
+                if setting.contains("Max-Age=0") { jar[name] = nil } else { jar[name] = value }
+            }
+            if let token = page.hidden("csrf") { csrf = token }
+        }
+        return page
+    }
+
+    // MARK: Signing in
+
+    /// The sign-in page, then the address and password: the code page.
+    func startSignIn(_ email: String = DemoFixtures.adminEmail, _ password: String = DemoFixtures.adminPassword) async throws -> Page {
+        let form = try await get("/console/sign-in")
+        #expect(form.status == .ok)
+        #expect(cookies[ConsoleCookies.preSession] != nil)
+        let code = try await post("/console/sign-in", ["email": email, "password": password])
+        #expect(code.status == .ok)
+        return code
+    }
+
+    /// Signs in with the emailed code; where the console sent the browser.
+    @discardableResult
+    func signIn(_ email: String = DemoFixtures.adminEmail, _ password: String = DemoFixtures.adminPassword) async throws -> String? {
+        let page = try await startSignIn(email, password)
+        var fields = try #require(page.form("sign-in-code"))
+        fields["code"] = try await client.latestCode(to: email)
+        let signedIn = try await post("/console/sign-in/code", fields, csrf: nil)
+        #expect(signedIn.status == .seeOther)
+        #expect(cookies[ConsoleCookies.session] != nil)
+        return signedIn.location
+    }
+
+    /// A browser signed in as the demo admin.
+    static func signedIn(_ client: TestClient) async throws -> AccountPagesBrowser {
+        let browser = AccountPagesBrowser(client: client)
+        try await browser.signIn()
+        _ = try await browser.get("/console/account")
+        return browser
+    }
+
+    // MARK: Passkeys, as the console's script does it
+
+    func passkeyOptions() async throws -> PasskeyRegistrationOptions {
+        let reply = try await post("/console/account/passkeys/options", [:])
+        #expect(reply.status == .ok)
+        #expect(reply.headers[.contentType] == "application/json; charset=utf-8")
+        return try JSONDecoder().decode(PasskeyRegistrationOptions.self, from: Data(reply.html.utf8))
+    }
+
+    /// The options, the authenticator's new passkey, and the form with its answer.
+    func addPasskey(_ authenticator: SoftwarePasskeyAuthenticator, name: String) async throws -> Page {
+        _ = try await get("/console/account")
+        let started = try await passkeyOptions()
+        let credential = try await authenticator.createPasskey(started.publicKey)
+        return try await post(
+            "/console/account/passkeys", ["challengeId": started.challengeId, "name": name, "credential": try PasskeyTests.json(credential)])
+    }
+}
