@@ -5,9 +5,12 @@ against `repairminder serve --demo` started here with its development mail outbo
 - A shop admin signs in (password, then the code read from the outbox), invites a member; the
   member accepts the invitation in the browser and sets a password; the admin changes their role
   and deactivates them (after the confirmation page), and the member's API token is refused.
-- A platform administrator (the demo admin, promoted in the database until `repairminder admin
-  create` has a demo account) approves a pending shop, whose staff's API request is then no
-  longer quarantined; suspends it, and it is again.
+- A shop admin imports a CSV with a bad line (a dry run) and sees the line's error; nothing is
+  written.
+- The demo platform administrator approves a pending shop, whose staff's API request is then no
+  longer quarantined; suspends it, and it is again; reads the mail queue's health.
+- A shop admin adds a passkey in My account through Chromium's virtual authenticator (WebDriver's
+  addVirtualAuthenticator), signs out, and signs in with it.
 - A form posted without its CSRF token, or from another origin, is refused and changes nothing;
   the session cookie carries its flags; every page carries the Content-Security-Policy; an
   engineer's request for the Team page is 403.
@@ -41,6 +44,7 @@ try:
 except ImportError:
     page.give_up("axe-selenium-python is missing: python3 -m pip install axe-selenium-python")
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 from selenium.webdriver.support.ui import Select
 
 binary = sys.argv[1]
@@ -323,14 +327,30 @@ try:
     check(heading() == "Not allowed", f"an engineer's Team page showed {heading()!r}")
     look("forbidden")
 
-    # ---- 5. A platform administrator approves a pending shop, then suspends it.
+    # ---- 5. A shop admin imports a CSV with a bad line: a dry run shows it and writes nothing.
+    console_sign_in("admin@acme.test", "correct horse battery")
+    csv_path = os.path.join(data_dir, "clients.csv")
+    with open(csv_path, "w", encoding="utf-8") as csv_file:
+        csv_file.write("email,first_name,last_name\r\nfine@example.test,Fine,Row\r\nnot-an-address,Bad,Row\r\n")
+    open_page("/console/clients/import")
+    look("clients-import")
+    driver.find_element(By.ID, "file").send_keys(csv_path)
+    old = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.ID, "file").find_element(By.XPATH, "./ancestor::form").find_element(
+        By.CSS_SELECTOR, "button[type=submit]").click()
+    page.WebDriverWait(driver, 15).until(lambda _: page.replaced(old))
+    report = page.main_text(driver)
+    check("Refused rows" in report and "3" in report and "email" in report,
+          f"the import's report does not show line 3's error: {report[:400]!r}")
+    look("clients-import-report")
+    open_page("/console/clients?q=fine")
+    check("fine@example.test" not in page.main_text(driver), "a dry run wrote a client")
+    look("clients")
+
+    # ---- 6. The platform administrator approves a pending shop, then suspends it.
     owner_token = api_sign_in("owner@pending.test", "pending password")
     check(api("GET", "/api/users", token=owner_token)[0] == 403, "the pending shop's staff were not quarantined")
-    db = sqlite3.connect(os.path.join(data_dir, "repairminder.sqlite"))
-    db.execute("UPDATE users SET role = 'master_admin' WHERE email = 'admin@acme.test'")
-    db.commit()
-    db.close()
-    console_sign_in("admin@acme.test", "correct horse battery")
+    console_sign_in("platform@repairminder.test", "platform password")
     check(heading() == "Shops", f"the platform administrator landed on {heading()!r}")
     first_row = driver.find_element(By.CSS_SELECTOR, "tbody tr").text
     check("Pending approval" in first_row, f"the first shop is not the pending one: {first_row!r}")
@@ -353,8 +373,49 @@ try:
     while api("GET", "/api/users", token=owner_token)[0] != 403 and time.time() < deadline:
         time.sleep(0.2)
     check(api("GET", "/api/users", token=owner_token)[0] == 403, "the suspended shop's staff are not quarantined")
+    driver.find_element(By.LINK_TEXT, "Pending Phones").click()
+    check(heading() == "Pending Phones", f"the shop's link opened {heading()!r}")
+    look("shop")
+    for path, name in (("/console/admin/users", "users"), ("/console/admin/audit", "audit"), ("/console/admin/mail", "mail")):
+        open_page(path)
+        look(name)
+    check("Waiting to be sent" in page.main_text(driver), "the Mail page does not show the queue")
 
-    # ---- 6. Sign-out ends the session on the server.
+    # ---- 7. A passkey, added in My account and then signed in with (Chromium's virtual
+    # authenticator stands for the platform's; the rp id is localhost).
+    console_sign_in("admin@acme.test", "correct horse battery")
+    authenticator = VirtualAuthenticatorOptions()
+    authenticator.protocol = Protocol.CTAP2
+    authenticator.transport = Transport.INTERNAL
+    authenticator.has_resident_key = True
+    authenticator.has_user_verification = True
+    authenticator.is_user_verified = True
+    driver.add_virtual_authenticator(authenticator)
+    open_page("/console/account")
+    look("account-enrolment")
+    driver.find_element(By.ID, "passkey-name").send_keys("Chromium")
+    old = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(By.ID, "add-passkey").click()
+    try:
+        page.WebDriverWait(driver, 15).until(lambda _: page.replaced(old))
+    except Exception:
+        pass
+    check("Passkey added." in page.main_text(driver),
+          f"adding a passkey did not show: {page.alert_text(driver)!r} {page.main_text(driver)[:300]!r}")
+    driver.find_element(By.CSS_SELECTOR, "form[action='/console/sign-out'] button").click()
+    open_page("/console/sign-in")
+    submit({"email": "admin@acme.test", "password": "correct horse battery"})
+    check(heading() == "Enter your code", f"the password step answered {heading()!r}")
+    if check(driver.find_elements(By.ID, "use-passkey"), "the code page offers no passkey"):
+        old = driver.find_element(By.TAG_NAME, "html")
+        driver.find_element(By.ID, "use-passkey").click()
+        try:
+            page.WebDriverWait(driver, 15).until(lambda _: page.replaced(old))
+        except Exception:
+            pass
+        check(heading() == "Team", f"signing in with the passkey landed on {heading()!r}: {page.alert_text(driver)!r}")
+
+    # ---- 8. Sign-out ends the session on the server.
     ended = session_cookie()
     driver.find_element(By.CSS_SELECTOR, "form[action='/console/sign-out'] button").click()
     check(heading() == "Sign in" and "You signed out." in page.main_text(driver), f"signing out showed {heading()!r}")

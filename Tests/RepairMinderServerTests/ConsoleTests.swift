@@ -263,6 +263,8 @@ import Testing
 
             let audit = try await browser.get("/console/admin/audit?type=sessions_revoked_by_admin")
             #expect(audit.heading == "Audit log" && audit.html.contains("sessions_revoked_by_admin") && audit.html.contains(DemoFixtures.engineerEmail))
+            let mail = try await browser.get("/console/admin/mail")
+            #expect(mail.heading == "Mail" && mail.html.contains("Waiting to be sent"))
             let badSince = try await browser.get("/console/admin/audit?since=yesterday")
             #expect(badSince.status == .badRequest && badSince.problem == "since must be an ISO 8601 instant, e.g. 2026-11-26T09:00:00Z")
         }
@@ -275,7 +277,7 @@ import Testing
             try await browser.signIn()
             let acme = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: DemoFixtures.adminEmail) }?.companyId)
             for path in ["/console/admin/shops", "/console/admin/shops/\(acme)", "/console/admin/shops/\(acme)/suspend", "/console/admin/users",
-                         "/console/admin/audit"] {
+                         "/console/admin/audit", "/console/admin/mail"] {
                 let page = try await browser.get(path)
                 #expect(page.status == .forbidden, "\(path)")
                 #expect(!page.html.contains("Acme Repairs?"), "\(path)")

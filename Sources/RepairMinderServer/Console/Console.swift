@@ -108,7 +108,7 @@ struct ConsolePageRequest: Sendable {
         if role.may(.companiesManage, inCompany: staff.company.id) {
             links += [
                 ("\(Console.root)/admin/shops", "Shops"), ("\(Console.root)/admin/users", "Users"),
-                ("\(Console.root)/admin/audit", "Audit log"),
+                ("\(Console.root)/admin/audit", "Audit log"), ("\(Console.root)/admin/mail", "Mail"),
             ]
         }
         links.append(("\(Console.root)/account", "My account"))

@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 import RepairMinderModels
 
-/// The platform administrator's other pages (docs/API.md §15.6, §15.1–§15.3): one shop (its
-/// counts, staff and recent events), staff across shops (search, sign out everywhere) and the
-/// audit log (by shop, type and time). The API's own handlers, called as the administrator.
+/// The platform administrator's other pages (docs/API.md §15.6, §15.1–§15.3, §15.5): one shop
+/// (its counts, staff and recent events), staff across shops (search, sign out everywhere), the
+/// audit log (by shop, type and time) and the mail queue's health. The API's own handlers, called as the administrator.
 struct ConsolePlatformPages: Sendable {
     let console: Console
     let platform: PlatformAdminController
@@ -18,6 +18,7 @@ struct ConsolePlatformPages: Sendable {
             return console.redirect("/admin/users?notice=\(revoked.revoked == 0 ? "no-sessions" : "signed-out-member")")
         }
         pages.get("/admin/audit") { try await audit($0) }
+        pages.get("/admin/mail") { try await mail($0) }
     }
 
     // MARK: One shop
@@ -137,6 +138,46 @@ struct ConsolePlatformPages: Sendable {
             return console.templates.page(
                 "audit", page.view("Audit log", current: "\(Console.root)/admin/audit", page: view, problem: error.message),
                 status: error.status)
+        }
+    }
+
+    // MARK: The mail queue
+
+    struct MailPage {
+        let queued: Int
+        let oldest: String
+        let failedLastHour: Int
+        let failures: [FailureRow]
+        let hasFailures: Bool
+    }
+
+    struct FailureRow {
+        let id: String
+        let at: String
+        let stage: String
+        let replyCode: String
+        let attempt: Int
+        let outcome: String
+    }
+
+    private func mail(_ page: ConsolePageRequest) async throws -> Response {
+        let health = try await console.call(Routes.platformAdmin.mail, page, body: EmptyPayload(), platform.mailHealth)
+        let view = MailPage(
+            queued: health.queued, oldest: health.oldestQueuedAgeSeconds.map(Self.age) ?? "—", failedLastHour: health.failedLastHour,
+            failures: health.recentFailures.map {
+                FailureRow(
+                    id: $0.id, at: ConsoleDates.readable($0.at), stage: $0.stage.rawValue, replyCode: $0.replyCode.map(String.init) ?? "—",
+                    attempt: $0.attempts, outcome: $0.final ? "Given up" : "Retried")
+            }, hasFailures: !health.recentFailures.isEmpty)
+        return console.templates.page("mail", page.view("Mail", current: "\(Console.root)/admin/mail", page: view))
+    }
+
+    /// Seconds as a person reads a wait: "45 s", "12 min", "3 h 5 min".
+    static func age(_ seconds: Int) -> String {
+        switch seconds {
+        case ..<60: "\(seconds) s"
+        case ..<3600: "\(seconds / 60) min"
+        default: "\(seconds / 3600) h \(seconds % 3600 / 60) min"
         }
     }
 }
