@@ -22,6 +22,7 @@ import Testing
             let team = try await browser.signIn()
             #expect(team.status == .ok && team.heading == "Team")
             #expect(team.html.contains("engineer@acme.test"))
+            #expect(team.html.contains(#"<nav class="pager" aria-label="Pages">"#) && team.html.contains("Page 1 of 1"))
             Self.expectPageHeaders(team)
             let token = try #require(browser.sessionToken)
             let cookie = try #require(

@@ -22,11 +22,9 @@ extension ConsoleSignIn {
         _ request: Request, email: String, problem: String?, mailed: Bool = false, notice: String? = nil,
         status: HTTPResponse.Status = .ok
     ) -> Response {
-        let (secret, cookie) = Self.preSession(request)
-        let view = ConsoleView(
-            title: mailed ? "Choose a new password" : "Reset your password", csrf: ConsoleCookies.csrfToken(for: secret),
-            problem: problem, notice: notice, page: ResetPage(email: email, mailed: mailed))
-        return console.templates.page("reset-password", view, status: status, headers: cookie.map { [.setCookie: $0] } ?? [:])
+        publicPage(
+            request, "reset-password", title: mailed ? "Choose a new password" : "Reset your password",
+            page: ResetPage(email: email, mailed: mailed), problem: problem, notice: notice, status: status)
     }
 
     private func requestReset(_ request: Request, _ context: AppRequestContext, _ form: ConsoleForm) async throws -> Response {

@@ -44,14 +44,22 @@ struct ConsoleSignIn: Sendable {
         return form(request, email: "", problem: nil)
     }
 
-    /// The address-and-password form, with the pre-session cookie its CSRF token comes from.
+    /// The address-and-password form.
     func form(_ request: Request, email: String, problem: String?, status: HTTPResponse.Status = .ok) -> Response {
+        publicPage(
+            request, "sign-in", title: "Sign in", page: SignInPage(email: email), problem: problem,
+            notice: request.uri.queryParameters.get("notice").flatMap { ConsoleNotice.text(String($0)) }, status: status)
+    }
+
+    /// A page of signing in (before there is a session): its forms' CSRF token comes from the
+    /// pre-session cookie, set here when the browser has none yet.
+    func publicPage(
+        _ request: Request, _ template: String, title: String, page: Any, problem: String?, notice: String?,
+        status: HTTPResponse.Status
+    ) -> Response {
         let (secret, cookie) = Self.preSession(request)
-        let view = ConsoleView(
-            title: "Sign in", csrf: ConsoleCookies.csrfToken(for: secret), problem: problem,
-            notice: request.uri.queryParameters.get("notice").flatMap { ConsoleNotice.text(String($0)) },
-            page: SignInPage(email: email))
-        return console.templates.page("sign-in", view, status: status, headers: cookie.map { [.setCookie: $0] } ?? [:])
+        let view = ConsoleView(title: title, csrf: ConsoleCookies.csrfToken(for: secret), problem: problem, notice: notice, page: page)
+        return console.templates.page(template, view, status: status, headers: cookie.map { [.setCookie: $0] } ?? [:])
     }
 
     struct SignInPage {
@@ -135,10 +143,7 @@ struct ConsoleSignIn: Sendable {
     func codePage(
         _ request: Request, _ page: CodePage, notice: String?, problem: String?, status: HTTPResponse.Status = .ok
     ) -> Response {
-        let (secret, cookie) = Self.preSession(request)
-        let view = ConsoleView(
-            title: "Enter your code", csrf: ConsoleCookies.csrfToken(for: secret), problem: problem, notice: notice, page: page)
-        return console.templates.page("sign-in-code", view, status: status, headers: cookie.map { [.setCookie: $0] } ?? [:])
+        publicPage(request, "sign-in-code", title: "Enter your code", page: page, problem: problem, notice: notice, status: status)
     }
 
     /// Asks the API to email a code (§2.2); what to tell the person.

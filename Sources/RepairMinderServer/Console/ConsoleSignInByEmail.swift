@@ -26,11 +26,9 @@ extension ConsoleSignIn {
         _ request: Request, email: String, problem: String?, mailed: Bool = false, notice: String? = nil,
         status: HTTPResponse.Status = .ok
     ) -> Response {
-        let (secret, cookie) = Self.preSession(request)
-        let view = ConsoleView(
-            title: mailed ? "Enter your sign-in code" : "Sign in with an emailed code", csrf: ConsoleCookies.csrfToken(for: secret),
-            problem: problem, notice: notice, page: EmailedCodePage(email: email, mailed: mailed))
-        return console.templates.page("sign-in-email", view, status: status, headers: cookie.map { [.setCookie: $0] } ?? [:])
+        publicPage(
+            request, "sign-in-email", title: mailed ? "Enter your sign-in code" : "Sign in with an emailed code",
+            page: EmailedCodePage(email: email, mailed: mailed), problem: problem, notice: notice, status: status)
     }
 
     private func requestEmailedCode(_ request: Request, _ context: AppRequestContext, _ form: ConsoleForm) async throws -> Response {
