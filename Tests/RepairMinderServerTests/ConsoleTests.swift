@@ -96,6 +96,14 @@ import Testing
             let sent = try await browser.post("/console/team/invite", invite)
             #expect(sent.location == "/console/team?notice=invited")
             #expect(try await client.mail(to: "new@acme.test").count == 1)
+            // Without a session (one that ended while its page was open): sign in again, nothing
+            // done; from another site, refused.
+            let signedOut = ConsoleBrowser(client)
+            let expired = try await signedOut.post("/console/team/invite", invite.merging(["email": "late@acme.test"]) { $1 }, csrf: false)
+            #expect(expired.status == .seeOther && expired.location == "/console/sign-in")
+            let foreign = try await signedOut.post("/console/team/invite", invite, csrf: false, headers: [.origin: "https://evil.example"])
+            #expect(foreign.status == .forbidden)
+            #expect(try await client.mail(to: "late@acme.test").isEmpty)
             // Before sign-in, the form is checked against the pre-session cookie's token.
             let stranger = ConsoleBrowser(client)
             #expect(try await stranger.post("/console/sign-in", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword]).status == .forbidden)

@@ -29,8 +29,9 @@ struct ConsoleMounting {
         router.post(RouterPath(Console.root + path)) { request, context in
             await console.answer(request, context) {
                 guard let page = try await console.signedIn(request, context) else {
-                    // Checked as any form first: another site learns nothing from the answer.
-                    _ = try await ConsoleForm.read(request, secret: nil, settings: console.settings)
+                    // A session that ended while its page was open: sign in again (nothing is
+                    // done). Another site's form is refused as any other would be.
+                    try ConsoleForm.checkOrigin(request, settings: console.settings)
                     return console.toSignIn()
                 }
                 let form = try await ConsoleForm.read(request, secret: page.visitor.token, settings: console.settings)

@@ -66,9 +66,10 @@ extension ConsoleMounting {
         router.post(RouterPath(Console.root + path)) { request, context in
             await console.answer(request, context) {
                 guard let page = try await console.signedIn(request, context) else {
-                    // Without a session there is no CSRF token to match: refused, unread.
+                    // A session that ended while its page was open: sign in again, the upload
+                    // unread. Another site's form is refused.
                     try ConsoleForm.checkOrigin(request, settings: console.settings)
-                    throw ConsoleRefusal.crossSite
+                    return console.toSignIn()
                 }
                 let upload = try await ConsoleUpload.read(request, secret: page.visitor.token, settings: console.settings, fileLimit: fileLimit)
                 return try await handler(page, upload)
