@@ -96,6 +96,20 @@ import Testing
             let sent = try await browser.post("/console/team/invite", invite)
             #expect(sent.location == "/console/team?notice=invited")
             #expect(try await client.mail(to: "new@acme.test").count == 1)
+            // Pending: resent (a new mail), and revoked after the question, which changes nothing.
+            let team = try await browser.get("/console/team")
+            let invitation = try #require(team.html.firstMatch(of: /team\/invitations\/([0-9a-f-]+)\/resend/).map { String($0.1) })
+            // At most one a minute (§12.3): at once, the API's 429 as a page.
+            #expect(try await browser.post("/console/team/invitations/\(invitation)/resend").status == .tooManyRequests)
+            server.clock.advance(by: 61)
+            let resent = try await browser.post("/console/team/invitations/\(invitation)/resend")
+            #expect(resent.location == "/console/team?notice=resent", "\(resent.status) \(resent.problem ?? "")")
+            #expect(try await client.mail(to: "new@acme.test").count == 2)
+            let question = try await browser.get("/console/team/invitations/\(invitation)/revoke")
+            #expect(question.heading == "Revoke the invitation of new@acme.test?")
+            #expect(try await browser.get("/console/team").html.contains("new@acme.test"))
+            #expect(try await browser.post("/console/team/invitations/\(invitation)/revoke").location == "/console/team?notice=saved")
+            #expect(!(try await browser.get("/console/team").html.contains("new@acme.test")))
             // Without a session (one that ended while its page was open): sign in again, nothing
             // done; from another site, refused.
             let signedOut = ConsoleBrowser(client)

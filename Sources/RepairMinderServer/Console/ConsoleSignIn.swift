@@ -230,6 +230,7 @@ enum ConsoleNotice {
         case "password-reset": "Your password is changed and every session of yours has ended. Sign in with the new one."
         case "enrol": "Your shop requires a stronger way to sign in. Set it up below to use the rest of the console."
         case "invited": "Invitation sent."
+        case "resent": "Invitation sent again, with a new link: the old one no longer works."
         case "saved": "Saved."
         case "role": "Role changed."
         case "deactivated": "Deactivated: their sessions have ended."

@@ -14,7 +14,12 @@ struct ConsoleTeamPages: Sendable {
         pages.get("/team") { try await list($0) }
         pages.get("/team/invite") { try await inviteForm($0, problem: nil, values: nil) }
         pages.post("/team/invite") { try await invite($0, $1) }
+        pages.get("/team/invitations/:id/revoke") { try await confirmRevoke($0) }
         pages.post("/team/invitations/:id/revoke") { page, _ in try await revokeInvitation(page) }
+        pages.post("/team/invitations/:id/resend") { page, _ in
+            _ = try await console.call(Routes.team.resendInvitation, page, body: EmptyPayload(), invitations.resend)
+            return console.redirect("/team?notice=resent")
+        }
         pages.get("/team/:id") { try await member($0) }
         pages.post("/team/:id/role") { try await changeRole($0, $1) }
         for action in MemberAction.allCases {
@@ -109,6 +114,18 @@ struct ConsoleTeamPages: Sendable {
             return try await inviteForm(page, problem: error.message, values: form, status: error.status)
         }
         return console.redirect("/team?notice=invited")
+    }
+
+    /// Asks before an invitation's link dies; the question names it (from the pending list, so
+    /// only an admin of its shop sees it).
+    private func confirmRevoke(_ page: ConsolePageRequest) async throws -> Response {
+        let pending = try await console.call(Routes.team.invitations, page, body: EmptyPayload(), invitations.pending)
+        guard let invitation = pending.first(where: { $0.id == page.parameter("id") }) else { throw APIError.notFound }
+        let confirmation = ConsoleListing.Confirmation(
+            question: "Revoke the invitation of \(invitation.email)?",
+            consequence: "The link in their mail stops working. You can invite them again later.",
+            action: "\(Console.root)/team/invitations/\(invitation.id)/revoke", button: "Revoke", back: "\(Console.root)/team")
+        return console.templates.page("confirm", page.view(confirmation.question, current: "\(Console.root)/team", page: confirmation))
     }
 
     private func revokeInvitation(_ page: ConsolePageRequest) async throws -> Response {
