@@ -55,7 +55,11 @@ enum InvitationPage: Equatable {
             )
         case .joined(let shop, let email, let withPassword):
             let how = withPassword ? "with \(email) and your new password" : "with \(email): we email you a code each time"
-            return ("You joined \(shop)", "<p>Sign in to Repair Minder \(e(how)), in the app or on your shop's site.</p>")
+            // The page links nowhere (see `HTMLPage`): the console is named, at this same address.
+            return (
+                "You joined \(shop)",
+                "<p>Sign in to Repair Minder \(e(how)), in the app or in the web console (\(Console.root)/ on this site)."
+                    + " To sign in with a passkey from then on, add one under My account there.</p>")
         case .missingToken:
             return ("This link is incomplete", "<p>It has no invitation token. Open the link in the email again, or copy all of it into the address bar.</p>")
         case .invalidLink:
