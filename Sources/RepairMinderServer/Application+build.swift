@@ -180,8 +180,6 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         database: database, store: InvitationStore(database: database, mail: parts.mail), hasher: parts.hasher,
         policy: passwordPolicy, issuer: issuer, serverURL: settings.serverURL, clock: clock)
     invitations.mount(on: routes)
-    // The page the invitation mail links to: HTML for browsers, so beside the table (see its type).
-    InvitationPageController(invitations: invitations).mount(on: routes)
     let passwords = PasswordController(
         clock: clock, accounts: accounts, revocation: revocation, hasher: parts.hasher, policy: passwordPolicy, codes: codes)
     passwords.mount(on: routes)
@@ -227,11 +225,18 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let console = Console(
         templates: parts.consoleTemplates, sessions: ConsoleSessionStore(database: database), callers: staffCallers, guards: guards,
         settings: settings, clock: clock)
+    let consoleSignIn = ConsoleSignIn(
+        console: console, login: staffLogin, signer: signer, policies: policies, revocation: revocation, magicLink: magicLink,
+        passwords: passwords)
+    // The page the invitation mail links to: HTML for browsers, so beside the table (see its
+    // type); joining there without a password signs in to the console, as the app's accept does.
+    InvitationPageController(invitations: invitations) { userId, device, request in
+        let tokens = try await issuer.signIn(userId: userId, device: device, method: .invitation, factors: [.emailedCode])
+        return try await consoleSignIn.start(tokens, request, landing: "/account?notice=joined")
+    }.mount(on: routes)
     ConsoleController(
         console: console,
-        signIn: ConsoleSignIn(
-            console: console, login: staffLogin, signer: signer, policies: policies, revocation: revocation, magicLink: magicLink,
-            passwords: passwords),
+        signIn: consoleSignIn,
         team: ConsoleTeamPages(console: console, team: team, invitations: invitations),
         shops: ConsoleShopPages(console: console, platform: platformAdmin),
         platform: ConsolePlatformPages(console: console, platform: platformAdmin),

@@ -60,16 +60,28 @@ import Testing
         }
     }
 
-    @Test func joiningWithoutAPasswordLeavesEmailedCodesAndPasskeys() async throws {
+    /// Without a password the page signs the new member in to the web console, on My account,
+    /// where a passkey is added (docs/API.md §15.6): a console session, as the app's accept starts one.
+    @Test func joiningWithoutAPasswordSignsInToTheConsoleToAddAPasskey() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in
             let token = try await Self.invited(client)
             let joined = try await Self.post(client, ["token": token, "password": "", "confirmPassword": ""])
-            #expect(joined.status == .ok)
-            #expect(joined.html.contains("we email you a code each time"))
+            #expect(joined.status == .seeOther)
+            #expect(joined.headers[.location] == "/console/account?notice=joined")
+            let cookie = try #require(joined.headers[values: .setCookie].first { $0.hasPrefix(ConsoleCookies.session + "=") })
+            #expect(cookie.contains("; Secure") && cookie.contains("; HttpOnly") && cookie.contains("; SameSite=Strict"))
             let user = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: InvitationTests.invitee) })
             #expect(user.passwordHash == nil)
             #expect(user.role == "engineer")
+            // The session is the console's: My account opens, offering to add a passkey.
+            let browser = ConsoleBrowser(client)
+            let value = String(cookie.dropFirst(ConsoleCookies.session.count + 1).prefix { $0 != ";" })
+            browser.set(cookie: ConsoleCookies.session, value)
+            let account = try await browser.get("/console/account?notice=joined")
+            #expect(account.heading == "My account")
+            #expect(account.notice?.hasPrefix("Welcome to the team.") == true)
+            #expect(account.html.contains(#"id="add-passkey""#))
         }
     }
 

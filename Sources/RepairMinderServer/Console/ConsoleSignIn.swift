@@ -193,7 +193,8 @@ struct ConsoleSignIn: Sendable {
     }
 
     /// Makes the session the API just started the console's, and sends the browser in.
-    func start(_ tokens: StaffTokenResponse, _ request: Request) async throws -> Response {
+    /// `landing`: where a session that is not restricted goes (a restricted one goes to enrol).
+    func start(_ tokens: StaffTokenResponse, _ request: Request, landing: String = "/") async throws -> Response {
         let now = console.clock.now()
         let claims = try await signer.verify(tokens.token, as: AccessTokenClaims.self, now: now)
         let policy = try await policies.current(companyId: claims.companyId)
@@ -204,7 +205,7 @@ struct ConsoleSignIn: Sendable {
         var headers = HTTPFields()
         headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.setting(ConsoleCookies.session, token)))
         headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.clearing(ConsoleCookies.preSession)))
-        return console.redirect(tokens.scope == TokenScope.enrolment ? "/account?notice=enrol" : "/", headers: headers)
+        return console.redirect(tokens.scope == TokenScope.enrolment ? "/account?notice=enrol" : landing, headers: headers)
     }
 
     // MARK: Sign-out
@@ -227,6 +228,7 @@ enum ConsoleNotice {
     static func text(_ key: String) -> String? {
         switch key {
         case "signed-out": "You signed out."
+        case "joined": "Welcome to the team. To sign in with a passkey from now on, add one below; otherwise we email you a code each time."
         case "password-reset": "Your password is changed and every session of yours has ended. Sign in with the new one."
         case "enrol": "Your shop requires a stronger way to sign in. Set it up below to use the rest of the console."
         case "invited": "Invitation sent."

@@ -20,10 +20,11 @@ struct LinkPageMounting {
         let message: String
     }
 
-    /// Mounts `show` and `submit`; a thrown `HTMLPage` (see `refusing`) is answered as it is.
+    /// Mounts `show` and `submit` (a page, or a redirect: the invitation's passwordless join
+    /// signs in to the console); a thrown `RefusedPage` is answered as it is.
     func mount(
         on routes: RouteMounter, show: @escaping @Sendable (Request, AppRequestContext) async throws -> HTMLPage,
-        submit: @escaping @Sendable (Request, AppRequestContext, Int) async throws -> HTMLPage
+        submit: @escaping @Sendable (Request, AppRequestContext, Int) async throws -> Response
     ) {
         // The form has no key but the caller's address: a budget keyed by anything else would
         // have to be read from the form, which nothing here does.
@@ -44,7 +45,7 @@ struct LinkPageMounting {
                 // As `RouteStages` does for the route: first, before any work is done for a flood.
                 // Per-IP tries are never taken back, so there is nothing to settle afterwards.
                 for budget in budgets { try await ledger.spend(budget, key: ClientAddress.limitKey(context.clientIP ?? "unknown")) }
-                return try await submit(request, context, bodyLimit).response()
+                return try await submit(request, context, bodyLimit)
             } catch {
                 if (error as? APIError)?.code == .rateLimited { metrics?.rateLimited(route: path.description) }
                 return failure(error, context)

@@ -29,7 +29,7 @@ struct REKIResetPageController {
             path: Self.path, budgets: Self.budgets, failurePage: { REKIResetPage.failure($0, $1).page }, name: "Reset page"
         ).mount(
             on: routes, show: { request, _ in try await show(request).page },
-            submit: { request, _, limit in try await submit(request, bodyLimit: limit).page })
+            submit: { request, _, limit in try await submit(request, bodyLimit: limit).page.response() })
     }
 
     /// The form, or why the link cannot be used. Only reads: mail scanners open links too, and

@@ -48,7 +48,7 @@ enum InvitationPage: Equatable {
                     <input id="password" name="password" type="password" autocomplete="new-password">
                     <label for="confirmPassword">Type it again</label>
                     <input id="confirmPassword" name="confirmPassword" type="password" autocomplete="new-password">
-                    <p>Or leave both empty to sign in with emailed codes or a passkey instead.</p>
+                    <p>Or leave both empty: you are signed in to the web console, to add a passkey there (or to sign in with emailed codes from then on).</p>
                     <button type="submit">Join \(e(offer.company.name))</button>
                     </form>
                     """

@@ -5,9 +5,13 @@ import RepairMinderModels
 /// a browser: `GET` shows the offer (or why the link no longer works) without using it, `POST`
 /// joins. Mounted beside the route table, as REKI's reset page is (an HTML form, not JSON); it
 /// takes the budgets of `POST /api/auth/invitations/accept` and its code (`InvitationController.join`).
-/// It creates the account and does not sign in: a browser session is the console's (issue 42).
+/// Joined with a password, the page says so and signs nothing in. Joined without one, it signs
+/// the new member in to the web console (`signIn`, docs/API.md §15.6), where they add a passkey
+/// (or sign in with emailed codes from then on), as the app's accept signs in to the app.
 struct InvitationPageController {
     let invitations: InvitationController
+    /// Starts a console session for a member who just joined without a password.
+    let signIn: @Sendable (_ userId: String, ClientDevice, Request) async throws -> Response
 
     static let path: RoutePath = "/invite"
     static let budgets = Routes.team.acceptInvitation.budgets
@@ -24,7 +28,7 @@ struct InvitationPageController {
             path: Self.path, budgets: Self.budgets, failurePage: { InvitationPage.failure($0, $1).page }, name: "Invitation page"
         ).mount(
             on: routes, show: { request, _ in try await show(request).page },
-            submit: { request, context, limit in try await submit(request, context, bodyLimit: limit).page })
+            submit: { request, context, limit in try await submit(request, context, bodyLimit: limit) })
     }
 
     /// The offer, or why the link cannot be used. Only reads: mail scanners open links too.
@@ -33,31 +37,33 @@ struct InvitationPageController {
         return .form(token: token, offer: try await offer(of: token), problem: nil)
     }
 
-    func submit(_ request: Request, _ context: AppRequestContext, bodyLimit: Int) async throws -> InvitationPage {
+    func submit(_ request: Request, _ context: AppRequestContext, bodyLimit: Int) async throws -> Response {
         let form = try await LinkPageMounting.form(Form.self, from: request, bodyLimit: bodyLimit, page: "the invitation page")
         let token = try Self.token(form.token)
         let offer = try await offer(of: token)
         let password = form.password ?? "", confirmation = form.confirmPassword ?? ""
         guard password == confirmation else {
-            return .form(token: token, offer: offer, problem: "The two passwords do not match. Type the same password in both fields.")
+            return InvitationPage.form(token: token, offer: offer, problem: "The two passwords do not match. Type the same password in both fields.").page.response()
         }
+        let userId: String, device: ClientDevice
         do {
             // The API's rules for the body, so the page takes what the app may send.
             let checked = try AcceptInvitationRequest(token: token, password: password.isEmpty ? nil : password).validated()
-            let device = ClientDevice(
+            device = ClientDevice(
                 isMobile: ClientKind.isMobile(request), userAgent: request.headers[.userAgent].map { TextCharacters.escaped($0) },
                 ipAddress: context.clientIP)
-            _ = try await invitations.join(
+            userId = try await invitations.join(
                 token: checked.token, password: checked.password, firstName: nil, lastName: nil, device: device, offer: offer)
         } catch let problem as FieldProblem {
-            return .form(token: token, offer: offer, problem: problem.message)
+            return InvitationPage.form(token: token, offer: offer, problem: problem.message).page.response()
         } catch let error as APIError where error.code == .weakPassword {
-            return .form(token: token, offer: offer, problem: error.message)
+            return InvitationPage.form(token: token, offer: offer, problem: error.message).page.response()
         } catch let error as APIError where error.code == .invitationInvalid {
             // Used (another tab) or expired since the offer was read.
-            return .invalidLink
+            return InvitationPage.invalidLink.page.response()
         }
-        return .joined(shop: offer.company.name, email: offer.email, withPassword: !password.isEmpty)
+        if password.isEmpty { return try await signIn(userId, device, request) }
+        return InvitationPage.joined(shop: offer.company.name, email: offer.email, withPassword: true).page.response()
     }
 
     /// `raw` as the token's rule reads it, or the page of a link without a usable one.
