@@ -134,6 +134,10 @@ import Testing
             // A customer has no staff account.
             let customer = try await browser.post("/console/sign-in", ["email": "jane@example.test", "password": "anything at all"])
             #expect(customer.status == .unauthorized)
+            // Nor has a REKI account, with its own right password.
+            #expect(try await client.post("/auth/register", ["email": "reki@example.com", "password": "violet kettle 1987"]).status == .created)
+            let reki = try await browser.post("/console/sign-in", ["email": "reki@example.com", "password": "violet kettle 1987"])
+            #expect(reki.status == .unauthorized && reki.heading == "Sign in")
             let codePage = try await browser.post("/console/sign-in", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword])
             let fields = ["userId": codePage.hidden("userId") ?? "", "email": DemoFixtures.adminEmail, "challengeToken": codePage.hidden("challengeToken") ?? ""]
             let badCode = try await browser.post("/console/sign-in/code", fields.merging(["code": "000000"]) { $1 })
