@@ -18,7 +18,7 @@ import Testing
     @Test func aWrongCurrentPasswordChangesNothing() async throws {
         let server = try await TestServer()
         try await server.run { client in
-            let browser = try await AccountPagesBrowser.signedIn(client)
+            let browser = try await ConsoleBrowser.signedIn(client)
             let account = try await browser.get("/console/account")
             #expect(account.status == .ok)
             #expect(account.html.contains(#"<script src="/console/assets/console.js" defer></script>"#))
@@ -44,8 +44,8 @@ import Testing
 
             // Without the form's CSRF token: refused, nothing done.
             let forged = try await browser.post(
-                "/console/account/password", ["currentPassword": DemoFixtures.adminPassword, "newPassword": new, "confirmPassword": new],
-                csrf: "forged")
+                "/console/account/password",
+                ["currentPassword": DemoFixtures.adminPassword, "newPassword": new, "confirmPassword": new, "csrf": "forged"])
             #expect(forged.status == .forbidden)
 
             let changed = try await browser.post(
@@ -65,7 +65,7 @@ import Testing
     @Test func anAuthenticatorAppIsSetUpFromItsQRCodeAndTurnedOff() async throws {
         let server = try await TestServer()
         try await server.run { client in
-            let browser = try await AccountPagesBrowser.signedIn(client)
+            let browser = try await ConsoleBrowser.signedIn(client)
             #expect(try await browser.get("/console/account").html.contains(#"id="set-up-app""#))
             let setup = try await browser.post("/console/account/authenticator/setup", [:])
             #expect(setup.status == .ok)
@@ -116,10 +116,10 @@ import Testing
     @Test func aPasskeyIsAddedSignsInToTheConsoleAndIsRemoved() async throws {
         let server = try await PasskeyTests.server()
         try await server.run { client in
-            let browser = try await AccountPagesBrowser.signedIn(client)
+            let browser = try await ConsoleBrowser.signedIn(client)
             let authenticator = SoftwarePasskeyAuthenticator(origin: PasskeyTests.site)
             // Without the form's CSRF token the options are refused.
-            #expect(try await browser.post("/console/account/passkeys/options", [:], csrf: "forged").status == .forbidden)
+            #expect(try await browser.post("/console/account/passkeys/options", ["csrf": "forged"]).status == .forbidden)
             let added = try await browser.addPasskey(authenticator, name: "Work laptop")
             #expect(added.status == .seeOther)
             #expect(added.location == "/console/account?notice=passkey-added")
@@ -136,7 +136,7 @@ import Testing
             #expect(try await PasskeyTests.passkeyCount(server) == 1)
 
             // Signing in: the code page offers the passkey (the admin's only factor now), with step 1's options.
-            let visitor = AccountPagesBrowser(client: client)
+            let visitor = ConsoleBrowser(client)
             let codePage = try await visitor.startSignIn()
             #expect(!codePage.html.contains(#"id="code""#), "a passkey-only user types no code")
             #expect(codePage.html.contains(#"<button type="submit" id="use-passkey">Use a passkey</button>"#))
@@ -147,13 +147,13 @@ import Testing
             authenticator.tampering.breakSignature = true
             var fields = form
             fields["passkey"] = try PasskeyTests.json(try await authenticator.signIn(options))
-            let refused = try await visitor.post("/console/sign-in/code", fields, csrf: nil)
+            let refused = try await visitor.post("/console/sign-in/code", fields, csrf: false)
             #expect(refused.status == .unauthorized)
             #expect(refused.problem == "Passkey not recognised")
             let shownAgain = try #require(refused.form("passkey-sign-in")?["passkeyOptions"])
             #expect(try JSONDecoder().decode(PublicKeyCredentialRequestOptionsJSON.self, from: Data(shownAgain.utf8)) == options)
             fields["passkey"] = try PasskeyTests.json(try await authenticator.signIn(options))
-            let signedIn = try await visitor.post("/console/sign-in/code", fields, csrf: nil)
+            let signedIn = try await visitor.post("/console/sign-in/code", fields, csrf: false)
             #expect(signedIn.status == .seeOther)
             #expect(signedIn.location == "/console/")
             #expect(visitor.cookies[ConsoleCookies.session] != nil)
@@ -180,8 +180,8 @@ import Testing
             let policy = ["requiredFactor": "app_or_passkey", "enrolmentGraceDays": 0] as [String: Any]
             #expect(try await SecurityPolicyTests.put(client, adminToken, policy).status == .ok)
 
-            let browser = AccountPagesBrowser(client: client)
-            let landed = try await browser.signIn(email, SecurityPolicyTests.password)
+            let browser = ConsoleBrowser(client)
+            let landed = try await browser.signIn(email, SecurityPolicyTests.password, follow: false).location
             #expect(landed == "/console/account?notice=enrol")
             let account = try await browser.get("/console/account?notice=enrol")
             #expect(account.status == .ok)
@@ -203,7 +203,7 @@ import Testing
     @Test func theScriptIsServedAndLoadsNothingElse() async throws {
         let server = try await TestServer()
         try await server.run { client in
-            let script = try await AccountPagesBrowser(client: client).get("/console/assets/console.js")
+            let script = try await ConsoleBrowser(client).get("/console/assets/console.js")
             #expect(script.status == .ok)
             #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
             for needed in ["navigator.credentials.create", "navigator.credentials.get", "passkey-error", "passkey-form", "passkey-sign-in"] {
@@ -235,137 +235,18 @@ import Testing
     }
 }
 
-/// A browser on the console for these tests: it keeps the console's cookies, sends the `Origin`
-/// a browser sends with a form, and fills in the CSRF token of the page it last read.
-final class AccountPagesBrowser: @unchecked Sendable {
-    let client: TestClient
-    private let lock = NSLock()
-    private var jar: [String: String] = [:]
-    private var csrf: String?
-
-    init(client: TestClient) { self.client = client }
-
-    var cookies: [String: String] { lock.withLock { jar } }
-    var origin: String { ServerSettings.serialisedOrigin(client.settings.serverURL) ?? client.settings.serverURL }
-
-    /// A page as the browser got it.
-    struct Page: Sendable {
-        let status: HTTPResponse.Status
-        let headers: HTTPFields
-        let html: String
-
-        var heading: String? { html.firstMatch(of: /<h1>(.*?)<\/h1>/).map { String($0.1) } }
-        var problem: String? { html.firstMatch(of: /<p class="problem" role="alert">(.*?)<\/p>/).map { AccountPagesBrowser.unescaped(String($0.1)) } }
-        var notice: String? { html.firstMatch(of: /<p class="notice" role="status">(.*?)<\/p>/).map { AccountPagesBrowser.unescaped(String($0.1)) } }
-        var location: String? { headers[.location] }
-
-        /// The first hidden field `name` of the page.
-        func hidden(_ name: String) -> String? {
-            for match in html.matches(of: /<input type="hidden" name="(\w+)"[^>]* value="([^"]*)"/) where match.1 == name {
-                return AccountPagesBrowser.unescaped(String(match.2))
-            }
-            return nil
-        }
-
-        /// The hidden fields of the form with id `id`.
-        func form(_ id: String) -> [String: String]? {
-            guard let start = html.range(of: #"id="\#(id)""#), let end = html[start.upperBound...].range(of: "</form>") else { return nil }
-            var fields: [String: String] = [:]
-            for match in html[start.upperBound..<end.lowerBound].matches(of: /<input type="hidden" name="(\w+)"[^>]* value="([^"]*)"/) {
-                fields[String(match.1)] = AccountPagesBrowser.unescaped(String(match.2))
-            }
-            return fields
-        }
-    }
-
-    static func unescaped(_ html: String) -> String {
-        html.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    func get(_ path: String) async throws -> Page { try await send(.get, path, body: nil) }
-
-    /// Posts `fields` as the page's form would, with the CSRF token of the last page read unless
-    /// `csrf` is given (nil: the fields carry their own).
-    func post(_ path: String, _ fields: [String: String], csrf given: String?? = .none) async throws -> Page {
-        var fields = fields
-        switch given {
-        case .none: fields["csrf"] = lock.withLock { csrf }
-        case .some(let value?): fields["csrf"] = value
-        case .some(nil): break
-        }
-        let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-        let body = fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")" }
-            .joined(separator: "&")
-        return try await send(.post, path, body: body)
-    }
-
-    private func send(_ method: HTTPRequest.Method, _ path: String, body: String?) async throws -> Page {
-        var headers: HTTPFields = [.userAgent: TestClient.browser]
-        if body != nil {
-            headers[.contentType] = "application/x-www-form-urlencoded"
-            headers[.origin] = origin
-        }
-        let cookie = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
-        if !cookie.isEmpty { headers[.cookie] = cookie }
-        let page = try await client.client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) {
-            Page(status: $0.status, headers: $0.headers, html: String(buffer: $0.body))
-        }
-        lock.withLock {
-            for setting in page.headers[values: .setCookie] {
-                let pair = setting.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let name = String(pair[0]), value = pair.count > 1 ? String(pair[1]) : ""
-                if setting.contains("Max-Age=0") { jar[name] = nil } else { jar[name] = value }
-            }
-            if let token = page.hidden("csrf") { csrf = token }
-        }
-        return page
-    }
-
-    // MARK: Signing in
-
-    /// The sign-in page, then the address and password: the code page.
-    func startSignIn(_ email: String = DemoFixtures.adminEmail, _ password: String = DemoFixtures.adminPassword) async throws -> Page {
-        let form = try await get("/console/sign-in")
-        #expect(form.status == .ok)
-        #expect(cookies[ConsoleCookies.preSession] != nil)
-        let code = try await post("/console/sign-in", ["email": email, "password": password])
-        #expect(code.status == .ok)
-        return code
-    }
-
-    /// Signs in with the emailed code; where the console sent the browser.
-    @discardableResult
-    func signIn(_ email: String = DemoFixtures.adminEmail, _ password: String = DemoFixtures.adminPassword) async throws -> String? {
-        let page = try await startSignIn(email, password)
-        var fields = try #require(page.form("sign-in-code"))
-        fields["code"] = try await client.latestCode(to: email)
-        let signedIn = try await post("/console/sign-in/code", fields, csrf: nil)
-        #expect(signedIn.status == .seeOther)
-        #expect(cookies[ConsoleCookies.session] != nil)
-        return signedIn.location
-    }
-
-    /// A browser signed in as the demo admin.
-    static func signedIn(_ client: TestClient) async throws -> AccountPagesBrowser {
-        let browser = AccountPagesBrowser(client: client)
-        try await browser.signIn()
-        _ = try await browser.get("/console/account")
-        return browser
-    }
-
-    // MARK: Passkeys, as the console's script does it
-
-    func passkeyOptions() async throws -> PasskeyRegistrationOptions {
-        let reply = try await post("/console/account/passkeys/options", [:])
+/// Passkeys on My account, as the console's script adds them.
+extension ConsoleBrowser {
+    /// The registration options the account page's script asks for.
+    fileprivate func passkeyOptions() async throws -> PasskeyRegistrationOptions {
+        let reply = try await post("/console/account/passkeys/options")
         #expect(reply.status == .ok)
         #expect(reply.headers[.contentType] == "application/json; charset=utf-8")
         return try JSONDecoder().decode(PasskeyRegistrationOptions.self, from: Data(reply.html.utf8))
     }
 
     /// The options, the authenticator's new passkey, and the form with its answer.
-    func addPasskey(_ authenticator: SoftwarePasskeyAuthenticator, name: String) async throws -> Page {
+    fileprivate func addPasskey(_ authenticator: SoftwarePasskeyAuthenticator, name: String) async throws -> Page {
         _ = try await get("/console/account")
         let started = try await passkeyOptions()
         let credential = try await authenticator.createPasskey(started.publicKey)

@@ -12,120 +12,6 @@ import Testing
 /// and deletes clients and imports a CSV through the pages, each the API's own handler; an
 /// engineer is refused every page; a form from elsewhere changes nothing.
 @Suite struct ConsoleClientsTests {
-    typealias Page = REKIResetPageTests.Page
-
-    /// A browser signed in to the console: its session cookie, and the `Origin` its forms send.
-    struct Browser: Sendable {
-        let client: TestClient
-        let session: String
-        let origin: String
-
-        /// Signs in through the console's own pages: the address and password, then the
-        /// emailed code, as a person does.
-        static func signIn(
-            _ client: TestClient, _ email: String = DemoFixtures.adminEmail, _ password: String = DemoFixtures.adminPassword
-        ) async throws -> Browser {
-            let origin = try #require(ServerSettings.serialisedOrigin(client.settings.serverURL))
-            let form = try await raw(client, .get, "/console/sign-in")
-            let pre = try #require(cookie(ConsoleCookies.preSession, in: form.headers))
-            let jar = "\(ConsoleCookies.preSession)=\(pre)"
-            let challenge = try await raw(
-                client, .post, "/console/sign-in", cookie: jar, origin: origin,
-                form: ["csrf": try #require(try field("csrf", in: form.html)), "email": email, "password": password])
-            #expect(challenge.status == .ok)
-            let code = try await client.latestCode(to: email)
-            var fields = ["code": code]
-            for name in ["csrf", "userId", "email", "challengeToken"] {
-                let value = try #require(try field(name, in: challenge.html), "\(name)")
-                fields[name] = value
-            }
-            let signedIn = try await raw(client, .post, "/console/sign-in/code", cookie: jar, origin: origin, form: fields)
-            #expect(signedIn.status == .seeOther)
-            return Browser(client: client, session: try #require(cookie(ConsoleCookies.session, in: signedIn.headers)), origin: origin)
-        }
-
-        /// The CSRF token of this session's forms, as its pages carry it.
-        var csrf: String { ConsoleCookies.csrfToken(for: session) }
-        var jar: String { "\(ConsoleCookies.session)=\(session)" }
-
-        func get(_ path: String) async throws -> Page { try await Self.raw(client, .get, path, cookie: jar) }
-
-        /// Posts `fields` with the page's CSRF token (unless `csrf` is false) from `origin`.
-        func post(_ path: String, _ fields: [String: String] = [:], csrf: Bool = true, origin: String? = nil) async throws -> Page {
-            var fields = fields
-            if csrf { fields["csrf"] = self.csrf }
-            return try await Self.raw(client, .post, path, cookie: jar, origin: origin ?? self.origin, form: fields)
-        }
-
-        /// Posts a `multipart/form-data` form as a browser does: the text fields, then the file.
-        func upload(
-            _ path: String, _ fields: [String: String], file: (name: String, filename: String, content: String), csrf: Bool = true,
-            origin: String? = nil
-        ) async throws -> Page {
-            let boundary = "----WebKitFormBoundary\(UUID().uuidString.prefix(16))"
-            var body = ""
-            var fields = fields
-            if csrf { fields["csrf"] = self.csrf }
-            for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-                body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
-            }
-            body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\n"
-            body += "Content-Type: text/csv\r\n\r\n\(file.content)\r\n--\(boundary)--\r\n"
-            return try await client.client.execute(
-                uri: path, method: .post,
-                headers: [
-                    .userAgent: TestClient.browser, .cookie: jar, .origin: origin ?? self.origin,
-                    .contentType: "multipart/form-data; boundary=\(boundary)",
-                ], body: ByteBuffer(string: body)
-            ) { Page(status: $0.status, headers: $0.headers, html: String(buffer: $0.body)) }
-        }
-
-        static func raw(
-            _ client: TestClient, _ method: HTTPRequest.Method, _ path: String, cookie: String? = nil, origin: String? = nil,
-            form: [String: String]? = nil
-        ) async throws -> Page {
-            var headers: HTTPFields = [.userAgent: TestClient.browser]
-            if let cookie { headers[.cookie] = cookie }
-            if let origin { headers[.origin] = origin }
-            var body: ByteBuffer?
-            if let form {
-                headers[.contentType] = "application/x-www-form-urlencoded"
-                let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-                body = ByteBuffer(
-                    string: form.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")" }
-                        .joined(separator: "&"))
-            }
-            return try await client.client.execute(uri: path, method: method, headers: headers, body: body) {
-                Page(status: $0.status, headers: $0.headers, html: String(buffer: $0.body))
-            }
-        }
-
-        /// The value the answer's `Set-Cookie` gives cookie `name`.
-        static func cookie(_ name: String, in headers: HTTPFields) -> String? {
-            for value in headers[values: .setCookie] where value.hasPrefix(name + "=") {
-                let cookie = value.dropFirst(name.count + 1).prefix { $0 != ";" }
-                if !cookie.isEmpty { return String(cookie) }
-            }
-            return nil
-        }
-
-        /// The value of the form field `name` in `html`.
-        static func field(_ name: String, in html: String) throws -> String? {
-            guard let match = html.firstMatch(of: try Regex(#"name="\#(name)" value="([^"]*)""#)) else { return nil }
-            return match.output[1].substring.map { unescaped(String($0)) }
-        }
-    }
-
-    /// Text as the page shows it, its HTML escapes read back.
-    static func unescaped(_ html: String) -> String {
-        html.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    /// Where a redirect sends the browser.
-    static func location(_ page: Page) -> String { page.headers[.location] ?? "" }
-
     /// The shop's live client with `email`, as the database holds it: first name, last name,
     /// phone, notes; nil when there is none.
     static func stored(_ server: TestServer, _ email: String) async throws -> [String?]? {
@@ -157,7 +43,7 @@ import Testing
     @Test func anAdminListsSearchesAddsEditsAndDeletesClients() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in
-            let browser = try await Browser.signIn(client)
+            let browser = try await ConsoleBrowser.signedIn(client)
             let list = try await browser.get("/console/clients")
             #expect(list.status == .ok)
             #expect(list.headers[.contentSecurityPolicy] == ConsoleTemplates.contentSecurityPolicy)
@@ -180,10 +66,10 @@ import Testing
             let added = try await browser.post(
                 "/console/clients/new", ["email": "New@Example.test", "firstName": "Nora", "lastName": "New", "phone": "+44 1", "notes": ""])
             #expect(added.status == .seeOther)
-            let path = Self.location(added).replacingOccurrences(of: "?notice=client-added", with: "")
+            let path = (added.location ?? "").replacingOccurrences(of: "?notice=client-added", with: "")
             #expect(path.hasPrefix("/console/clients/") && path != "/console/clients/")
             #expect(try await Self.stored(server, "new@example.test") == ["Nora", "New", "+44 1", nil])
-            let shown = try await browser.get(Self.location(added))
+            let shown = try await browser.get(try #require(added.location))
             #expect(shown.heading == "Nora New")
             #expect(shown.html.contains("Client added."))
             // The same address again: the API's 409, with a way to the existing client.
@@ -215,7 +101,7 @@ import Testing
             let confirmSignOut = try await browser.get(path + "/sign-out")
             #expect(confirmSignOut.status == .ok)
             #expect(confirmSignOut.html.contains(#"action="\#(path)/sign-out""#))
-            #expect(Self.location(try await browser.post(path + "/sign-out")) == path + "?notice=signed-out-member")
+            #expect(try await browser.post(path + "/sign-out").location == path + "?notice=signed-out-member")
 
             // Deleting: a confirmation first, which changes nothing; then the client is gone.
             let confirm = try await browser.get(path + "/delete")
@@ -224,7 +110,7 @@ import Testing
             #expect(confirm.html.contains(#"<form method="post" action="\#(path)/delete" class="actions">"#))
             #expect(try await Self.stored(server, "new@example.test") != nil)
             let deleted = try await browser.post(path + "/delete")
-            #expect(Self.location(deleted) == "/console/clients?notice=client-deleted")
+            #expect(deleted.location == "/console/clients?notice=client-deleted")
             #expect(try await Self.stored(server, "new@example.test") == nil)
             #expect(try await browser.get(path).status == .notFound)
 
@@ -244,7 +130,7 @@ import Testing
         try await server.run(.live) { client in
             let admin = try await TeamTests.token(client)
             let jane = try await ClientTests.id(client, admin, email: "jane@example.test")
-            let browser = try await Browser.signIn(client, DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
+            let browser = try await ConsoleBrowser.signedIn(client, DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
             let home = try await browser.get("/console/account")
             #expect(home.status == .ok)
             #expect(!home.html.contains("/console/clients"), "no Clients link")
@@ -276,7 +162,7 @@ import Testing
     @Test func aDryRunImportShowsTheBadLineAndWritesNothing() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in
-            let browser = try await Browser.signIn(client)
+            let browser = try await ConsoleBrowser.signedIn(client)
             let form = try await browser.get("/console/clients/import")
             #expect(form.status == .ok)
             #expect(form.html.contains(#"enctype="multipart/form-data""#))
@@ -313,7 +199,7 @@ import Testing
             // A file the import cannot read as a whole: the API's message, nothing written.
             let unknown = try await browser.upload("/console/clients/import", [:], file: ("file", "x.csv", "email,shoe_size\r\nx@example.test,9\r\n"))
             #expect(unknown.status == .badRequest)
-            #expect(Self.unescaped(unknown.problem ?? "").hasPrefix(#"Unknown column "shoe_size""#))
+            #expect((unknown.problem ?? "").hasPrefix(#"Unknown column "shoe_size""#))
             let nothing = try await browser.upload("/console/clients/import", [:], file: ("file", "", ""))
             #expect(nothing.status == .badRequest)
             #expect(nothing.problem == "Choose a CSV file to import.")
@@ -329,22 +215,26 @@ import Testing
     @Test func aFormFromElsewhereChangesNothing() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in
-            let browser = try await Browser.signIn(client)
+            let browser = try await ConsoleBrowser.signedIn(client)
             let before = try await Self.liveClients(server)
             let fields = ["email": "csrf@example.test"]
             let refused = [
                 try await browser.post("/console/clients/new", fields, csrf: false),
-                try await browser.post("/console/clients/new", fields, origin: "https://evil.example"),
+                try await browser.post("/console/clients/new", fields, headers: [.origin: "https://evil.example"]),
                 try await browser.post("/console/clients/new", fields.merging(["csrf": "forged"]) { $1 }, csrf: false),
                 try await browser.upload("/console/clients/import", [:], file: ("file", "c.csv", "email\r\ncsrf@example.test\r\n"), csrf: false),
                 try await browser.upload(
-                    "/console/clients/import", [:], file: ("file", "c.csv", "email\r\ncsrf@example.test\r\n"), origin: "https://evil.example"),
+                    "/console/clients/import", [:], file: ("file", "c.csv", "email\r\ncsrf@example.test\r\n"),
+                    headers: [.origin: "https://evil.example"]),
             ]
             for page in refused { #expect(page.status == .forbidden) }
-            // Without a session, an upload is not read: the browser is sent to sign in.
-            let signedOut = try await Browser(client: client, session: String(repeating: "a", count: 43), origin: browser.origin)
-                .upload("/console/clients/import", [:], file: ("file", "c.csv", "email\r\ncsrf@example.test\r\n"))
-            #expect(signedOut.status == .seeOther && signedOut.headers[.location] == "/console/sign-in")
+            // Without a session, an upload is not read (even with the token its cookie would
+            // have): the browser is sent to sign in.
+            let stranger = ConsoleBrowser(client), forged = String(repeating: "a", count: 43)
+            stranger.set(cookie: ConsoleCookies.session, forged)
+            let signedOut = try await stranger.upload(
+                "/console/clients/import", ["csrf": ConsoleCookies.csrfToken(for: forged)], file: ("file", "c.csv", "email\r\ncsrf@example.test\r\n"))
+            #expect(signedOut.status == .seeOther && signedOut.location == "/console/sign-in")
             #expect(try await Self.liveClients(server) == before)
             #expect(try await Self.stored(server, "csrf@example.test") == nil)
         }

@@ -11,7 +11,6 @@ import Testing
 /// shop's policy; its admins change it through the API's own handler, whose refusals the page
 /// shows in the API's words; a form from elsewhere changes nothing.
 @Suite struct ConsolePolicyTests {
-    typealias Browser = ConsoleClientsTests.Browser
     static let path = "/console/security-policy"
 
     /// The policy as the API answers it.
@@ -36,7 +35,7 @@ import Testing
         let server = try await TestServer()
         try await server.run(.live) { client in
             let admin = try await TeamTests.token(client)
-            let browser = try await Browser.signIn(client)
+            let browser = try await ConsoleBrowser.signedIn(client)
             let page = try await browser.get(Self.path)
             #expect(page.status == .ok)
             #expect(page.heading == "Sign-in requirements")
@@ -60,7 +59,7 @@ import Testing
                 #expect(api.status == .badRequest, "\(field)")
                 let refused = try await browser.post(Self.path, Self.unchanged.merging([field: value]) { $1 })
                 #expect(refused.status == .badRequest, "\(field)")
-                #expect(ConsoleClientsTests.unescaped(refused.problem ?? "") == api.error, "\(field)")
+                #expect((refused.problem ?? "") == api.error, "\(field)")
                 if field != "requiredFactor" { #expect(refused.html.contains(#"value="\#(value)""#), "the form keeps what was typed") }
             }
             #expect(try await Self.snapshot(client, admin) == before)
@@ -90,7 +89,7 @@ import Testing
         let server = try await TestServer()
         try await server.run(.live) { client in
             let admin = try await TeamTests.token(client)
-            let browser = try await Browser.signIn(client, DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
+            let browser = try await ConsoleBrowser.signedIn(client, DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
             let page = try await browser.get(Self.path)
             #expect(page.status == .ok)
             #expect(page.html.contains("<dd>Nothing more</dd>"))
@@ -107,11 +106,11 @@ import Testing
         let server = try await TestServer()
         try await server.run(.live) { client in
             let admin = try await TeamTests.token(client)
-            let browser = try await Browser.signIn(client)
+            let browser = try await ConsoleBrowser.signedIn(client)
             let before = try await Self.snapshot(client, admin)
             let change = Self.unchanged.merging(["requiredFactor": "passkey"]) { $1 }
             #expect(try await browser.post(Self.path, change, csrf: false).status == .forbidden)
-            #expect(try await browser.post(Self.path, change, origin: "https://evil.example").status == .forbidden)
+            #expect(try await browser.post(Self.path, change, headers: [.origin: "https://evil.example"]).status == .forbidden)
             #expect(try await browser.post(Self.path, change.merging(["csrf": "forged"]) { $1 }, csrf: false).status == .forbidden)
             #expect(try await Self.snapshot(client, admin) == before)
         }

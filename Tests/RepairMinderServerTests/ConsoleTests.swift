@@ -26,7 +26,8 @@ import Testing
             Self.expectPageHeaders(team)
             let token = try #require(browser.sessionToken)
             let cookie = try #require(
-                try await ConsoleBrowser(client).signInCookie(), "the Set-Cookie of a sign-in")
+                try await ConsoleBrowser(client).signIn(follow: false).setCookies.first { $0.hasPrefix(ConsoleCookies.session + "=") },
+                "the Set-Cookie of a sign-in")
             for flag in ["Path=/", "Secure", "HttpOnly", "SameSite=Strict"] { #expect(cookie.contains("; \(flag)"), "\(flag)") }
             #expect(cookie.hasPrefix("__Host-rm_console=") && !cookie.lowercased().contains("domain="))
 
@@ -335,18 +336,5 @@ import Testing
         #expect(page.headers[.cacheControl] == "no-store", sourceLocation: sourceLocation)
         #expect(page.headers[HTMLPage.xFrameOptions] == "DENY", sourceLocation: sourceLocation)
         #expect(!page.html.contains("<script>") && !page.html.contains(" style=") && !page.html.contains("<style"), sourceLocation: sourceLocation)
-    }
-}
-
-extension ConsoleBrowser {
-    /// The `Set-Cookie` of the session a new sign-in starts.
-    func signInCookie() async throws -> String? {
-        _ = try await get("/console/sign-in")
-        let codePage = try await post("/console/sign-in", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword])
-        let code = try await client.latestCode(to: DemoFixtures.adminEmail)
-        let done = try await post(
-            "/console/sign-in/code",
-            ["userId": codePage.hidden("userId") ?? "", "email": DemoFixtures.adminEmail, "challengeToken": codePage.hidden("challengeToken") ?? "", "code": code])
-        return done.setCookies.first { $0.hasPrefix(ConsoleCookies.session + "=") }
     }
 }
