@@ -43,6 +43,7 @@ try:
     from axe_selenium_python import Axe
 except ImportError:
     page.give_up("axe-selenium-python is missing: python3 -m pip install axe-selenium-python")
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 from selenium.webdriver.support.ui import Select
@@ -210,6 +211,17 @@ def heading():
     return page.heading(driver)
 
 
+def click_and_wait(by, value):
+    """Clicks the element and waits for the next page; a page that does not come is left for
+    the checks after to report (what the page in front says)."""
+    old = driver.find_element(By.TAG_NAME, "html")
+    driver.find_element(by, value).click()
+    try:
+        page.WebDriverWait(driver, 15).until(lambda _: page.replaced(old))
+    except TimeoutException:
+        pass
+
+
 def console_sign_in(email, password):
     driver.delete_all_cookies()
     open_page("/console/")
@@ -224,9 +236,7 @@ def console_sign_in(email, password):
         # A code was mailed to this account moments ago (§2.2's spacing): ask again when allowed.
         time.sleep(int(waiting.group(1)) + 1)
         before = len(mails_to(email))
-        old = driver.find_element(By.TAG_NAME, "html")
-        driver.find_element(By.CSS_SELECTOR, "form[action='/console/sign-in/send-code'] button").click()
-        page.WebDriverWait(driver, 15).until(lambda _: page.replaced(old))
+        click_and_wait(By.CSS_SELECTOR, "form[action='/console/sign-in/send-code'] button")
     code = next_mail(email, before, r"\b(\d{6})\b").group(1)
     submit({"code": code})
 
@@ -308,9 +318,7 @@ try:
     driver.find_element(By.LINK_TEXT, "Deactivate").click()
     check(heading() == "Deactivate Nova Member?", f"deactivating asked {heading()!r}")
     look("confirm")
-    old = driver.find_element(By.TAG_NAME, "html")
-    driver.find_element(By.CSS_SELECTOR, "form.actions button[type=submit]").click()
-    page.WebDriverWait(driver, 15).until(lambda _: page.replaced(old))
+    click_and_wait(By.CSS_SELECTOR, "form.actions button[type=submit]")
     check("Deactivated" in page.main_text(driver), "the deactivation did not show")
     status, body = api("GET", "/api/auth/me", token=member_token)
     check(status == 401, f"the deactivated member's token answered {status} {body}")
@@ -335,10 +343,7 @@ try:
     open_page("/console/clients/import")
     look("clients-import")
     driver.find_element(By.ID, "file").send_keys(csv_path)
-    old = driver.find_element(By.TAG_NAME, "html")
-    driver.find_element(By.ID, "file").find_element(By.XPATH, "./ancestor::form").find_element(
-        By.CSS_SELECTOR, "button[type=submit]").click()
-    page.WebDriverWait(driver, 15).until(lambda _: page.replaced(old))
+    click_and_wait(By.CSS_SELECTOR, "form[action='/console/clients/import'] button[type=submit]")
     report = page.main_text(driver)
     check("Refused rows" in report and "3" in report and "email" in report,
           f"the import's report does not show line 3's error: {report[:400]!r}")
@@ -357,18 +362,14 @@ try:
     look("shops")
     driver.find_element(By.CSS_SELECTOR, "a[aria-label='Approve Pending Phones']").click()
     check(heading() == "Approve Pending Phones?", f"approving asked {heading()!r}")
-    old = driver.find_element(By.TAG_NAME, "html")
-    driver.find_element(By.CSS_SELECTOR, "form.actions button[type=submit]").click()
-    page.WebDriverWait(driver, 15).until(lambda _: page.replaced(old))
+    click_and_wait(By.CSS_SELECTOR, "form.actions button[type=submit]")
     check("The shop is approved." in page.main_text(driver), "the approval did not show")
     deadline = time.time() + 10
     while api("GET", "/api/users", token=owner_token)[0] != 200 and time.time() < deadline:
         time.sleep(0.2)
     check(api("GET", "/api/users", token=owner_token)[0] == 200, "the approved shop's staff are still quarantined")
     driver.find_element(By.CSS_SELECTOR, "a[aria-label='Suspend Pending Phones']").click()
-    old = driver.find_element(By.TAG_NAME, "html")
-    driver.find_element(By.CSS_SELECTOR, "form.actions button[type=submit]").click()
-    page.WebDriverWait(driver, 15).until(lambda _: page.replaced(old))
+    click_and_wait(By.CSS_SELECTOR, "form.actions button[type=submit]")
     deadline = time.time() + 10
     while api("GET", "/api/users", token=owner_token)[0] != 403 and time.time() < deadline:
         time.sleep(0.2)
@@ -394,30 +395,20 @@ try:
     open_page("/console/account")
     look("account-enrolment")
     driver.find_element(By.ID, "passkey-name").send_keys("Chromium")
-    old = driver.find_element(By.TAG_NAME, "html")
-    driver.find_element(By.ID, "add-passkey").click()
-    try:
-        page.WebDriverWait(driver, 15).until(lambda _: page.replaced(old))
-    except Exception:
-        pass
+    click_and_wait(By.ID, "add-passkey")
     check("Passkey added." in page.main_text(driver),
           f"adding a passkey did not show: {page.alert_text(driver)!r} {page.main_text(driver)[:300]!r}")
-    driver.find_element(By.CSS_SELECTOR, "form[action='/console/sign-out'] button").click()
+    click_and_wait(By.CSS_SELECTOR, "form[action='/console/sign-out'] button")
     open_page("/console/sign-in")
     submit({"email": "admin@acme.test", "password": "correct horse battery"})
     check(heading() == "Enter your code", f"the password step answered {heading()!r}")
     if check(driver.find_elements(By.ID, "use-passkey"), "the code page offers no passkey"):
-        old = driver.find_element(By.TAG_NAME, "html")
-        driver.find_element(By.ID, "use-passkey").click()
-        try:
-            page.WebDriverWait(driver, 15).until(lambda _: page.replaced(old))
-        except Exception:
-            pass
+        click_and_wait(By.ID, "use-passkey")
         check(heading() == "Team", f"signing in with the passkey landed on {heading()!r}: {page.alert_text(driver)!r}")
 
     # ---- 8. Sign-out ends the session on the server.
     ended = session_cookie()
-    driver.find_element(By.CSS_SELECTOR, "form[action='/console/sign-out'] button").click()
+    click_and_wait(By.CSS_SELECTOR, "form[action='/console/sign-out'] button")
     check(heading() == "Sign in" and "You signed out." in page.main_text(driver), f"signing out showed {heading()!r}")
     if ended:
         request = urllib.request.Request(base + "/console/team")
