@@ -50,6 +50,12 @@ import Testing
             "SELECT id || ' ' || name || ' ' || status || ' ' || required_factor || ' ' || allow_magic_link || ' ' || enrolment_grace_days FROM companies")
         #expect(company == "\(PlatformOwnCompany.id) Repair Minder platform active passkey 0 0\n")
 
+        // The operator cannot suspend it: no one would administer the shops then.
+        let suspend = try CommandLineTests.run(["company", "suspend", PlatformOwnCompany.id, "--data-dir", dataDir])
+        MissingDatabaseTests.expectOneErrorLine(suspend, containing: ["platform's own company", "cannot be suspended"])
+        #expect(try CommandLineTests.sqlite(dataDir, "SELECT status FROM companies") == "active\n")
+        #expect(try CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM activity_log WHERE type = 'company_suspended'") == "0\n")
+
         let second = try Self.create(dataDir, "bo@operators.test", first: "Bo", last: "Li")
         #expect(second.status == 0, "\(second.error)")
         #expect(second.output.hasPrefix("Invited Bo Li <bo@operators.test> as a platform administrator"), "\(second.output)")

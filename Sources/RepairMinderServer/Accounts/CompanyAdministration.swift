@@ -34,6 +34,12 @@ extension Database {
     ) async throws -> (before: String, after: CompanySummary) {
         try await transaction(serializedOn: "company-administration") { db in
             let (id, before) = try await Self.company(named: idOrName, on: db)
+            // Its administrators administer every shop: suspended, no one could (the API
+            // refuses it as their own shop; the operator is refused here).
+            if id == PlatformOwnCompany.id, status != .active {
+                throw CompanyAdministrationError(
+                    description: "the platform's own company administers every shop and cannot be \(status == .suspended ? "suspended" : "set to \(status.rawValue)")")
+            }
             if before != status.rawValue {
                 let now = Date().timeIntervalSince1970
                 try await db.raw(
