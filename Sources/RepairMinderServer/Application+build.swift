@@ -224,7 +224,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     // The web console: HTML for browsers over the same controllers, so beside the table.
     let console = Console(
         templates: parts.consoleTemplates, sessions: ConsoleSessionStore(database: database), callers: staffCallers, guards: guards,
-        settings: settings, clock: clock)
+        settings: settings, clock: clock, metrics: parts.metrics)
     let consoleSignIn = ConsoleSignIn(
         console: console, login: staffLogin, signer: signer, policies: policies, revocation: revocation, magicLink: magicLink,
         passwords: passwords)

@@ -198,6 +198,18 @@ import Testing
         }
     }
 
+    /// The console's sign-in is the API's: its refusals are counted as the API's are.
+    @Test func aRefusedConsoleSignInIsCountedAsTheAPIsAre() async throws {
+        let server = try await TestServer(configure: MetricsTests.listening)
+        try await server.run(.live) { client in
+            let browser = ConsoleBrowser(client)
+            _ = try await browser.get("/console/sign-in")
+            #expect(try await browser.post("/console/sign-in", ["email": DemoFixtures.adminEmail, "password": "not it"]).status == .unauthorized)
+            let samples = try await MetricsTests.scrape(client)
+            #expect(samples.value("repairminder_sign_in_failures_total", ["route": "/api/auth/login", "code": "INVALID_CREDENTIALS"]) == 1)
+        }
+    }
+
     @Test func anEngineerSeesOnlyTheirAccount() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in

@@ -13,6 +13,8 @@ struct Console: Sendable {
     let guards: RouteGuards
     let settings: ServerSettings
     let clock: ServerClock
+    /// nil when metrics are off.
+    var metrics: ServerMetrics? = nil
 
     static let root = "/console"
 
@@ -54,9 +56,7 @@ struct Console: Sendable {
         _ route: Route<Body, Answer>, _ request: Request, _ context: AppRequestContext, body: Body,
         _ handler: @Sendable (RouteCall<Body>) async throws -> Answer
     ) async throws -> Answer {
-        // The API path this call stands for, from the console path's parameters of the same names.
-        let path = route.path.rendered(route.path.parameterNames.map { context.parameters.get($0) ?? "" }) ?? ""
-        return try await RouteStages(route: route.erased, guards: guards).run(console: request, context, body: body, path: path, handler)
+        try await stages(route, request, context, body: body, handler)
     }
 
     /// `call` of a list route: its items and counts.
@@ -64,9 +64,23 @@ struct Console: Sendable {
         _ route: Route<EmptyPayload, [Item]>, _ page: ConsolePageRequest,
         _ handler: @Sendable (RouteCall<EmptyPayload>) async throws -> ([Item], Pagination)
     ) async throws -> ([Item], Pagination) {
-        let path = route.path.rendered(route.path.parameterNames.map { page.context.parameters.get($0) ?? "" }) ?? ""
-        return try await RouteStages(route: route.erased, guards: guards)
-            .run(console: page.request, page.context, body: EmptyPayload(), path: path, handler)
+        try await stages(route, page.request, page.context, body: EmptyPayload(), handler)
+    }
+
+    /// Every console call of a route: its stages, at the API path it stands for (the console
+    /// path's parameters of the same names), and its refusals counted in the metrics as the
+    /// API's are (a sign-in refused, a 429).
+    func stages<Body: WireType, Answer, Result>(
+        _ route: Route<Body, Answer>, _ request: Request, _ context: AppRequestContext, body: Body,
+        _ handler: @Sendable (RouteCall<Body>) async throws -> Result
+    ) async throws -> Result {
+        let path = route.path.rendered(route.path.parameterNames.map { context.parameters.get($0) ?? "" }) ?? ""
+        do {
+            return try await RouteStages(route: route.erased, guards: guards).run(console: request, context, body: body, path: path, handler)
+        } catch let error as APIError {
+            metrics?.refused(error, route: route.path.description, isSignIn: route.isSignIn)
+            throw error
+        }
     }
 }
 

@@ -44,9 +44,7 @@ extension Console {
         _ route: Route<Body, Answer>, _ page: ConsolePageRequest, body: Body,
         _ handler: @Sendable (RouteCall<Body>) async throws -> Response
     ) async throws -> Response {
-        let path = route.path.rendered(route.path.parameterNames.map { page.parameter($0) }) ?? ""
-        var response = try await RouteStages(route: route.erased, guards: guards)
-            .run(console: page.request, page.context, body: body, path: path, handler)
+        var response = try await stages(route, page.request, page.context, body: body, handler)
         ConsoleTemplates.pageHeaders(into: &response.headers)
         return response
     }

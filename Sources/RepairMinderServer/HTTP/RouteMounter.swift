@@ -55,11 +55,7 @@ struct RouteMounter {
             do {
                 return try await stages.run(request, context, Body.self, handler)
             } catch let error as APIError {
-                if error.code == .rateLimited {
-                    metrics.rateLimited(route: pattern)
-                } else if isSignIn {
-                    metrics.signInFailed(route: pattern, code: error.code.rawValue)
-                }
+                metrics.refused(error, route: pattern, isSignIn: isSignIn)
                 throw error
             }
         }

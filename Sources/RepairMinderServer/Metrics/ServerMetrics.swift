@@ -57,6 +57,15 @@ public final class ServerMetrics: Sendable {
         ).increment()
     }
 
+    /// Counts a refusal of the route with path template `route`: a 429, or a sign-in refused.
+    func refused(_ error: APIError, route: String, isSignIn: Bool) {
+        if error.code == .rateLimited {
+            rateLimited(route: route)
+        } else if isSignIn {
+            signInFailed(route: route, code: error.code.rawValue)
+        }
+    }
+
     func rateLimited(route: String) {
         registry.makeCounter(
             descriptor: Self.series("repairminder_rate_limited", "total", "Requests refused with 429 by route"),
