@@ -127,7 +127,7 @@ struct ConsolePageRequest: Sendable {
         }
         links.append(("\(Console.root)/account", "My account"))
         let nav = ConsoleNav(
-            name: [user.firstName, user.lastName].compactMap { $0 }.joined(separator: " "), email: user.email,
+            name: CustomerClient.displayName(firstName: user.firstName, lastName: user.lastName, email: user.email), email: user.email,
             shop: staff.company.name, links: links.map { link in ConsoleNav.Link(href: link.0, label: link.1, current: link.0 == current) })
         return ConsoleView(
             title: title, csrf: visitor.csrf, nav: nav, problem: problem, notice: notice ?? query("notice").flatMap(ConsoleNotice.text),

@@ -79,7 +79,7 @@ struct ConsoleAccountPages: Sendable {
             offerApp = !totp.enabled
         }
         let view = AccountPage(
-            name: [user.firstName, user.lastName].compactMap { $0 }.joined(separator: " "), email: user.email,
+            name: CustomerClient.displayName(firstName: user.firstName, lastName: user.lastName, email: user.email), email: user.email,
             shop: page.staff.company.name, role: ConsoleListing.roleName(user.userRole), restricted: restricted, full: !restricted,
             hasPassword: user.passwordHash != nil, totpEnabled: totp.enabled, offerApp: offerApp,
             recoveryCodesRemaining: "\(totp.recoveryCodesRemaining)",

@@ -65,9 +65,9 @@ struct ConsolePlatformPages: Sendable {
     }
 
     static func userRow(_ user: PlatformUser) -> UserRow {
-        let name = [user.firstName, user.lastName].compactMap { $0 }.joined(separator: " ")
-        return UserRow(
-            id: user.id, name: name.isEmpty ? user.email : name, email: user.email, role: ConsoleListing.roleName(user.role),
+        UserRow(
+            id: user.id, name: CustomerClient.displayName(firstName: user.firstName, lastName: user.lastName, email: user.email),
+            email: user.email, role: ConsoleListing.roleName(user.role),
             shop: user.companyName, shopId: user.companyId,
             status: user.archived ? "Archived" : user.isActive ? "Active" : "Deactivated",
             lastLogin: user.lastLogin.map(ConsoleDates.readable) ?? "Never")

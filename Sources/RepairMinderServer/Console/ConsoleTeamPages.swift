@@ -81,8 +81,7 @@ struct ConsoleTeamPages: Sendable {
     }
 
     static func displayName(_ user: StaffUser) -> String {
-        let name = [user.firstName, user.lastName].compactMap { $0 }.joined(separator: " ")
-        return name.isEmpty ? user.email : name
+        CustomerClient.displayName(firstName: user.firstName, lastName: user.lastName, email: user.email)
     }
 
     // MARK: Inviting

@@ -54,39 +54,37 @@
     return options;
   }
 
-  // A new credential → RegistrationResponseJSON.
-  function registrationJSON(credential) {
-    var response = credential.response;
+  // A credential as WebAuthn's JSON forms have it, with `response` its response's fields.
+  function credentialJSON(credential, response) {
     return {
       id: credential.id,
       rawId: toBase64URL(credential.rawId),
       type: credential.type,
-      response: {
-        clientDataJSON: toBase64URL(response.clientDataJSON),
-        attestationObject: toBase64URL(response.attestationObject),
-        transports: response.getTransports ? response.getTransports() : []
-      },
+      response: response,
       authenticatorAttachment: credential.authenticatorAttachment || null,
       clientExtensionResults: credential.getClientExtensionResults()
     };
   }
 
+  // A new credential → RegistrationResponseJSON.
+  function registrationJSON(credential) {
+    var response = credential.response;
+    return credentialJSON(credential, {
+      clientDataJSON: toBase64URL(response.clientDataJSON),
+      attestationObject: toBase64URL(response.attestationObject),
+      transports: response.getTransports ? response.getTransports() : []
+    });
+  }
+
   // An assertion → AuthenticationResponseJSON.
   function authenticationJSON(credential) {
     var response = credential.response;
-    return {
-      id: credential.id,
-      rawId: toBase64URL(credential.rawId),
-      type: credential.type,
-      response: {
-        clientDataJSON: toBase64URL(response.clientDataJSON),
-        authenticatorData: toBase64URL(response.authenticatorData),
-        signature: toBase64URL(response.signature),
-        userHandle: response.userHandle ? toBase64URL(response.userHandle) : null
-      },
-      authenticatorAttachment: credential.authenticatorAttachment || null,
-      clientExtensionResults: credential.getClientExtensionResults()
-    };
+    return credentialJSON(credential, {
+      clientDataJSON: toBase64URL(response.clientDataJSON),
+      authenticatorData: toBase64URL(response.authenticatorData),
+      signature: toBase64URL(response.signature),
+      userHandle: response.userHandle ? toBase64URL(response.userHandle) : null
+    });
   }
 
   // What to tell the person when the browser's ceremony fails.
