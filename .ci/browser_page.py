@@ -6,6 +6,7 @@ runs as root."""
 import json
 import shutil
 import sys
+import threading
 
 
 def give_up(message):
@@ -23,8 +24,15 @@ except ImportError:
     give_up("selenium is missing: python3 -m pip install selenium")
 
 
+START_DEADLINE = 45
+"""Seconds Chromium and its driver have to start (about 1 s on a quiet machine, a few while a
+test suite keeps both cores busy); a start that takes longer is stopped and tried once more."""
+
+
 def chromium():
-    """A headless Chromium that logs the browser's console and its requests."""
+    """A headless Chromium that logs the browser's console and its requests. Its start is
+    bounded: a hung one is stopped and tried once more, then the check fails naming the step
+    that hung (the driver's start, or the browser's)."""
     binary = shutil.which("chromium") or shutil.which("chromium-browser")
     driver_binary = shutil.which("chromedriver")
     if not binary or not driver_binary:
@@ -34,9 +42,41 @@ def chromium():
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(driver_binary), options=options)
-    driver.set_page_load_timeout(30)
-    return driver
+    hung = []
+    for attempt in (1, 2):
+        started = _start(driver_binary, options)
+        if not isinstance(started, str):
+            started.set_page_load_timeout(30)
+            return started
+        hung.append(started)
+        print(f"attempt {attempt}: {started}", flush=True)
+    give_up(f"Chromium did not start within {START_DEADLINE} s, twice: {hung[-1]}")
+
+
+def _start(driver_binary, options):
+    """A started driver, or what hung: the start runs on a thread of its own, and when
+    START_DEADLINE runs out the driver it started is stopped (its Chromium then exits)."""
+    service = Service(driver_binary)
+    outcome = {}
+    worker = threading.Thread(
+        target=lambda: outcome.update(value=_attempt(lambda: webdriver.Chrome(service=service, options=options))),
+        daemon=True)
+    worker.start()
+    worker.join(START_DEADLINE)
+    started = outcome.get("value")
+    if started is not None and not isinstance(started, Exception):
+        return started
+    step = ("chromedriver did not start" if service.process is None or not service.is_connectable()
+            else "chromedriver started, but Chromium did not open a session")
+    service.stop()
+    return step + (f": {started}" if started is not None else "")
+
+
+def _attempt(step):
+    try:
+        return step()
+    except Exception as error:  # reported as the step's failure
+        return error
 
 
 def heading(driver):

@@ -48,10 +48,13 @@ public struct ServerHarness: Sendable {
 
     /// Prepares the database of `defaultSettings()` changed by `configure`, with the demo
     /// fixtures (the platform's administrator included). A `runningClock` also moves with the
-    /// wall clock (`TestClock`).
-    public init(runningClock: Bool = false, configure: (inout ServerSettings) -> Void = { _ in }) async throws {
+    /// wall clock (`TestClock`). A `firstInLine` harness is prepared before those already
+    /// waiting (`TestPostgres.preparing`).
+    public init(
+        runningClock: Bool = false, firstInLine: Bool = false, configure: (inout ServerSettings) -> Void = { _ in }
+    ) async throws {
         clock = TestClock(running: runningClock)
-        settings = try await TestPostgres.preparing {
+        settings = try await TestPostgres.preparing(firstInLine: firstInLine) {
             var settings = Self.defaultSettings()
             if TestPostgres.isAvailable { settings.databaseURL = try await TestPostgres.createDatabase() }
             configure(&settings)

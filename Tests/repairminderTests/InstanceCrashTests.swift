@@ -34,7 +34,7 @@ struct InstanceCrashTests {
         }
 
         func waitUntilHealthy() async throws {
-            try await waitUntil("\(base) healthy", interval: .milliseconds(100)) {
+            try await waitUntil("\(base) healthy", timeout: .seconds(120), interval: .milliseconds(100)) {
                 (try? await HTTP.send("GET", base + "/api/health"))?.status == 200
             }
         }

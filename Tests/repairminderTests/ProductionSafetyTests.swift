@@ -111,7 +111,7 @@ import Testing
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        try await waitUntil("serve healthy", interval: .milliseconds(100)) {
+        try await waitUntil("serve healthy", timeout: .seconds(120), interval: .milliseconds(100)) {
             (try? await InstanceCrashTests.HTTP.send("GET", "http://127.0.0.1:\(port)/api/health"))?.status == 200
         }
         process.terminate()

@@ -38,7 +38,7 @@ import Testing
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
         var healthy: HTTPURLResponse?
-        try await waitUntil("serve answering", interval: .milliseconds(100)) {
+        try await waitUntil("serve answering", timeout: .seconds(120), interval: .milliseconds(100)) {
             healthy = try? await Self.get(url + "/api/health")
             return healthy != nil
         }

@@ -68,7 +68,7 @@ import Testing
         server.standardError = log
         try server.run()
         defer { if server.isRunning { kill(server.processIdentifier, SIGKILL) } }
-        try await waitUntil("serve --verbose healthy", interval: .milliseconds(100)) {
+        try await waitUntil("serve --verbose healthy", timeout: .seconds(120), interval: .milliseconds(100)) {
             (try? await Self.send("GET", base + "/api/health"))?.status == 200
         }
 

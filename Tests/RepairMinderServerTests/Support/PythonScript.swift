@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The checks in `.ci/` written in Python with libraries we did not write (PyJWT, python-fido2),
 /// run against a server under test.
@@ -34,8 +35,9 @@ enum PythonScript {
         }
     }
 
-    /// Runs `.ci/<name>` with `arguments`: nil when it exits 0, else what it printed.
-    static func verdict(_ name: String, _ arguments: [String]) async throws -> String? {
+    /// Runs `.ci/<name>` with `arguments`: nil when it exits 0, else what it printed. A script
+    /// still running after `deadline` is stopped, and what it printed then says where it was.
+    static func verdict(_ name: String, _ arguments: [String], deadline: Duration = .seconds(150)) async throws -> String? {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".ci/\(name)").path
         let process = Process()
@@ -44,11 +46,19 @@ enum PythonScript {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
+        let stopped = Locked(false)
         // Waited for off the concurrency pool: the server under test answers the script from it.
         let text = try await withCheckedThrowingContinuation { (done: CheckedContinuation<String, any Error>) in
             DispatchQueue.global().async {
                 do {
                     try process.run()
+                    // SIGKILL: the script inherits this thread's blocked signals, SIGTERM among them.
+                    let pid = process.processIdentifier
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(deadline.components.seconds))) {
+                        guard process.isRunning else { return }
+                        stopped.update { $0 = true }
+                        kill(pid, SIGKILL)
+                    }
                     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                     process.waitUntilExit()
                     done.resume(returning: text)
@@ -57,6 +67,7 @@ enum PythonScript {
                 }
             }
         }
+        if stopped.value { return "\(name) was still running after \(deadline) and was stopped; it had printed:\n\(text)" }
         return process.terminationStatus == 0 ? nil : text
     }
 }

@@ -18,8 +18,10 @@ struct TestServer {
     static func defaultSettings() -> ServerSettings { ServerHarness.defaultSettings() }
     static var quietLogger: Logger { ServerHarness.quietLogger }
 
-    init(runningClock: Bool = false, configure: (inout ServerSettings) -> Void = { _ in }) async throws {
-        harness = try await ServerHarness(runningClock: runningClock, configure: configure)
+    /// A server with the demo fixtures; a `firstInLine` one is prepared before the others
+    /// waiting (for a check whose outside party keeps time, a browser's).
+    init(runningClock: Bool = false, firstInLine: Bool = false, configure: (inout ServerSettings) -> Void = { _ in }) async throws {
+        harness = try await ServerHarness(runningClock: runningClock, firstInLine: firstInLine, configure: configure)
     }
 
     /// Runs `body` against the application over Hummingbird's in-process router transport
