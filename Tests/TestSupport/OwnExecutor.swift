@@ -7,10 +7,10 @@ import Dispatch
 /// Why: Swift Testing starts every test of the run at once, and the pool has one thread per
 /// core. Each `await` of a test then resumes behind the tasks of hundreds of other tests, so a
 /// test's wall-clock time is about the whole run's (a median of 105 s in a 240 s run on two
-/// cores), however little it does itself. A test whose outside party has a clock of its own — a
-/// browser check that must start and finish within its deadline, a server subprocess that must
-/// answer in time — runs here, where its awaits queue only behind its own work and the
-/// operating system shares the cores fairly between its thread and the pool's.
+/// cores), however little it does itself. A test whose outside party has a clock of its own (the
+/// browser checks, with `TestServer(firstInLine:)`) runs here, where its awaits queue only
+/// behind its own work and the operating system shares the cores between its thread and the
+/// pool's.
 public func onOwnExecutor<Result: Sendable>(
     _ label: String = #function, _ body: () async throws -> Result
 ) async rethrows -> Result {
