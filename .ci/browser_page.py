@@ -42,15 +42,13 @@ def chromium():
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    hung = []
     for attempt in (1, 2):
         started = _start(driver_binary, options)
         if not isinstance(started, str):
             started.set_page_load_timeout(30)
             return started
-        hung.append(started)
         print(f"attempt {attempt}: {started}", flush=True)
-    give_up(f"Chromium did not start within {START_DEADLINE} s, twice: {hung[-1]}")
+    give_up(f"Chromium did not start within {START_DEADLINE} s, twice: {started}")
 
 
 def _start(driver_binary, options):
