@@ -23,6 +23,8 @@ public enum ActivityEventType: WireEnum {
     case userArchived
     case sessionsRevokedByAdmin
     case factorsReset
+    /// A member's names or emailed-code sign-in changed (`detail`: the fields as they now are).
+    case memberUpdated
     /// The shop's security policy changed (docs/API.md §13).
     case policyChanged
     /// A client of the shop was added, changed or deleted (docs/API.md §14).
@@ -33,6 +35,8 @@ public enum ActivityEventType: WireEnum {
     case clientPortalInvited
     case clientSessionsRevoked
     case clientsImported
+    /// The shop's clients were exported (a bulk read of personal data).
+    case clientsExported
     /// An event a newer server records that this version has no name for.
     case unknown(String)
 
@@ -41,8 +45,9 @@ public enum ActivityEventType: WireEnum {
         .loginSucceeded, .loginFailed, .twoFactorFailed, .sessionRevoked, .tokenReuseDetected, .passwordChanged,
         .passwordReset, .totpEnabled, .totpDisabled, .recoveryCodeUsed, .passkeyAdded, .passkeyRemoved, .registered,
         .invitationSent, .invitationRevoked, .invitationAccepted, .roleChanged, .userDeactivated, .userReactivated,
-        .userArchived, .sessionsRevokedByAdmin, .factorsReset, .policyChanged,
+        .userArchived, .sessionsRevokedByAdmin, .factorsReset, .memberUpdated, .policyChanged,
         .clientCreated, .clientUpdated, .clientDeleted, .clientPortalInvited, .clientSessionsRevoked, .clientsImported,
+        .clientsExported,
     ]
 
     /// The value as the wire spells it.
@@ -70,6 +75,7 @@ public enum ActivityEventType: WireEnum {
         case .userArchived: "user_archived"
         case .sessionsRevokedByAdmin: "sessions_revoked_by_admin"
         case .factorsReset: "factors_reset"
+        case .memberUpdated: "member_updated"
         case .policyChanged: "policy_changed"
         case .clientCreated: "client_created"
         case .clientUpdated: "client_updated"
@@ -77,6 +83,7 @@ public enum ActivityEventType: WireEnum {
         case .clientPortalInvited: "client_portal_invited"
         case .clientSessionsRevoked: "client_sessions_revoked"
         case .clientsImported: "clients_imported"
+        case .clientsExported: "clients_exported"
         case .unknown(let raw): raw
         }
     }

@@ -230,7 +230,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         passwords: passwords)
     // The page the invitation mail links to: HTML for browsers, so beside the table (see its
     // type); joining there without a password signs in to the console, as the app's accept does.
-    InvitationPageController(invitations: invitations) { userId, device, request in
+    InvitationPageController(invitations: invitations, settings: settings) { userId, device, request in
         let tokens = try await issuer.signIn(userId: userId, device: device, method: .invitation, factors: [.emailedCode])
         return try await consoleSignIn.start(tokens, request, landing: "/account?notice=joined")
     }.mount(on: routes)

@@ -66,6 +66,12 @@ import Testing
             // An engineer may not export.
             let engineer = try await TeamTests.token(client, DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
             #expect(try await Self.export(client, engineer).0 == .forbidden)
+            // A bulk read of personal data is an audit event of the admin's, once per export;
+            // the refused one is none.
+            let events = try TeamTests.list(try await client.send(.get, "/api/auth/activity?limit=100", bearer: admin))
+                .filter { $0["type"] as? String == "clients_exported" }
+            #expect(events.count == 1)
+            #expect((events.first?["actor"] as? [String: Any])?["email"] as? String == DemoFixtures.adminEmail)
         }
     }
 

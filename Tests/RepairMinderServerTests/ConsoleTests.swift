@@ -70,6 +70,30 @@ import Testing
         }
     }
 
+    /// The shop's lifetime as it is now (§13.3): shortened to a day, it ends a console session
+    /// older than that however recently used, as it ends an API session at its refresh.
+    @Test func aShortenedShopLifetimeEndsAnOlderSession() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let browser = ConsoleBrowser(client)
+            try await browser.signIn()
+            for _ in 0..<3 {
+                server.clock.advance(by: 11 * 3600)
+                #expect(try await browser.get("/console/team").status == .ok)
+            }
+            let admin = try await TeamTests.token(client)
+            let shortened = #"{"sessionMaxLifetimeDays": {"web": 1}}"#
+            #expect(try await client.send(.put, "/api/company/security-policy", json: shortened, bearer: admin).status == .ok)
+            // The policy cache's few seconds (§13.3), then the next page.
+            server.clock.advance(by: 5)
+            #expect(try await browser.get("/console/team").location == "/console/sign-in")
+            // A session of the new policy lasts its day.
+            try await browser.signIn()
+            server.clock.advance(by: 11 * 3600)
+            #expect(try await browser.get("/console/team").status == .ok)
+        }
+    }
+
     @Test func aFormWithoutItsTokenOrFromAnotherOriginChangesNothing() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in

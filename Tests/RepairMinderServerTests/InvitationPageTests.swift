@@ -18,11 +18,14 @@ import Testing
         return try await InvitationTests.linkToken(client, to: email)
     }
 
-    static func post(_ client: TestClient, _ fields: [String: String]) async throws -> Page {
+    /// Posts `fields` as the invitation page's form does, from the server's own origin unless
+    /// `origin` says another (nil: none at all).
+    static func post(_ client: TestClient, _ fields: [String: String], origin: String?? = .none) async throws -> Page {
         let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
         let body = fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")" }
             .joined(separator: "&")
-        return try await REKIResetPageTests.send(client, .post, "/invite", body: body)
+        let own = ServerSettings.serialisedOrigin(client.settings.serverURL) ?? client.settings.serverURL
+        return try await REKIResetPageTests.send(client, .post, "/invite", body: body, origin: origin ?? own)
     }
 
     @Test func theLinkShowsTheOfferAndJoiningCreatesTheMember() async throws {
@@ -86,6 +89,38 @@ import Testing
         }
     }
 
+    /// Login CSRF: an attacker invites a mailbox of their own and has a victim's browser post
+    /// its token from another site. Refused before anything is read: the victim's console
+    /// session stays theirs, and the invitation stays unused.
+    @Test func aFormFromAnotherSiteIsRefusedAndLeavesTheConsoleSessionAlone() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let victim = try await ConsoleBrowser.signedIn(client)
+            let session = try #require(victim.sessionToken)
+            let token = try await Self.invited(client)
+            let fields = ["token": token, "password": "", "confirmPassword": ""]
+            let body = fields.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+            // As the victim's browser sends another site's form (with the console's cookie),
+            // and a post without `Origin` at all.
+            let withoutOrigin = try await Self.post(client, fields, origin: .some(nil))
+            var refusals = [(withoutOrigin.status, withoutOrigin.html, withoutOrigin.headers[values: .setCookie])]
+            for origin in ["https://evil.example", "null"] {
+                let page = try await victim.send(.post, "/invite", body: body, headers: [.origin: origin])
+                refusals.append((page.status, page.html, page.setCookies))
+            }
+            for (status, html, setCookies) in refusals {
+                #expect(status == .forbidden)
+                #expect(html.contains("This form can only be sent from the invitation page."))
+                #expect(setCookies.isEmpty)
+            }
+            #expect(victim.sessionToken == session)
+            #expect(try await victim.get("/console/account").heading == "My account")
+            #expect(try await server.withDatabase { try await AccountStore(database: $0).user(email: InvitationTests.invitee) } == nil)
+            // The page itself still joins with the same token.
+            #expect(try await Self.post(client, fields).status == .seeOther)
+        }
+    }
+
     @Test func aLinkWithoutAUsableTokenSaysSo() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in
@@ -98,7 +133,9 @@ import Testing
             let page = try await REKIResetPageTests.get(client, "/invite?token=\(unknown)")
             #expect(page.status == .notFound)
             #expect(!page.html.contains(unknown), "an unknown token is not echoed")
-            let wrongType = try await REKIResetPageTests.send(client, .post, "/invite", body: "{}", contentType: "application/json")
+            let wrongType = try await REKIResetPageTests.send(
+                client, .post, "/invite", body: "{}", contentType: "application/json",
+                origin: ServerSettings.serialisedOrigin(client.settings.serverURL))
             #expect(wrongType.status == .unsupportedMediaType)
         }
     }

@@ -106,13 +106,18 @@ import Testing
             #expect(signedOut.data["revoked"] as? Int == 1)
             try await client.send(.get, "/api/auth/me", bearer: owner).expectFailure(.unauthorized, "UNAUTHORIZED")
             try await client.send(.post, "/api/admin/users/\(UUID())/sign-out", bearer: admin).expectFailure(.notFound, "NOT_FOUND")
+            // Recorded for the member's shop (its audit shows it), not the platform's company.
             let events = try await server.withDatabase { database in
                 try await database.withConnection { db in
-                    try await db.raw("SELECT type FROM activity_log WHERE user_id = \(bind: id) AND actor_user_id IS NOT NULL").all()
-                        .map { try $0.decode(column: "type", as: String.self) }
+                    try await db.raw(
+                        """
+                        SELECT a.type, c.name FROM activity_log a JOIN companies c ON c.id = a.company_id
+                        WHERE a.user_id = \(bind: id) AND a.actor_user_id IS NOT NULL
+                        """
+                    ).all().map { "\(try $0.decode(column: "type", as: String.self)) \(try $0.decode(column: "name", as: String.self))" }
                 }
             }
-            #expect(events == ["sessions_revoked_by_admin"])
+            #expect(events == ["sessions_revoked_by_admin Pending Phones"])
         }
     }
 

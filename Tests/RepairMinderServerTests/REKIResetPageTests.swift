@@ -292,10 +292,11 @@ import Testing
 
     static func send(
         _ client: TestClient, _ method: HTTPRequest.Method, _ path: String, body: String? = nil,
-        contentType: String = "application/x-www-form-urlencoded"
+        contentType: String = "application/x-www-form-urlencoded", origin: String? = nil
     ) async throws -> Page {
         var headers: HTTPFields = [.userAgent: TestClient.browser]
         if body != nil { headers[.contentType] = contentType }
+        if let origin { headers[.origin] = origin }
         return try await client.client.execute(uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) {
             Page(status: $0.status, headers: $0.headers, html: String(buffer: $0.body))
         }
@@ -324,7 +325,7 @@ import Testing
         #expect(policy.contains("style-src 'sha256-\(hash)';"), sourceLocation: sourceLocation)
         #expect(!policy.contains("unsafe"), sourceLocation: sourceLocation)
         #expect(page.headers[REKIResetPage.xFrameOptions] == "DENY", sourceLocation: sourceLocation)
-        #expect(page.headers[REKIResetPage.referrerPolicy] == "no-referrer", sourceLocation: sourceLocation)
+        #expect(page.headers[REKIResetPage.referrerPolicy] == "same-origin", sourceLocation: sourceLocation)
         #expect(page.headers[.cacheControl] == "no-store", sourceLocation: sourceLocation)
         #expect(page.headers[.xContentTypeOptions] == "nosniff", sourceLocation: sourceLocation)
         // Self-contained: no script, nothing loaded or linked from anywhere.

@@ -252,8 +252,11 @@ import Testing
             #expect(off.status == .ok)
             #expect(off.data["is_active"] as? Int == 0)
             try await client.send(.get, "/api/auth/me", bearer: signedIn.string("token")).expectFailure(.unauthorized, "UNAUTHORIZED")
-            try await client.post("/api/auth/refresh", ["refreshToken": try #require(signedIn.string("refreshToken"))])
-                .expectFailure(.unauthorized, "INVALID_REFRESH_TOKEN")
+            // The app tells the person why only on USER_INACTIVE (§12.2), though the session was ended too.
+            for _ in 0..<2 {
+                try await client.post("/api/auth/refresh", ["refreshToken": try #require(signedIn.string("refreshToken"))])
+                    .expectFailure(.unauthorized, "USER_INACTIVE", "User account is no longer active")
+            }
             try await client.post("/api/auth/login", ["email": Self.engineer, "password": DemoFixtures.engineerPassword])
                 .expectFailure(.unauthorized, "ACCOUNT_DEACTIVATED", "Account is deactivated")
             // Again: nothing more happens.
@@ -284,11 +287,36 @@ import Testing
             try await waitUntil("instance b to refuse the old role's token", timeout: .seconds(5)) {
                 try await b.send(.get, "/api/auth/me", bearer: engineer).code == "TOKEN_EXPIRED"
             }
-            let office = try #require(try await b.signIn(Self.engineer, DemoFixtures.engineerPassword).string("token"))
+            let signedIn = try await b.signIn(Self.engineer, DemoFixtures.engineerPassword)
+            let office = try #require(signedIn.string("token")), refresh = try #require(signedIn.string("refreshToken"))
             #expect(try await a.send(.post, "/api/users/\(engineerId)/deactivate", bearer: admin).status == .ok)
             try await waitUntil("instance b to refuse the deactivated member", timeout: .seconds(5)) {
                 try await b.send(.get, "/api/auth/me", bearer: office).status == .unauthorized
             }
+            // Both instances name why the session ended.
+            for instance in [b, a] {
+                try await instance.post("/api/auth/refresh", ["refreshToken": refresh])
+                    .expectFailure(.unauthorized, "USER_INACTIVE", "User account is no longer active")
+            }
+        }
+    }
+
+    /// Every change to a member is an audit event naming the admin (§12.5): names and emailed
+    /// codes too (turning magic links on is security-relevant), as they now are; a change to
+    /// nothing records nothing.
+    @Test func changingANamesOrEmailedCodesIsRecorded() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let admin = try await Self.token(client)
+            let engineerId = try await Self.memberId(client, admin, email: Self.engineer)
+            #expect(try await Self.patch(client, admin, engineerId, ["firstName": "Elias", "magicLinkEnabled": false]).status == .ok)
+            #expect(try await Self.patch(client, admin, engineerId, ["lastName": "Engineer", "firstName": "Elias"]).status == .ok)
+            #expect(try await Self.patch(client, admin, engineerId, ["magicLinkEnabled": true]).status == .ok)
+            let events = try Self.list(try await client.send(.get, "/api/users/\(engineerId)/activity?limit=100", bearer: admin))
+                .filter { $0["type"] as? String == "member_updated" }
+            #expect(events.count == 2, "\(events)")
+            #expect(events.map { $0["detail"] as? [String: String] } == [["magicLinkEnabled": "true"], ["firstName": "Elias", "magicLinkEnabled": "false"]])
+            #expect(events.allSatisfy { ($0["actor"] as? [String: Any])?["email"] as? String == Self.admin })
         }
     }
 
@@ -378,7 +406,9 @@ import Testing
                                     try await changing.db.raw("UPDATE users SET is_active = 0 WHERE id = \(bind: member.user.id)").run()
                                 }
                                 return true
-                            } catch let error as APIError where error.code == .lastAdmin {
+                            } catch let error as APIError where error.code == .lastAdmin || error.code == .forbidden {
+                                // The loser finds the other change committed: it is no longer an
+                                // active admin (403), or it is the last one (409).
                                 return false
                             }
                         }
@@ -393,6 +423,75 @@ import Testing
                 }
                 #expect(active == 1)
             }
+        }
+    }
+}
+
+/// The caller's own role read inside the shop's serialized change: with three admins A, B and C,
+/// A demoting B while B demotes C must never let B's change commit after B stopped being an
+/// admin. Either B's commits first (both stand), or A's does and B's is refused with 403.
+@Suite struct DemotedCallerRaceTests {
+    @Test func aChangeByAnAdminDemotedAMomentBeforeIsRefused() async throws {
+        let server = try await TestServer()
+        try await server.withDatabase { database in
+            let accounts = AccountStore(database: database)
+            let store = TeamStore(database: database, revocation: SessionRevocation(database: database, callerCache: nil))
+            var callers: [AuthenticatedStaff] = []
+            for email in [TeamTests.admin, TeamTests.engineer, "nopassword@acme.test"] {
+                let user = try #require(try await accounts.user(email: email))
+                let (record, company) = try #require(try await accounts.userWithCompany(id: user.id))
+                // As a caller cache a moment old sees them: an admin.
+                let claims = AccessTokenClaims(
+                    userId: record.id, companyId: company.id, role: .admin, phiAccessLevel: nil, isMobile: false, dataClassification: nil,
+                    permissions: [], sessionId: "s", issuedAt: 0, expiresAt: 0)
+                callers.append(AuthenticatedStaff(claims: claims, user: record, company: company))
+            }
+            let (a, b, c) = (callers[0], callers[1], callers[2])
+            let ids = callers.map(\.user.id)
+            let order = Locked<[String]>([])
+            for _ in 0..<16 {
+                order.value = []
+                try await database.withConnection { db in
+                    try await db.raw("UPDATE users SET role = 'admin', is_active = 1 WHERE id IN (\(bind: ids[0]), \(bind: ids[1]), \(bind: ids[2]))").run()
+                }
+                let outcomes = try await withThrowingTaskGroup(of: (String, Bool).self) { group in
+                    for (name, actor, target) in [("A demotes B", a, b), ("B demotes C", b, c)] {
+                        group.addTask {
+                            do {
+                                _ = try await store.change(target.user.id, by: actor, notOnYourself: true, now: 1) { member, changing in
+                                    try await changing.db.raw("UPDATE users SET role = 'engineer' WHERE id = \(bind: member.user.id)").run()
+                                    order.update { $0.append(name) }
+                                }
+                                return (name, true)
+                            } catch let error as APIError where error.code == .forbidden {
+                                return (name, false)
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: [String: Bool]()) { $0[$1.0] = $1.1 }
+                }
+                #expect(outcomes["A demotes B"] == true)
+                if outcomes["B demotes C"] == true {
+                    #expect(order.value == ["B demotes C", "A demotes B"], "B's change committed after B was demoted")
+                } else {
+                    let cRole = try await accounts.user(email: "nopassword@acme.test")?.role
+                    #expect(cRole == "admin", "a refused change changed nothing")
+                }
+            }
+            // The losing order made certain: B, demoted already, still looks an admin to its caller.
+            try await database.withConnection { db in
+                try await db.raw("UPDATE users SET role = 'admin' WHERE id = \(bind: ids[2])").run()
+                try await db.raw("UPDATE users SET role = 'engineer' WHERE id = \(bind: ids[1])").run()
+            }
+            do {
+                _ = try await store.change(c.user.id, by: b, notOnYourself: true, now: 1) { member, changing in
+                    try await changing.db.raw("UPDATE users SET role = 'engineer' WHERE id = \(bind: member.user.id)").run()
+                }
+                Issue.record("a demoted admin's change was made")
+            } catch let error as APIError {
+                #expect(error.code == .forbidden && error.message == "You do not have permission to do this")
+            }
+            #expect(try await accounts.user(email: "nopassword@acme.test")?.role == "admin")
         }
     }
 }

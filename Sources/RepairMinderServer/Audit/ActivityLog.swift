@@ -48,18 +48,19 @@ enum ActivityLog {
     }
 
     /// Records `type` for `userId`, from `device` (the request's, when there is one), about
-    /// `sessionId`; with `actor`, done to them by that admin of `companyId`, `detail` saying what
-    /// changed.
+    /// `sessionId`; with `actor`, done to them by that admin, `detail` saying what changed. The
+    /// event is the actor's shop's unless `companyId` names the member's (a platform
+    /// administrator acting on another shop's member).
     static func record(
         _ type: ActivityEventType, userId: String, sessionId: String? = nil, device: ClientDevice? = nil, at now: Double,
-        actor: AuthenticatedStaff? = nil, detail: [String: String]? = nil, on db: any SQLDatabase
+        actor: AuthenticatedStaff? = nil, companyId: String? = nil, detail: [String: String]? = nil, on db: any SQLDatabase
     ) async throws {
         let userAgent = device?.userAgent.map { String($0.prefix(SessionStore.userAgentLimit)) }
         let encodedDetail = try detail.map(Self.detailJSON)
         try await db.raw(
             """
             INSERT INTO activity_log (id, user_id, company_id, actor_user_id, type, at, ip_address, user_agent, session_id, detail)
-            VALUES (\(bind: OrderedID.next()), \(bind: userId), \(bind: actor?.company.id), \(bind: actor?.user.id),
+            VALUES (\(bind: OrderedID.next()), \(bind: userId), \(bind: companyId ?? actor?.company.id), \(bind: actor?.user.id),
                 \(bind: type.rawValue), \(bind: now), \(bind: device?.ipAddress), \(bind: userAgent), \(bind: sessionId),
                 \(bind: encodedDetail))
             """

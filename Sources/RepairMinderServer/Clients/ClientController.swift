@@ -42,8 +42,14 @@ struct ClientController {
         try await store.create(call.body, by: try call.staff, device: call.device, now: clock.now()).shopWire
     }
 
+    /// Recorded (`clients_exported`) before the first row leaves: a bulk read of personal data
+    /// is an event even when the download breaks off.
     @Sendable func export(_ call: RouteCall<EmptyPayload>) async throws -> Response {
-        ClientExport(database: store.database).response(companyId: try call.staff.company.id)
+        let staff = try call.staff
+        try await store.database.withConnection { db in
+            try await ActivityLog.record(.clientsExported, userId: staff.user.id, device: call.device, at: clock.now(), actor: staff, on: db)
+        }
+        return ClientExport(database: store.database).response(companyId: staff.company.id)
     }
 
     @Sendable func importFile(_ call: RouteCall<CSVFile>) async throws -> ClientImportReport {

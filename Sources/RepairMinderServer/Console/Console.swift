@@ -25,6 +25,10 @@ struct Console: Sendable {
         guard let token = ConsoleCookies.value(ConsoleCookies.session, in: request) else { return nil }
         let now = clock.now()
         guard let session = try await sessions.live(token: token, now: now) else { return nil }
+        // The shop's lifetime as it is now, not as it was at sign-in (docs/API.md §13.3): a
+        // shortened one ends an older console session as it ends an API session's refresh.
+        let policy = try await callers.policies.cached(companyId: session.companyId)
+        guard now < session.createdAt + policy.sessionMaxLifetime(isMobile: false, settings: settings) else { return nil }
         let role = UserRole(rawValue: session.role)
         // The claims a token of this session would carry, so the caller is checked as a
         // bearer's is: the same cache, session touch, quarantine status and policy standing.
@@ -115,8 +119,8 @@ struct ConsolePageRequest: Sendable {
         let user = staff.user
         let role = user.userRole
         var links: [(String, String)] = []
-        if role.may(.usersManage) { links.append(("\(Console.root)/team", "Team")) }
-        if role.may(.clientsRead) { links.append(("\(Console.root)/clients", "Clients")) }
+        if role.may(.usersManage, inCompany: staff.company.id) { links.append(("\(Console.root)/team", "Team")) }
+        if role.may(.clientsRead, inCompany: staff.company.id) { links.append(("\(Console.root)/clients", "Clients")) }
         // Every member may read the shop's policy (its GET route requires no permission).
         links.append(("\(Console.root)\(ConsolePolicyPages.path)", "Sign-in requirements"))
         if role.may(.companiesManage, inCompany: staff.company.id) {

@@ -18,6 +18,8 @@ struct ConsoleSessionStore: Sendable {
         let role: String
         let companyId: String
         let amr: String?
+        /// When the sign-in started it: where the shop's current lifetime counts from.
+        let createdAt: Double
     }
 
     /// Makes `sessionId`, which a sign-in just started, the console's: held by `token`, and
@@ -40,7 +42,7 @@ struct ConsoleSessionStore: Sendable {
         try await database.withConnection { db in
             try await db.raw(
                 """
-                SELECT s.id, s.user_id, s.amr, u.role, u.company_id FROM sessions s JOIN users u ON u.id = s.user_id
+                SELECT s.id, s.user_id, s.amr, s.created_at, u.role, u.company_id FROM sessions s JOIN users u ON u.id = s.user_id
                 WHERE s.console_token_hash = \(bind: SecretHashing.tokenHash(token)) AND s.revoked_at IS NULL
                   AND COALESCE(s.last_used_at, s.created_at) > \(bind: now - Self.idleLimit)
                   AND EXISTS (SELECT 1 FROM refresh_tokens WHERE session_id = s.id AND expires_at > \(bind: now))

@@ -33,7 +33,7 @@ struct ConsoleSignIn: Sendable {
         let role = staff.user.userRole
         if staff.restricted { return "/account" }
         if role.may(.companiesManage, inCompany: staff.company.id) { return "/admin/shops" }
-        if role.may(.usersManage) { return "/team" }
+        if role.may(.usersManage, inCompany: staff.company.id) { return "/team" }
         return "/account"
     }
 

@@ -123,6 +123,10 @@ extension APIError {
     /// A platform administrator is the operators' to manage, not a shop's.
     static let platformAdminUntouchable = APIError(
         .forbidden, .forbidden, "Platform administrators are managed by the operators")
+    /// An invitation or role change that would put another role into the platform's own company.
+    static let platformCompanyTakesOnlyPlatformAdmins = APIError(
+        .forbidden, .forbidden,
+        "The platform's own company has only platform administrators: the operators add them with repairminder admin create")
 
     // Refresh (docs/API.md §2.7).
     static let invalidRefreshToken = APIError(.unauthorized, .invalidRefreshToken, "Invalid refresh token")

@@ -22,7 +22,10 @@ struct HTMLPage: Equatable {
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         headers[Self.xFrameOptions] = "DENY"
-        headers[Self.referrerPolicy] = "no-referrer"
+        // The token in the address never leaves for another site; `same-origin`, not
+        // `no-referrer`, because under `no-referrer` a browser sends the page's own form post
+        // with `Origin: null`, and the invitation page takes a form only from itself.
+        headers[Self.referrerPolicy] = "same-origin"
         headers[.cacheControl] = "no-store"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
@@ -35,7 +38,7 @@ struct HTMLPage: Equatable {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="referrer" content="no-referrer">
+        <meta name="referrer" content="same-origin">
         <title>\(Self.escaped(heading)) · \(Self.escaped(site))</title>
         <style>\(Self.style)</style>
         </head>

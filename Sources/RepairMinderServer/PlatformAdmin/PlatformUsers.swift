@@ -36,12 +36,17 @@ struct PlatformUsers: Sendable {
     }
 
     /// Ends every session of staff account `id`, in any shop; how many were live. Recorded as
-    /// the team's `sessions_revoked_by_admin`, with the platform administrator as the actor.
+    /// the team's `sessions_revoked_by_admin` of the member's shop, with the platform
+    /// administrator as the actor.
     func signOut(_ id: String, by staff: AuthenticatedStaff, device: ClientDevice, now: Double) async throws -> Int {
         try await revocation.transaction { changing in
-            guard try await changing.db.raw("SELECT id FROM users WHERE id = \(bind: id)").first() != nil else { throw APIError.notFound }
+            guard
+                let companyId = try await changing.db.raw("SELECT company_id FROM users WHERE id = \(bind: id)")
+                    .first(decodingColumn: "company_id", as: String.self)
+            else { throw APIError.notFound }
             let revoked = try await changing.revokeAll(ofUser: id, reason: "signed_out_by_platform_admin", device: device, now: now)
-            try await ActivityLog.record(.sessionsRevokedByAdmin, userId: id, device: device, at: now, actor: staff, on: changing.db)
+            try await ActivityLog.record(
+                .sessionsRevokedByAdmin, userId: id, device: device, at: now, actor: staff, companyId: companyId, on: changing.db)
             changing.changedUser(id)
             return revoked
         }

@@ -95,13 +95,14 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         return (try row.decode(model: TokenRow.self, with: columns), try row.decode(model: Account.self, with: columns))
     }
 
-    /// Why a token of this session may not be exchanged at `now`, claimed or not: a dead
-    /// session stays dead (`INVALID_REFRESH_TOKEN`); an inactive user's session is ended
-    /// (`USER_INACTIVE`); a session past its absolute end (one whose token was issued before
-    /// that end was enforced) is over (`REFRESH_TOKEN_EXPIRED`).
+    /// Why a token of this session may not be exchanged at `now`, claimed or not: an inactive
+    /// user's session is ended (`USER_INACTIVE`, first: deactivating a member revokes their
+    /// sessions, and the app tells the person why only on this code); a dead session stays dead
+    /// (`INVALID_REFRESH_TOKEN`); a session past its absolute end (one whose token was issued
+    /// before that end was enforced) is over (`REFRESH_TOKEN_EXPIRED`).
     static func refusal(_ row: TokenRow, _ user: Account, now: Double, settings: ServerSettings) -> APIError? {
-        if row.revokedAt != nil { return .invalidRefreshToken }
         if !user.canSignIn { return .userInactive }
+        if row.revokedAt != nil { return .invalidRefreshToken }
         if now >= row.sessionStart + settings.sessionMaxLifetime(isMobile: row.isMobile != 0) { return .refreshTokenExpired }
         return nil
     }

@@ -26,8 +26,12 @@ struct InvitationController {
         try await store.pending(companyId: try call.staff.company.id, now: clock.now())
     }
 
+    /// The platform's own company takes only `master_admin`s, whom no body can name: its
+    /// administrators are invited by the operators (`repairminder admin create`).
     @Sendable func invite(_ call: RouteCall<InvitationRequest>) async throws -> Invitation {
-        try await store.invite(call.body, by: try call.staff, serverURL: serverURL, device: call.device, now: clock.now())
+        let staff = try call.staff
+        if PlatformOwnCompany.contains(staff.company.id) { throw APIError.platformCompanyTakesOnlyPlatformAdmins }
+        return try await store.invite(call.body, by: staff, serverURL: serverURL, device: call.device, now: clock.now())
     }
 
     @Sendable func resend(_ call: RouteCall<EmptyPayload>) async throws -> Invitation {

@@ -8,8 +8,12 @@ import RepairMinderModels
 /// Joined with a password, the page says so and signs nothing in. Joined without one, it signs
 /// the new member in to the web console (`signIn`, docs/API.md §15.6), where they add a passkey
 /// (or sign in with emailed codes from then on), as the app's accept signs in to the app.
+/// A form is taken only from the page itself: another site's post of a token it holds would
+/// otherwise swap a victim's console session for the attacker's (login CSRF).
 struct InvitationPageController {
     let invitations: InvitationController
+    /// Whose origin a form's `Origin` must name (`ConsoleForm.isSameOrigin`).
+    let settings: ServerSettings
     /// Starts a console session for a member who just joined without a password.
     let signIn: @Sendable (_ userId: String, ClientDevice, Request) async throws -> Response
 
@@ -38,6 +42,7 @@ struct InvitationPageController {
     }
 
     func submit(_ request: Request, _ context: AppRequestContext, bodyLimit: Int) async throws -> Response {
+        guard ConsoleForm.isSameOrigin(request, settings: settings) else { throw RefusedPage(page: Self.crossSite) }
         let form = try await LinkPageMounting.form(Form.self, from: request, bodyLimit: bodyLimit, page: "the invitation page")
         let token = try Self.token(form.token)
         let offer = try await offer(of: token)
@@ -65,6 +70,10 @@ struct InvitationPageController {
         if password.isEmpty { return try await signIn(userId, device, request) }
         return InvitationPage.joined(shop: offer.company.name, email: offer.email, withPassword: true).page.response()
     }
+
+    /// The answer to a form another site posted (or one without `Origin`), before it is read.
+    static let crossSite = InvitationPage.failure(
+        .forbidden, "This form can only be sent from the invitation page. Open the link in the email again.").page
 
     /// `raw` as the token's rule reads it, or the page of a link without a usable one.
     static func token(_ raw: String?) throws(RefusedPage) -> String {

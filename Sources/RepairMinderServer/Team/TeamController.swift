@@ -48,6 +48,8 @@ struct TeamController {
             let db = changing.db
             if let newRole, newRole != member.user.userRole {
                 if member.user.id == staff.user.id { throw APIError.cannotChangeSelf }
+                // No body gives `master_admin`, the only role the platform's company takes.
+                if PlatformOwnCompany.contains(member.user.companyId) { throw APIError.platformCompanyTakesOnlyPlatformAdmins }
                 if newRole != .admin { try await TeamStore.keepsAnAdmin(besides: member, on: db) }
                 try await db.raw("UPDATE users SET role = \(bind: newRole.rawValue) WHERE id = \(bind: member.user.id)").run()
                 if !newRole.may(.usersManage) { try await InvitationStore.revokeSent(by: member.user.id, now: now, on: db) }
@@ -55,14 +57,22 @@ struct TeamController {
                     .roleChanged, userId: member.user.id, device: device, at: now, actor: staff,
                     detail: ["from": member.user.role, "to": newRole.rawValue], on: db)
             }
-            if let firstName = body.firstName {
+            // The other fields, each recorded when it changes what is stored.
+            var changed: [String: String] = [:]
+            if let firstName = body.firstName, firstName != member.user.firstName {
                 try await db.raw("UPDATE users SET first_name = \(bind: firstName) WHERE id = \(bind: member.user.id)").run()
+                changed["firstName"] = firstName
             }
-            if let lastName = body.lastName {
+            if let lastName = body.lastName, lastName != member.user.lastName {
                 try await db.raw("UPDATE users SET last_name = \(bind: lastName) WHERE id = \(bind: member.user.id)").run()
+                changed["lastName"] = lastName
             }
-            if let enabled = body.magicLinkEnabled {
+            if let enabled = body.magicLinkEnabled, enabled != (member.user.magicLinkEnabled != 0) {
                 try await db.raw("UPDATE users SET magic_link_enabled = \(bind: enabled ? 1 : 0) WHERE id = \(bind: member.user.id)").run()
+                changed["magicLinkEnabled"] = String(enabled)
+            }
+            if !changed.isEmpty {
+                try await ActivityLog.record(.memberUpdated, userId: member.user.id, device: device, at: now, actor: staff, detail: changed, on: db)
             }
         }
         return changed.wire(companyStatus: staff.company.companyStatus)

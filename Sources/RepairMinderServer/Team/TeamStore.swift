@@ -104,15 +104,18 @@ struct TeamStore: Sendable {
     }
 
     /// Runs `change` on member `id` of the caller's shop, one change per shop at a time, after
-    /// the rules every change keeps: the member exists in the shop (404), is not a platform
-    /// administrator (403), and, for `notOnYourself`, is not the caller (409). The caller
-    /// cache forgets the member once it commits; the answer is the member as changed.
+    /// the rules every change keeps: the caller may still manage the team as the database has
+    /// it now (403: an admin demoted by a change that committed a moment ago loses the race),
+    /// the member exists in the shop (404), is not a platform administrator (403), and, for
+    /// `notOnYourself`, is not the caller (409). The caller cache forgets the member once it
+    /// commits; the answer is the member as changed.
     func change(
         _ id: String, by caller: AuthenticatedStaff, notOnYourself: Bool, now: Double,
         _ change: @Sendable (MemberRow, Revocations) async throws -> Void
     ) async throws -> MemberRow {
         let companyId = caller.company.id
         return try await revocation.transaction(serializedOn: "team:" + companyId) { changing in
+            try await Self.stillManages(caller, on: changing.db)
             let member = try await Self.member(id: id, companyId: companyId, on: changing.db)
             guard member.user.userRole != .masterAdmin else { throw APIError.platformAdminUntouchable }
             if notOnYourself, member.user.id == caller.user.id { throw APIError.cannotChangeSelf }
@@ -121,6 +124,19 @@ struct TeamStore: Sendable {
             try await changing.db.raw("UPDATE users SET updated_at = \(bind: now) WHERE id = \(bind: id)").run()
             return try await Self.member(id: id, companyId: companyId, on: changing.db)
         }
+    }
+
+    /// Refuses (403) a caller who, as stored now, is no longer an active member of their shop
+    /// with `users:manage`: read inside the shop's serialized transaction, after any change
+    /// that was made before it.
+    static func stillManages(_ caller: AuthenticatedStaff, on db: any SQLDatabase) async throws {
+        let row = try await db.raw(
+            "SELECT role, is_active, archived, company_id FROM users WHERE id = \(bind: caller.user.id)"
+        ).first()
+        guard let row, try row.decode(column: "company_id", as: String.self) == caller.company.id,
+            try row.decode(column: "is_active", as: Int.self) == 1, try row.decode(column: "archived", as: Int.self) == 0,
+            UserRole(rawValue: try row.decode(column: "role", as: String.self)).may(.usersManage, inCompany: caller.company.id)
+        else { throw APIError.noPermission }
     }
 
     /// Refuses a change that would leave the shop without an active admin: `member` is one and
