@@ -9,6 +9,7 @@ public struct CustomerMagicLinkRequest: Codable, Sendable, Equatable {
 }
 
 extension CustomerMagicLinkRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("email", \.email, FieldRules.email),
         .optional("companyId", \.companyId, FieldRules.identifier),
@@ -31,6 +32,7 @@ public struct CustomerVerifyCodeRequest: Codable, Sendable, Equatable {
 }
 
 extension CustomerVerifyCodeRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("email", \.email, FieldRules.email),
         .string("code", \.code, FieldRules.sixDigitCode),

@@ -52,6 +52,7 @@ public struct DeviceTokenRegistration: Codable, Sendable, Equatable {
 }
 
 extension DeviceTokenRegistration: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("deviceToken", \.deviceToken, FieldRules.deviceToken),
         .decoded("platform", .cases(of: PushPlatform.self)),
@@ -97,6 +98,7 @@ public struct DeviceTokenRemoval: Codable, Sendable, Equatable {
 }
 
 extension DeviceTokenRemoval: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [.string("deviceToken", \.deviceToken, FieldRules.deviceToken)]
     public static var example: DeviceTokenRemoval { DeviceTokenRemoval(deviceToken: WireExample.deviceToken) }
 }
@@ -172,6 +174,7 @@ public struct PushPreferencesUpdate: Codable, Sendable, Equatable {
 }
 
 extension PushPreferencesUpdate: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     /// Booleans only: a present `null` is refused by decoding like any other non-boolean.
     public static let fields: [RequestField<Self>] = ["enabled", "orders", "devices", "enquiries", "payments"].map {
         .decoded($0, .boolean, required: false)

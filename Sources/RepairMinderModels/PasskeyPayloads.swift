@@ -203,6 +203,7 @@ public struct AuthenticatorAttestationResponseJSON: Codable, Sendable, Equatable
 }
 
 extension AuthenticatorAttestationResponseJSON: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("clientDataJSON", \.clientDataJSON, FieldRules.base64URL(maxLength: 4096)),
         .string("attestationObject", \.attestationObject, FieldRules.base64URL(maxLength: 16384)),
@@ -230,6 +231,7 @@ public struct RegistrationResponseJSON: Codable, Sendable, Equatable {
 }
 
 extension RegistrationResponseJSON: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("id", \.id, FieldRules.base64URL(maxLength: 1366, description: "The credential id")),
         .string("rawId", \.rawId, FieldRules.base64URL(maxLength: 1366, description: "The credential id again")),
@@ -256,6 +258,7 @@ public struct AuthenticatorAssertionResponseJSON: Codable, Sendable, Equatable {
 }
 
 extension AuthenticatorAssertionResponseJSON: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("clientDataJSON", \.clientDataJSON, FieldRules.base64URL(maxLength: 4096)),
         .string("authenticatorData", \.authenticatorData, FieldRules.base64URL(maxLength: 4096)),
@@ -284,6 +287,7 @@ public struct AuthenticationResponseJSON: Codable, Sendable, Equatable {
 }
 
 extension AuthenticationResponseJSON: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("id", \.id, FieldRules.base64URL(maxLength: 1366, description: "The credential id")),
         .string("rawId", \.rawId, FieldRules.base64URL(maxLength: 1366, description: "The credential id again")),

@@ -5,6 +5,7 @@ public struct ForgotPasswordRequest: Codable, Sendable, Equatable {
 }
 
 extension ForgotPasswordRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [.string("email", \.email, FieldRules.email)]
     public static var example: ForgotPasswordRequest { ForgotPasswordRequest(email: WireExample.staffEmail) }
 }
@@ -22,6 +23,7 @@ public struct ResetPasswordRequest: Codable, Sendable, Equatable {
 }
 
 extension ResetPasswordRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("email", \.email, FieldRules.email),
         .string("code", \.code, FieldRules.sixDigitCode),
@@ -44,6 +46,7 @@ public struct ChangePasswordRequest: Codable, Sendable, Equatable {
 }
 
 extension ChangePasswordRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .optional("currentPassword", \.currentPassword, FieldRules.secret.described("Required when the user has a password")),
         .string("newPassword", \.newPassword, FieldRules.newPassword),

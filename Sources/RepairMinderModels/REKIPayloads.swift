@@ -92,6 +92,7 @@ public struct REKIResetPasswordRequest: Codable, Sendable, Equatable {
 }
 
 extension REKIResetPasswordRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("token", \.token, FieldRules.resetToken),
         .string("newPassword", \.newPassword, FieldRules.newPassword),

@@ -15,6 +15,7 @@ public struct RegisterRequest: Codable, Sendable, Equatable {
 }
 
 extension RegisterRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("companyName", \.companyName, FieldRules.text(maxLength: 200, description: "The shop's name")),
         .string("firstName", \.firstName, FieldRules.text(maxLength: 100)),
@@ -40,6 +41,7 @@ public struct RegisterVerifyRequest: Codable, Sendable, Equatable {
 }
 
 extension RegisterVerifyRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("email", \.email, FieldRules.email),
         .string("code", \.code, FieldRules.sixDigitCode),

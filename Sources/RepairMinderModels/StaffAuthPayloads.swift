@@ -9,6 +9,7 @@ public struct LoginRequest: Codable, Sendable, Equatable {
 }
 
 extension LoginRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("email", \.email, FieldRules.email),
         .string("password", \.password, FieldRules.secret.described("Sent exactly as typed")),
@@ -145,6 +146,7 @@ public struct TwoFactorCodeRequest: Codable, Sendable, Equatable {
 }
 
 extension TwoFactorCodeRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("userId", \.userId, FieldRules.identifier),
         .string("email", \.email, FieldRules.email),
@@ -176,6 +178,7 @@ public struct TwoFactorVerifyRequest: Codable, Sendable, Equatable {
 }
 
 extension TwoFactorVerifyRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("userId", \.userId, FieldRules.identifier),
         .optional("code", \.code, FieldRules.secondFactorCode),
@@ -198,6 +201,7 @@ public struct MagicLinkRequest: Codable, Sendable, Equatable {
 }
 
 extension MagicLinkRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [.string("email", \.email, FieldRules.email)]
     public static var example: MagicLinkRequest { MagicLinkRequest(email: WireExample.staffEmail) }
 }
@@ -213,6 +217,7 @@ public struct MagicLinkVerifyRequest: Codable, Sendable, Equatable {
 }
 
 extension MagicLinkVerifyRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("email", \.email, FieldRules.email),
         .string("code", \.code, FieldRules.sixDigitCode),
@@ -262,6 +267,7 @@ public struct RefreshRequest: Codable, Sendable, Equatable {
 }
 
 extension RefreshRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [.string("refreshToken", \.refreshToken, FieldRules.refreshToken)]
     public static var example: RefreshRequest { RefreshRequest(refreshToken: WireExample.refreshToken) }
 }

@@ -31,6 +31,7 @@ public struct TOTPCodeRequest: Codable, Sendable, Equatable {
 }
 
 extension TOTPCodeRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [.string("code", \.code, FieldRules.secondFactorCode)]
     public static var bodyDescription: String? {
         "verify-setup takes a current 6-digit code (anything else is a wrong code); disable also takes a recovery code"

@@ -141,7 +141,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
 
     try PublicController(
         database: database, accounts: accounts, serverURL: settings.serverURL, logoDirectory: settings.dataDirectory,
-        signer: signer, rekiServed: settings.rekiEnabled, appleAppIds: settings.appleAppIds)
+        signer: signer, rekiServed: settings.rekiEnabled, appleAppIds: settings.appleAppIds, settings: settings)
         .mount(on: routes)
     let passwordPolicy = try PasswordPolicy.bundled()
     let issuer = TokenIssuer(

@@ -8,6 +8,8 @@ public protocol WireRequest: WireType {
     static var bodyDescription: String? { get }
     /// Optional fields of which exactly one must be given (a code or a passkey); empty for most.
     static var exactlyOneOf: [String] { get }
+    /// What a member the type does not know is met with (`UnknownFields`; `.refused` unless said).
+    static var unknownFields: UnknownFields { get }
 }
 
 extension WireRequest {

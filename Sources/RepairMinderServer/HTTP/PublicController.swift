@@ -21,7 +21,7 @@ struct PublicController {
 
     init(
         database: Database, accounts: AccountStore, serverURL: String, logoDirectory: String, signer: TokenSigner,
-        rekiServed: Bool = true, appleAppIds: [String] = []
+        rekiServed: Bool = true, appleAppIds: [String] = [], settings: ServerSettings? = nil
     ) throws {
         self.database = database
         self.accounts = accounts
@@ -30,7 +30,7 @@ struct PublicController {
         // REKI's reset mail links to /reset-password: the app opens it when installed.
         appleAppSiteAssociation = ByteBuffer(
             bytes: try JSONEncoder().encode(AppleAppSiteAssociation(appIds: appleAppIds, paths: ["/reset-password", "/invite", ClientPortal.pagePath])))
-        openAPI = ByteBuffer(bytes: try OpenAPIDocument.json(serverURL: serverURL, includingREKI: rekiServed))
+        openAPI = ByteBuffer(bytes: try OpenAPIDocument.json(serverURL: serverURL, includingREKI: rekiServed, settings: settings))
         let json = try AppConfig.bundledJSON()
         // Refuse to start with a config file the SDK could not decode.
         _ = try JSONDecoder().decode(AppConfig.self, from: json)

@@ -36,7 +36,8 @@ struct RequestDecoder: Sendable {
             throw APIError.payloadTooLarge
         }
         let decoded: Body
-        let data = Data(buffer: buffer)
+        var data = Data(buffer: buffer)
+        if let described = Body.self as? any WireRequest.Type { data = try Self.reconciled(data, as: described) }
         do {
             decoded = try Self.jsonDecoder.decode(Body.self, from: data)
         } catch let error as DecodingError {
@@ -79,6 +80,23 @@ struct RequestDecoder: Sendable {
         } catch let problem as FieldProblem {
             throw APIError.validation(problem.message)
         }
+    }
+
+    /// `data` with its members as `type` reads them (`WireRequest.reconciled`: 400 for a member
+    /// a strict type does not know, another spelling of a field renamed for a tolerant one).
+    /// Bytes that are not a JSON object are left for the decoder to name.
+    private static func reconciled(_ data: Data, as type: any WireRequest.Type) throws -> Data {
+        guard type.needsReconciling(data), let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            return data
+        }
+        let reconciled: [String: Any]
+        do {
+            reconciled = try type.reconciled(object)
+        } catch {
+            throw APIError.validation(error.message)
+        }
+        guard !NSDictionary(dictionary: reconciled).isEqual(to: object) else { return data }
+        return (try? JSONSerialization.data(withJSONObject: reconciled)) ?? data
     }
 
     /// The body checked against the rules its type declares (`WireRequest.fields`).

@@ -6,15 +6,33 @@ import RepairMinderModels
 /// `repairminder openapi` print.
 public enum OpenAPIDocument {
     /// The document as JSON bytes (sorted keys, so the output is stable); without REKI's
-    /// routes when the server does not serve them (`--reki false`).
-    public static func json(serverURL: String, includingREKI: Bool = true) throws -> Data {
+    /// routes when the server does not serve them (`--reki false`); with `settings`, the
+    /// maxima that are settings as that server has them (`settingMaxima`).
+    public static func json(serverURL: String, includingREKI: Bool = true, settings: ServerSettings? = nil) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return try encoder.encode(document(serverURL: serverURL, includingREKI: includingREKI))
+        return try encoder.encode(document(serverURL: serverURL, includingREKI: includingREKI, settings: settings))
+    }
+
+    /// A field whose largest value is one of the server's settings: its schema, property and
+    /// that value.
+    struct SettingMaximum {
+        let schema: String
+        let property: String
+        let maximum: Int
+    }
+
+    /// The fields whose maximum `settings` decide: a shop's session lifetimes, at most the
+    /// server's own (`SecurityPolicyController` refuses more).
+    static func settingMaxima(_ settings: ServerSettings) -> [SettingMaximum] {
+        [
+            SettingMaximum(schema: SessionLifetimeUpdate.schemaName, property: "web", maximum: ShopPolicy.serverDays(isMobile: false, settings: settings)),
+            SettingMaximum(schema: SessionLifetimeUpdate.schemaName, property: "mobile", maximum: ShopPolicy.serverDays(isMobile: true, settings: settings)),
+        ]
     }
 
     /// The document as a JSON value.
-    public static func document(serverURL: String, includingREKI: Bool = true) -> JSONValue {
+    public static func document(serverURL: String, includingREKI: Bool = true, settings: ServerSettings? = nil) -> JSONValue {
         var schemas = SchemaRendering()
         var paths: [String: JSONValue] = [:]
         for route in Routes.served where includingREKI || !Routes.REKI.contains(path: route.path.description) {
@@ -24,6 +42,9 @@ public enum OpenAPIDocument {
             paths[route.path.description] = .object(item)
         }
         var components = schemas.components
+        for limit in settings.map(settingMaxima) ?? [] {
+            components[limit.schema] = Self.stating(limit, in: components[limit.schema])
+        }
         components["ErrorEnvelope"] = errorEnvelopeSchema(codes: ErrorCode.all)
         components["BareSuccess"] = [
             "type": "object", "required": ["success"], "properties": ["success": ["type": "boolean", "enum": [true]]],
@@ -236,6 +257,24 @@ public enum OpenAPIDocument {
     private static func operationId(_ route: AnyRoute) -> String {
         let words = route.path.description.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
         return route.method.rawValue.lowercased() + words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    /// `schema` (a rendered object) with `limit.property`'s `maximum` (its own, or its
+    /// non-null choice's) set to `limit.maximum`.
+    private static func stating(_ limit: SettingMaximum, in schema: JSONValue?) -> JSONValue? {
+        guard case .object(var object)? = schema, case .object(var properties)? = object["properties"],
+            case .object(var property)? = properties[limit.property]
+        else { return schema }
+        if case .array(var choices)? = property["anyOf"], case .object(var first)? = choices.first {
+            first["maximum"] = .number(Double(limit.maximum))
+            choices[0] = .object(first)
+            property["anyOf"] = .array(choices)
+        } else {
+            property["maximum"] = .number(Double(limit.maximum))
+        }
+        properties[limit.property] = .object(property)
+        object["properties"] = .object(properties)
+        return .object(object)
     }
 }
 

@@ -13,6 +13,9 @@ struct SchemaRendering {
         if components[name] == nil {
             components[name] = [:]  // placeholder: a type that refers to itself stops here
             var rendered = render(type.schema)
+            if let request = type as? any WireRequest.Type, request.unknownFields == .refused {
+                rendered = Self.closed(rendered)
+            }
             if case .object(var members) = rendered, let example = Self.example(of: type) {
                 members["examples"] = [example]
                 rendered = .object(members)
@@ -54,6 +57,18 @@ struct SchemaRendering {
         case .anything: return [:]
         case .oneOf(let choices): return ["oneOf": .array(choices.map { render($0) })]
         }
+    }
+
+    /// `schema` (an object, or a choice of objects) taking no member it does not list
+    /// (`additionalProperties: false`): a body whose type refuses unknown fields.
+    private static func closed(_ schema: JSONValue) -> JSONValue {
+        guard case .object(var members) = schema else { return schema }
+        if case .array(let choices) = members["oneOf"] {
+            members["oneOf"] = .array(choices.map(closed))
+        } else if members["type"] == "object" {
+            members["additionalProperties"] = false
+        }
+        return .object(members)
     }
 
     /// The type's example as JSON, or nil for types that are not JSON (files).
