@@ -88,6 +88,36 @@ import Testing
         }
     }
 
+    /// ECDSA signatures are malleable: (r, s) and (r, n − s) both verify, so a holder can spell a
+    /// token they hold a second way (docs/API.md §2.6 decides to accept it, as jwt-kit and PyJWT
+    /// do). Nothing keys on a token's bytes: the second spelling carries the same session, and
+    /// ending that session refuses both.
+    @Test func aSecondSpellingOfATokenIsTheSameSessionAndEndsWithIt() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let token = try #require(try await client.signIn().string("token"))
+            let parts = token.split(separator: ".").map(String.init)
+            let signature = try #require(Data(base64URLEncoded: parts[2]))
+            #expect(signature.count == 64)
+            // n, the order of P-256, big-endian.
+            let hex = Array("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551")
+            let order = stride(from: 0, to: hex.count, by: 2).compactMap { UInt8(String(hex[$0...$0 + 1]), radix: 16) }
+            var s = [UInt8](signature.suffix(32)), borrow = 0
+            for index in stride(from: 31, through: 0, by: -1) {
+                let difference = Int(order[index]) - Int(s[index]) - borrow
+                s[index] = UInt8((difference + 256) % 256)
+                borrow = difference < 0 ? 1 : 0
+            }
+            let other = parts[0] + "." + parts[1] + "." + (signature.prefix(32) + Data(s)).base64URLEncoded()
+            #expect(other != token)
+            #expect(try await client.send(.get, "/api/auth/me", bearer: other).status == .ok)
+            #expect(try await client.send(.post, "/api/auth/logout", bearer: other).status == .ok)
+            for spelling in [token, other] {
+                try await client.send(.get, "/api/auth/me", bearer: spelling).expectFailure(.unauthorized, "UNAUTHORIZED")
+            }
+        }
+    }
+
     @Test func logoutRevokesTheSessionAndItsAccessToken() async throws {
         let server = try await TestServer()
         try await server.run { client in

@@ -25,6 +25,27 @@ import Testing
         return String(mail.text[range].suffix(64))
     }
 
+    /// A shop chooses its name and its admins theirs: in mail the platform sends they read the
+    /// same but no mail client finds a link in them.
+    @Test func namesAShopChoseCannotBecomeLinksInItsMail() async throws {
+        let server = try await TestServer()
+        try await server.withDatabase { database in
+            try await database.withConnection { db in
+                try await db.raw("UPDATE companies SET name = 'Go to https://evil.example' WHERE name = 'Acme Repairs'").run()
+                try await db.raw("UPDATE users SET first_name = 'x@evil.example', last_name = 'www.evil.example' WHERE email = \(bind: TeamTests.admin)").run()
+            }
+        }
+        try await server.run { client in
+            let admin = try await TeamTests.token(client)
+            #expect(try await Self.invite(client, admin).status == .created)
+            let mail = try #require(try await client.mail(to: Self.invitee).last)
+            #expect(mail.text.hasPrefix("x\u{FF20}evil\u{2024}example www\u{2024}evil\u{2024}example invited you to join Go to https\u{A789}//evil\u{2024}example on"))
+            for link in ["evil.example", "https://evil", "@evil"] { #expect(!mail.text.contains(link), "\(link)") }
+            // The link the mail is for stays a link.
+            #expect(try await Self.linkToken(client).count == 64)
+        }
+    }
+
     @Test func anInvitationIsMailedLookedAtAcceptedAndUsedUp() async throws {
         let server = try await TestServer()
         try await server.run { client in

@@ -89,11 +89,11 @@ struct ClientPortal: Sendable {
 /// The mail of a portal invitation.
 enum PortalEmail {
     static func invitation(to email: String, name: String?, shop: String, link: String, now: Double) -> MailMessage {
-        let greeting = name.map { "Hello \($0),\n\n" } ?? ""
+        let greeting = name.map { "Hello \($0.unlinkable),\n\n" } ?? ""
         return MailMessage(
             to: email, subject: "Follow your repairs with Repair Minder",
             text: """
-                \(greeting)\(shop) invites you to follow your repairs with them on Repair Minder: see where each repair is and approve quotes.
+                \(greeting)\(shop.unlinkable) invites you to follow your repairs with them on Repair Minder: see where each repair is and approve quotes.
 
                 Sign in with this address (\(email)) in the Repair Minder app or at \(link). There is no password: we email you a code each time.
 

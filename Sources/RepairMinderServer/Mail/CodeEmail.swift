@@ -28,7 +28,7 @@ enum CodeEmail {
         coded(
             to: email, subject: "Finish registering your shop with Repair Minder", kind: "registration", code: code,
             validMinutes: validMinutes,
-            footer: "You are registering \(companyName). If you did not register a shop, you can ignore this email: "
+            footer: "You are registering \(companyName.unlinkable). If you did not register a shop, you can ignore this email: "
                 + "nothing is created without the code.", now: now)
     }
 

@@ -5,14 +5,15 @@ import RepairMinderModels
 /// that already has an account, and the notice of an admin's reset of someone's sign-in methods.
 enum TeamEmail {
     /// Shop names and people's names go in the body only, never the subject: a subject line is
-    /// what spam filters judge first, and a name is whatever someone typed.
+    /// what spam filters judge first, and a name is whatever someone typed; in the body they
+    /// cannot become links (`unlinkable`).
     static func invitation(
         to email: String, shop: String, invitedBy: String, role: UserRole, link: String, validDays: Int, now: Double
     ) -> MailMessage {
         MailMessage(
             to: email, subject: "You are invited to join a team on Repair Minder",
             text: """
-                \(invitedBy) invited you to join \(shop) on Repair Minder as \(role.spokenName).
+                \(invitedBy.unlinkable) invited you to join \(shop.unlinkable) on Repair Minder as \(role.spokenName).
 
                 Accept the invitation: \(link)
 
@@ -27,7 +28,7 @@ enum TeamEmail {
         MailMessage(
             to: email, subject: "You already have a Repair Minder account",
             text: """
-                \(shop) invited this address to its team on Repair Minder, but the address already has a Repair Minder account, \
+                \(shop.unlinkable) invited this address to its team on Repair Minder, but the address already has a Repair Minder account, \
                 and an account belongs to one shop.
 
                 Sign in at \(signInURL) with your account, or ask the shop to invite another address. If you have forgotten your \
@@ -40,7 +41,7 @@ enum TeamEmail {
         MailMessage(
             to: email, subject: "Your Repair Minder sign-in methods were reset",
             text: """
-                An admin of \(shop) reset your sign-in methods: your authenticator app, recovery codes and passkeys were removed, \
+                An admin of \(shop.unlinkable) reset your sign-in methods: your authenticator app, recovery codes and passkeys were removed, \
                 and you were signed out everywhere.
 
                 Sign in with your password and the code we email you, then set up an authenticator app or a passkey again. If you \
