@@ -53,7 +53,6 @@ public struct ServerHarness: Sendable {
     public init(
         runningClock: Bool = false, firstInLine: Bool = false, configure: (inout ServerSettings) -> Void = { _ in }
     ) async throws {
-        clock = TestClock(running: runningClock)
         settings = try await TestPostgres.preparing(firstInLine: firstInLine) {
             var settings = Self.defaultSettings()
             if TestPostgres.isAvailable { settings.databaseURL = try await TestPostgres.createDatabase() }
@@ -73,6 +72,9 @@ public struct ServerHarness: Sendable {
             }
             return settings
         }
+        // Started once the database is ready, not before its wait in line: a test that compares
+        // the server's time with the wall clock (PyJWT checking `exp`) starts level with it.
+        clock = TestClock(running: runningClock)
     }
 
     /// Builds the application on `settings` (the harness's unless given), reading the
