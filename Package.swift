@@ -50,6 +50,10 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // PostgresNIO's own pool, for its errors: a pool that cannot reach the server
+                // says so with `ConnectionPoolError` (`DatabaseUnavailable`). Built already as
+                // part of PostgresNIO.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Crypto", package: "swift-crypto"),

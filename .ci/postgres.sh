@@ -5,6 +5,9 @@
 #   REPAIRMINDER_TEST_POSTGRES_URL=$url swift test
 #   bash .ci/postgres.sh stop /tmp/rm-pg
 #
+# `pause DIRECTORY` stops the server and keeps its data; `resume DIRECTORY` starts it again on
+# the same port (an outage, for the tests of what clients meet meanwhile).
+#
 # PostgreSQL refuses to run as root, so the cluster belongs to the unprivileged `postgres`
 # user (created by the package). It listens on 127.0.0.1 only, on a free port, with trust
 # authentication for loopback and fsync off: it holds nothing but test data. A third
@@ -48,7 +51,14 @@ start)
     fi
     as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start -o "$options" >&2
     echo "$port" > "$dir/port"
+    echo "$options" > "$dir/options"
     echo "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
+    ;;
+pause)
+    as_postgres "$(bin_dir)/pg_ctl" -D "$dir/data" -m fast -w stop >&2
+    ;;
+resume)
+    as_postgres "$(bin_dir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w start -o "$(cat "$dir/options")" >&2
     ;;
 stop)
     bin=$(bin_dir)
@@ -56,7 +66,7 @@ stop)
     rm -rf "$dir"
     ;;
 *)
-    echo "usage: postgres.sh start|stop DIRECTORY [durable]" >&2
+    echo "usage: postgres.sh start|stop|pause|resume DIRECTORY [durable]" >&2
     exit 2
     ;;
 esac

@@ -97,6 +97,11 @@ extension Console {
                 if error.status.code < 500 { return problem(error.status, error.message, headers: error.headers) }
                 context.logger.error("Console page failed", metadata: ["error": "\(String(reflecting: error))"])
             }
+        } catch where DatabaseUnavailable.matches(error) {
+            // As the API answers it (docs/API.md §1): a moment's wait, not a failure.
+            context.logger.error("The database does not answer", metadata: ["error": "\(String(reflecting: error))"])
+            let unavailable = APIError.serviceUnavailable
+            return problem(unavailable.status, unavailable.message, headers: unavailable.headers)
         } catch {
             context.logger.error("Console page failed", metadata: ["error": "\(String(reflecting: error))"])
         }
@@ -110,6 +115,7 @@ extension Console {
         case 404: "Not found"
         case 409: "That could not be done"
         case 429: "Too many tries"
+        case 503: "Unavailable for a moment"
         case 500...: "Something went wrong"
         default: "That could not be done"
         }

@@ -80,6 +80,11 @@ struct LinkPageMounting {
         if let error = error as? APIError, error.status.code < 500 {
             return failurePage(error.status, error.message).response(headers: error.headers)
         }
+        if DatabaseUnavailable.matches(error) {
+            let unavailable = APIError.serviceUnavailable
+            context.logger.error("\(name): the database does not answer", metadata: ["error": "\(String(reflecting: error))"])
+            return failurePage(unavailable.status, unavailable.message).response(headers: unavailable.headers)
+        }
         context.logger.error("\(name) failed", metadata: ["error": "\(String(reflecting: error))"])
         return failurePage(.internalServerError, "Something went wrong on our side. Try again in a moment.").response()
     }

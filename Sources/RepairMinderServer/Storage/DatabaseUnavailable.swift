@@ -1,4 +1,5 @@
 import PostgresNIO
+import _ConnectionPoolModule
 
 /// Whether a failure means the database cannot be reached now (closed, down, restarting),
 /// as opposed to a query that failed: a request that meets one is answered 503
@@ -6,6 +7,11 @@ import PostgresNIO
 enum DatabaseUnavailable {
     static func matches(_ error: any Error) -> Bool {
         if error is DatabaseClosedError { return true }
+        // The pool's own answers while the server is away: it stopped trying to connect for a
+        // while (its circuit breaker), or it is shutting down.
+        if let error = error as? ConnectionPoolError {
+            return error == .connectionCreationCircuitBreakerTripped || error == .poolShutdown
+        }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed:
