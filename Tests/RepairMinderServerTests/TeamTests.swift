@@ -376,6 +376,15 @@ import Testing
 /// transactions that start together, many times over. Without the per-shop serialisation both
 /// would read "another admin is active" and both commit, leaving none.
 @Suite struct LastAdminRaceTests {
+    /// `pair` as a caller cache a moment old may see them: an admin, whatever is stored now.
+    static func asAdmin(_ pair: (UserRecord, CompanyRecord)) -> AuthenticatedStaff {
+        let (user, company) = pair
+        let claims = AccessTokenClaims(
+            userId: user.id, companyId: company.id, role: .admin, phiAccessLevel: nil, isMobile: false, dataClassification: nil,
+            permissions: [], sessionId: "s", issuedAt: 0, expiresAt: 0)
+        return AuthenticatedStaff(claims: claims, user: user, company: company)
+    }
+
     @Test func concurrentDeactivationsAlwaysLeaveAnAdmin() async throws {
         let server = try await TestServer()
         try await server.withDatabase { database in
@@ -385,14 +394,7 @@ import Testing
             let otherUser = try #require(try await accounts.user(email: TeamTests.engineer))
             let admin = try #require(try await accounts.userWithCompany(id: adminUser.id))
             let other = try #require(try await accounts.userWithCompany(id: otherUser.id))
-            func caller(_ pair: (UserRecord, CompanyRecord)) -> AuthenticatedStaff {
-                let (user, company) = pair
-                let claims = AccessTokenClaims(
-                    userId: user.id, companyId: company.id, role: .admin, phiAccessLevel: nil, isMobile: false, dataClassification: nil,
-                    permissions: [], sessionId: "s", issuedAt: 0, expiresAt: 0)
-                return AuthenticatedStaff(claims: claims, user: user, company: company)
-            }
-            let (first, second) = (caller(admin), caller(other))
+            let (first, second) = (Self.asAdmin(admin), Self.asAdmin(other))
             for _ in 0..<30 {
                 try await database.withConnection { db in
                     try await db.raw("UPDATE users SET role = 'admin', is_active = 1 WHERE id IN (\(bind: admin.0.id), \(bind: other.0.id))").run()
@@ -439,12 +441,7 @@ import Testing
             var callers: [AuthenticatedStaff] = []
             for email in [TeamTests.admin, TeamTests.engineer, "nopassword@acme.test"] {
                 let user = try #require(try await accounts.user(email: email))
-                let (record, company) = try #require(try await accounts.userWithCompany(id: user.id))
-                // As a caller cache a moment old sees them: an admin.
-                let claims = AccessTokenClaims(
-                    userId: record.id, companyId: company.id, role: .admin, phiAccessLevel: nil, isMobile: false, dataClassification: nil,
-                    permissions: [], sessionId: "s", issuedAt: 0, expiresAt: 0)
-                callers.append(AuthenticatedStaff(claims: claims, user: record, company: company))
+                callers.append(LastAdminRaceTests.asAdmin(try #require(try await accounts.userWithCompany(id: user.id))))
             }
             let (a, b, c) = (callers[0], callers[1], callers[2])
             let ids = callers.map(\.user.id)
