@@ -1,10 +1,12 @@
 /// `GET /api/health`'s data (docs/API.md §6).
 public struct HealthResponse: Codable, Sendable, Equatable {
-    /// `ok`, or `unavailable` when the database does not answer.
+    /// `ok`; `unavailable` when the database does not answer; `draining` once the instance began
+    /// shutting down.
     public var status: String
     public var version: String
-    public var database: String
-    public init(status: String, version: String, database: String) {
+    /// `ok` or `unavailable`; nil (absent) on `/livez`, which does not ask the database.
+    public var database: String?
+    public init(status: String, version: String, database: String?) {
         self.status = status
         self.version = version
         self.database = database
@@ -15,9 +17,9 @@ public struct HealthResponse: Codable, Sendable, Equatable {
 
 extension HealthResponse: WireObject {
     public static let fields: [ResponseField<Self>] = [
-        .init("status", \.status, .oneOf(["ok", "unavailable"])),
+        .init("status", \.status, .oneOf(["ok", "unavailable", "draining"])),
         .init("version", \.version, .string(.init(description: "Semantic version of the server"))),
-        .init("database", \.database, .oneOf(["ok", "unavailable"])),
+        .init("database", \.database, .oneOf(["ok", "unavailable"]), required: false),
     ]
     public static var schema: JSONSchema { .object(fields) }
     public static var example: HealthResponse { HealthResponse(status: "ok", version: "1.0.0", database: "ok") }

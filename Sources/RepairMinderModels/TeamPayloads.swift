@@ -1,23 +1,30 @@
 /// A member of a shop as its admins see them (docs/API.md §12): the staff user object of §2.3,
-/// whose keys it carries inline, and how the member signs in. Snake_case with integer booleans,
-/// like the user object.
+/// whose keys it carries inline, whether the member is archived (for good: an archived member
+/// keeps the `is_active` they had) and how the member signs in. Snake_case with integer
+/// booleans, like the user object.
 public struct TeamMember: Codable, Sendable, Equatable, Identifiable {
     public var user: StaffUser
     public var hasPassword: Bool
     public var totpEnabled: Bool
     public var passkeyCount: Int
+    /// Archived: final, the member can never sign in or be reactivated.
+    public var archived: Bool
 
     public var id: String { user.id }
 
-    public init(user: StaffUser, hasPassword: Bool, totpEnabled: Bool, passkeyCount: Int) {
+    /// Whether the member can sign in now: neither archived nor deactivated.
+    public var isActive: Bool { user.isActive && !archived }
+
+    public init(user: StaffUser, hasPassword: Bool, totpEnabled: Bool, passkeyCount: Int, archived: Bool = false) {
         self.user = user
+        self.archived = archived
         self.hasPassword = hasPassword
         self.totpEnabled = totpEnabled
         self.passkeyCount = passkeyCount
     }
 
     enum CodingKeys: String, CodingKey {
-        case hasPassword = "has_password", totpEnabled = "totp_enabled", passkeyCount = "passkey_count"
+        case hasPassword = "has_password", totpEnabled = "totp_enabled", passkeyCount = "passkey_count", archived
     }
 
     public init(from decoder: any Decoder) throws {
@@ -26,6 +33,7 @@ public struct TeamMember: Codable, Sendable, Equatable, Identifiable {
         hasPassword = try c.decodeFlexibleBool(forKey: .hasPassword) ?? false
         totpEnabled = try c.decodeFlexibleBool(forKey: .totpEnabled) ?? false
         passkeyCount = try c.decodeIfPresent(Int.self, forKey: .passkeyCount) ?? 0
+        archived = try c.decodeFlexibleBool(forKey: .archived) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -34,6 +42,7 @@ public struct TeamMember: Codable, Sendable, Equatable, Identifiable {
         try c.encode(hasPassword ? 1 : 0, forKey: .hasPassword)
         try c.encode(totpEnabled ? 1 : 0, forKey: .totpEnabled)
         try c.encode(passkeyCount, forKey: .passkeyCount)
+        try c.encode(archived ? 1 : 0, forKey: .archived)
     }
 }
 
@@ -43,6 +52,7 @@ extension TeamMember: WireObject {
             .init("has_password", \.hasPassword, .integerBoolean),
             .init("totp_enabled", \.totpEnabled, .integerBoolean),
             .init("passkey_count", \.passkeyCount, .integer(minimum: 0)),
+            .init("archived", \.archived, .integerBoolean),
         ]
     public static var schema: JSONSchema { .object(fields, description: "A member of the shop, as its admins see them") }
     public static var example: TeamMember { TeamMember(user: .example, hasPassword: true, totpEnabled: false, passkeyCount: 1) }

@@ -10,35 +10,46 @@ public let repairMinderVersion = "0.1.0"
 /// signing secret, mounts every served route of the table and starts the mail delivery worker
 /// (through `mailTransport`, or the one the settings name). The worker stops, then the
 /// database closes, after the HTTP server has answered its last request.
+/// `draining` turns readiness off at a shutdown (`Draining.service`, run after the application).
 public func buildApplication(
     settings: ServerSettings,
     clock: ServerClock = .system,
     mailTransport: (any MailTransport)? = nil,
-    logger: Logger = Logger(label: "repairminder")
+    logger: Logger = Logger(label: "repairminder"),
+    draining: Draining = Draining()
 ) async throws -> some ApplicationProtocol {
-    try await buildApplication(settings: settings, clock: clock, mailTransport: mailTransport, logger: logger, mountingAlso: { _ in })
+    try await buildApplication(
+        settings: settings, clock: clock, mailTransport: mailTransport, logger: logger, draining: draining, mountingAlso: { _ in })
 }
 
 /// `buildApplication`, with routes of a test's own (`mountingAlso`) beside the table's, and
 /// told the port the metrics listener bound (`metricsListening`).
 func buildApplication(
-    settings: ServerSettings, clock: ServerClock, mailTransport: (any MailTransport)?, logger: Logger,
+    settings: ServerSettings, clock: ServerClock, mailTransport: (any MailTransport)?, logger: Logger, draining: Draining = Draining(),
     mountingAlso extra: (RouteMounter) -> Void, metricsListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     try settings.validate()
     let jwtSecret = try TokenSigner.jwtSecret(for: settings)
     let signer = try await TokenSigner(
         keys: TokenSigner.keys(for: settings, jwtSecret: jwtSecret, now: clock.now()), issuer: settings.serverURL)
-    let encryptionKeys = try settings.resolvedEncryptionKeys()
     let transport = try mailTransport ?? settings.makeMailTransport()
     let metricsAddress = settings.metricsAddress.flatMap(ListenAddress.init)
     let metrics = metricsAddress == nil ? nil : ServerMetrics()
     let database = try await Database.openMigrated(settings: settings, logger: logger, metrics: metrics)
-    if settings.environment == .production, try await DemoFixtures.areLoaded(in: database) {
+    let encryptionKeys: EncryptionKeys
+    do {
+        if settings.environment == .production, try await DemoFixtures.areLoaded(in: database) {
+            throw SettingsError(
+                "this database holds the demo accounts of serve --demo, whose passwords are published; --env production refuses it: start from a new database (or a backup taken before --demo)"
+            )
+        }
+        // Checked before a key is generated: a data directory restored without its key must
+        // not get a new one that opens nothing.
+        try await EncryptionKeyCheck.requireOpening(database, with: try settings.existingEncryptionKeys())
+        encryptionKeys = try settings.resolvedEncryptionKeys()
+    } catch {
         await database.close()
-        throw SettingsError(
-            "this database holds the demo accounts of serve --demo, whose passwords are published; --env production refuses it: start from a new database (or a backup taken before --demo)"
-        )
+        throw error
     }
     let hasher = PasswordHasher(cost: settings.bcryptCost)
     let mail = MailQueue(database: database, encryptionKeys: encryptionKeys)
@@ -47,7 +58,7 @@ func buildApplication(
         router = try buildRouter(
             ServerParts(
                 settings: settings, database: database, hasher: hasher, signer: signer, encryptionKeys: encryptionKeys,
-                clock: clock, mail: mail, metrics: metrics, consoleTemplates: try await ConsoleTemplates.bundled()),
+                clock: clock, mail: mail, metrics: metrics, consoleTemplates: try await ConsoleTemplates.bundled(), draining: draining),
             mountingAlso: extra)
     } catch {
         await database.close()
@@ -92,6 +103,8 @@ struct ServerParts: Sendable {
     var metrics: ServerMetrics? = nil
     /// The web console's templates and assets, read from the bundle once.
     var consoleTemplates: ConsoleTemplates
+    /// Whether a shutdown began (readiness answers 503 from then on).
+    var draining = Draining()
 }
 
 /// Wires each feature with exactly what it needs and mounts the served routes of the table.
@@ -141,7 +154,8 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
 
     try PublicController(
         database: database, accounts: accounts, serverURL: settings.serverURL, logoDirectory: settings.dataDirectory,
-        signer: signer, rekiServed: settings.rekiEnabled, appleAppIds: settings.appleAppIds, settings: settings)
+        signer: signer, rekiServed: settings.rekiEnabled, appleAppIds: settings.appleAppIds, settings: settings,
+        draining: parts.draining)
         .mount(on: routes)
     let passwordPolicy = try PasswordPolicy.bundled()
     let issuer = TokenIssuer(

@@ -25,7 +25,7 @@ struct AdminCommand: AsyncParsableCommand {
             abstract: "Invite a platform administrator: a master_admin of the platform's own company.",
             usage: """
                 repairminder admin create --email <email> --first-name <first-name>
-                  --last-name <last-name> [--public-url <url>]
+                  --last-name <last-name> [--public-url <url>] [--reissue]
                   [--data-dir <data-dir>] [--database-url <database-url>]
                 """,
             discussion: """
@@ -39,10 +39,13 @@ struct AdminCommand: AsyncParsableCommand {
                 (in development, `repairminder outbox` then shows it). It is sealed with the server's encryption key, \
                 which this command reads as serve does (REPAIRMINDER_ENCRYPTION_KEY, --config, or the one generated into \
                 the data directory); the link starts with the server's public URL (--public-url, \
-                REPAIRMINDER_PUBLIC_URL or --config, as serve's).
+                REPAIRMINDER_PUBLIC_URL or --config, as serve's), or else the URL the last `serve` on the data \
+                directory recorded there (its port included). With neither it refuses: a link that opens nothing \
+                would strand the invitee.
 
                 Refused, changing nothing (exit 1): an address that has a staff account in any shop, or a pending \
-                invitation to the platform. A malformed address or name is a usage error (exit 2), by the rules of the \
+                invitation to the platform (--reissue revokes that one, whose link then stops working, and sends a new \
+                one). A malformed address or name is a usage error (exit 2), by the rules of the \
                 API's invitations. The company's creation (company_created) and the invitation (platform_admin_invited) \
                 are in `repairminder audit` with the OS user who ran the command.
 
@@ -65,6 +68,9 @@ struct AdminCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("The server's public URL, the link's start. [env: REPAIRMINDER_PUBLIC_URL]", valueName: "url"))
         var publicUrl: String?
 
+        @Flag(help: "Revoke the address's pending invitation to the platform, if any, and send a new one (the earlier link stops working).")
+        var reissue = false
+
         @OptionGroup var database: DatabaseOptions
 
         func validate() throws {
@@ -86,8 +92,9 @@ struct AdminCommand: AsyncParsableCommand {
             let settings = try SettingsArguments.load(
                 [
                     ("data-dir", database.dataDir), ("database-url", database.databaseUrl), ("encryption-key", nil),
-                    ("encryption-previous-key", nil), ("public-url", publicUrl), ("host", nil), ("port", nil),
+                    ("encryption-previous-key", nil), ("public-url", publicUrl), ("env", nil),
                 ], configFile: database.config)
+            let serverURL = try Self.serverURL(settings)
             guard let keys = try settings.existingEncryptionKeys() else {
                 throw CommandFailure(
                     "no encryption key: the server's is needed to seal the mail it sends; give it as serve has it "
@@ -96,14 +103,29 @@ struct AdminCommand: AsyncParsableCommand {
             let actor = OperatorIdentity.current
             let invited = try await DatabaseOptions.withDatabase(settings: settings) { db in
                 try await db.invitePlatformAdmin(
-                    invitee, actor: actor, serverURL: settings.serverURL, encryptionKeys: keys, now: Date().timeIntervalSince1970)
+                    invitee, actor: actor, serverURL: serverURL, encryptionKeys: keys, reissuing: reissue, now: Date().timeIntervalSince1970)
             }
-            say(Self.report(invited, invitee: invitee, serverURL: settings.serverURL))
+            say(Self.report(invited, invitee: invitee, serverURL: serverURL, development: settings.environment != .production))
+        }
+
+        /// Where the mailed link points: the public URL the settings give, else the one the last
+        /// `serve` on the data directory recorded (in production, its `--public-url`); refused
+        /// with neither, in development too: a link that opens nothing would strand the invitee.
+        static func serverURL(_ settings: ServerSettings) throws -> String {
+            if settings.publicURL != nil { return settings.serverURL }
+            guard let recorded = RecordedServerURL.read(in: settings.dataDirectory) else {
+                throw CommandFailure(
+                    "no public URL: give --public-url (the address the invitee's browser opens the server at), or start `repairminder serve` on this data directory once, which records where it listens")
+            }
+            return recorded
         }
 
         /// What happened, and what comes next.
-        static func report(_ invited: PlatformAdminInvitation, invitee: PlatformAdminInvitee, serverURL: String) -> String {
+        static func report(_ invited: PlatformAdminInvitation, invitee: PlatformAdminInvitee, serverURL: String, development: Bool) -> String {
             var lines: [String] = []
+            if invited.reissued {
+                lines.append("Revoked the pending invitation of \(shown(invited.email)): its link no longer works.")
+            }
             let requirement = invited.requiredFactor == RequiredFactor.notRequired.rawValue
                 ? "no second factor required" : "\(invited.requiredFactor.replacingOccurrences(of: "_", with: " ")) required"
             if invited.companyCreated {
@@ -115,8 +137,8 @@ struct AdminCommand: AsyncParsableCommand {
                 "Invited \(shown(invitee.firstName)) \(shown(invitee.lastName)) <\(shown(invited.email))> as a platform administrator (master_admin) of \(shown(invited.companyName)).",
                 "The invitation mail is queued: a running `repairminder serve` on this database sends it. The link works once, until \(invited.expiresAt).",
                 "Next: they open \(serverURL)/invite?token=... from the mail, set a password, sign in\(enrol).",
-                "In development the sent mail is in: repairminder outbox --to \(shown(invited.email)) --last 1",
             ]
+            if development { lines.append("In development the sent mail is in: repairminder outbox --to \(shown(invited.email)) --last 1") }
             return lines.joined(separator: "\n")
         }
     }

@@ -44,7 +44,9 @@ struct ConfigCommand: ParsableCommand {
         let declarations = ServerSettings.declarations
         let rows = declarations.map { setting in
             let origin = origins[setting.key]
-            return (setting.key, origin?.shown ?? setting.defaultDescription, origin?.source ?? "default")
+            // A default that is a rule ("smtp with --smtp-url, else outbox") shows what it comes to.
+            let value = origin?.shown ?? Self.resolvedDefault(setting.key, of: loaded.settings) ?? setting.defaultDescription
+            return (setting.key, value, origin?.source ?? "default")
         }
         let keyWidth = rows.map(\.0.count).max() ?? 0
         let valueWidth = min(rows.map(\.1.count).max() ?? 0, 40)
@@ -56,5 +58,24 @@ struct ConfigCommand: ParsableCommand {
         }
         _ = try SettingsArguments.validated(loaded.settings)
         say("\nserve would start with these settings.")
+    }
+
+    /// The value in effect of a setting left at a default that depends on others (nil: the
+    /// default is a plain value, shown as declared). Secrets are never shown, only where they are.
+    static func resolvedDefault(_ key: String, of settings: ServerSettings) -> String? {
+        let dataDirectory = URL(fileURLWithPath: settings.dataDirectory)
+        switch key {
+        case "database-url":
+            guard case .sqlite(let path)? = try? settings.databaseLocation() else { return nil }
+            return path
+        case "signing-keys": return settings.signingKeysPath
+        case "encryption-key": return "generated: " + dataDirectory.appendingPathComponent("encryption-key").path
+        case "jwt-secret": return settings.jwtAlgorithm == .hs256 ? "generated: " + dataDirectory.appendingPathComponent("jwt-secret").path : "unused (\(settings.jwtAlgorithm.rawValue))"
+        case "public-url": return settings.serverURL
+        case "webauthn-rp-id": return settings.relyingPartyID
+        case "webauthn-origins": return settings.relyingPartyOrigins.joined(separator: ",")
+        case "mail-transport": return settings.effectiveMailTransport.rawValue
+        default: return nil
+        }
     }
 }

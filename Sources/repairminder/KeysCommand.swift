@@ -183,7 +183,7 @@ struct KeysRotateEncryptionCommand: AsyncParsableCommand {
         abstract: "Seal TOTP secrets and queued mail again under a new encryption key, while the servers run.",
         usage: """
             repairminder keys rotate-encryption [--data-dir <data-dir>]
-              [--database-url <database-url>] [--config <file>]
+              [--database-url <database-url>] [--config <file>] [--drop-previous-key]
             """,
         discussion: """
             With the key given as a setting (production): first restart every server with the new \
@@ -195,7 +195,8 @@ struct KeysRotateEncryptionCommand: AsyncParsableCommand {
 
             With the key generated into the data directory (development): stop the server; this \
             makes a new encryption-key, keeps the old one as encryption-key.previous and seals \
-            everything again.
+            everything again. The key before is dropped: while unused recovery codes still need \
+            it, this refuses and names their users (--drop-previous-key goes on without them).
 
             EXAMPLES:
               repairminder keys rotate-encryption --config /etc/repairminder/rm.yaml
@@ -203,6 +204,11 @@ struct KeysRotateEncryptionCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var database: DatabaseOptions
+
+    @Flag(
+        help: "Development: drop encryption-key.previous even though unused recovery codes still need it (their users make new ones)."
+    )
+    var dropPreviousKey = false
 
     func run() async throws {
         let settings = try SettingsArguments.load(
@@ -218,7 +224,8 @@ struct KeysRotateEncryptionCommand: AsyncParsableCommand {
         let progress: @Sendable (String, Int) -> Void = { kind, count in if count > 0 { Terminal.note("  \(kind): \(count) sealed again") } }
         let report = try await DatabaseOptions.withDatabase(settings: settings) { db in
             if settings.encryptionKey == nil {
-                return try await EncryptionKeyRotation.rotateGeneratedKey(in: settings.dataDirectory, database: db, progress: progress)
+                return try await EncryptionKeyRotation.rotateGeneratedKey(
+                    in: settings.dataDirectory, database: db, droppingPrevious: dropPreviousKey, progress: progress)
             }
             return try await EncryptionKeyRotation.reseal(db, keys: try settings.resolvedEncryptionKeys(), progress: progress)
         }
@@ -229,7 +236,9 @@ struct KeysRotateEncryptionCommand: AsyncParsableCommand {
         }
         if report.usersWithOlderRecoveryCodes > 0 {
             say(
-                "\(report.usersWithOlderRecoveryCodes) users hold recovery codes hashed under an earlier key: they verify only while it is configured (as --encryption-previous-key), until those users make new ones."
+                settings.encryptionKey == nil
+                    ? "\(report.usersWithOlderRecoveryCodes) users hold recovery codes hashed under an earlier key: encryption-key.previous is kept for them, and the next rotation refuses while they still need it."
+                    : "\(report.usersWithOlderRecoveryCodes) users hold recovery codes hashed under an earlier key: they verify only while it is configured (as --encryption-previous-key), until those users make new ones."
             )
         }
         if report.underPreviousKey > 0 {

@@ -47,6 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func serve(_ loaded: ServerSettings) async throws {
+        // Before anything is read or written: a binary copied without its resources says so.
+        try ResourceBundles.requireBesideExecutable()
         let settings = try SettingsArguments.validated(loaded)
         if demo, settings.environment == .production {
             throw ValidationError("--demo loads accounts whose passwords are published; --env production refuses it")
@@ -66,10 +68,12 @@ struct ServeCommand: AsyncParsableCommand {
                 into: database, dataDirectory: settings.dataDirectory, bcryptCost: settings.bcryptCost, actor: OperatorIdentity.current)
             await database.close()
         }
-        let app = try await buildApplication(settings: settings, logger: logger)
+        let draining = Draining()
+        let app = try await buildApplication(settings: settings, logger: logger, draining: draining)
+        RecordedServerURL.record(settings)
         if demo { announce(demoHelp(settings: settings), settings: settings, logger: logger) }
         logger.info("\(settings.startupSummary())")
-        try await app.runService()
+        try await draining.run(app, delay: .seconds(settings.drainDelay), logger: logger)
         logger.info("Repair Minder stopped")
     }
 

@@ -276,6 +276,12 @@ import Testing
             _ = try await browser.get("/console/team/\(me)")
             let selfDeactivate = try await browser.post("/console/team/\(me)/deactivate")
             #expect(selfDeactivate.status.code >= 400 && selfDeactivate.problem != nil)
+            // Issue 50, item 5: an archived member shows as archived, with nothing to change.
+            let archivedId = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: "archived@acme.test") }?.id)
+            #expect(try await browser.get("/console/team?q=archived").html.contains("<td>Archived</td>"))
+            let archived = try await browser.get("/console/team/\(archivedId)")
+            #expect(archived.html.contains("<dd>Archived</dd>"))
+            #expect(!archived.html.contains("/console/team/\(archivedId)/deactivate") && !archived.html.contains("/role\""))
         }
     }
 

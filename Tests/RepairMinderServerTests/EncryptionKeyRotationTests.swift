@@ -122,8 +122,24 @@ import Testing
             close(held)
             var previousRound: String?
             for round in 1...2 {
+                if round == 2 {
+                    // Issue 50, item 1: the admin's recovery codes were hashed under the first
+                    // key, which this round would drop: refused, naming them, and nothing changes.
+                    let keyFile = directory.appendingPathComponent("encryption-key")
+                    let files = try [keyFile.path, keyFile.path + ".previous"].map { try String(contentsOfFile: $0, encoding: .utf8) }
+                    await #expect(
+                        throws: SettingsError(
+                            "encryption-key.previous still verifies the unused recovery codes of 1 user (\(DemoFixtures.adminEmail)): this rotation would drop it, and those codes would stop working for ever. Have them make new recovery codes (turning the authenticator app off and on), or run again with --drop-previous-key to go on without them"
+                        )
+                    ) {
+                        try await server.withDatabase { database in
+                            try await EncryptionKeyRotation.rotateGeneratedKey(in: settings.dataDirectory, database: database)
+                        }
+                    }
+                    #expect(try [keyFile.path, keyFile.path + ".previous"].map { try String(contentsOfFile: $0, encoding: .utf8) } == files)
+                }
                 let report = try await server.withDatabase { database in
-                    try await EncryptionKeyRotation.rotateGeneratedKey(in: settings.dataDirectory, database: database)
+                    try await EncryptionKeyRotation.rotateGeneratedKey(in: settings.dataDirectory, database: database, droppingPrevious: round == 2)
                 }
                 #expect(report.resealed["TOTP secrets"] == 1, "round \(round)")
                 #expect(report.unreadable == 0 && report.underPreviousKey == 0)

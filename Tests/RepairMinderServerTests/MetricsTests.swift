@@ -128,6 +128,27 @@ import Testing
         }
     }
 
+    /// Issue 50, item 7: an alert on "any increase" sees the first event, so each counter is
+    /// there at 0 before anything happened, for every label it can take.
+    @Test func everyCounterIsThereAtZeroFromTheStart() async throws {
+        let server = try await TestServer(configure: Self.listening)
+        try await server.run { client in
+            let samples = try await Self.scrape(client)
+            func zero(_ name: String, _ labels: [String: String] = [:]) {
+                let matching = samples.all.filter { sample in sample.name == name && labels.allSatisfy { sample.labels[$0.key] == $0.value } }
+                #expect(matching.count == 1 && matching.first?.value == 0, "\(name) \(labels): \(matching.map(\.value))")
+            }
+            zero("repairminder_refresh_reuse_detected_total")
+            for outcome in ["rotated", "retried"] { zero("repairminder_refresh_rotations_total", ["outcome": outcome]) }
+            for outcome in ["sent", "retried", "failed"] { zero("repairminder_mail_deliveries_total", ["outcome": outcome]) }
+            for method in ["password", "magic_link", "customer_code", "registration", "passkey", "invitation"] {
+                zero("repairminder_sign_ins_total", ["method": method])
+            }
+            zero("repairminder_rate_limited_total", ["route": "/api/auth/login"])
+            zero("repairminder_sign_in_failures_total", ["route": "/api/auth/login", "code": "INVALID_CREDENTIALS"])
+        }
+    }
+
     @Test func theAPIPortDoesNotServeMetrics() async throws {
         // With the listener on, and without it (the default: no metrics at all).
         let configurations: [(inout ServerSettings) -> Void] = [Self.listening, { _ in }]

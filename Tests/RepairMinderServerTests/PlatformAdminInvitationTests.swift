@@ -14,12 +14,38 @@ import Testing
     static let invitee = "ann@operators.test"
 
     /// Invites `email` as the CLI does, on the test server's database and keys, at its clock's time.
-    static func invite(_ server: TestServer, _ email: String = invitee) async throws -> PlatformAdminInvitation {
+    static func invite(_ server: TestServer, _ email: String = invitee, reissuing: Bool = false) async throws -> PlatformAdminInvitation {
         let keys = try server.settings.resolvedEncryptionKeys()
         let invitee = try PlatformAdminInvitee(email: email, firstName: "Ann", lastName: "Smith")
         return try await server.withDatabase { database in
             try await database.invitePlatformAdmin(
-                invitee, actor: "alice", serverURL: server.settings.serverURL, encryptionKeys: keys, now: server.clock.now)
+                invitee, actor: "alice", serverURL: server.settings.serverURL, encryptionKeys: keys, reissuing: reissuing,
+                now: server.clock.now)
+        }
+    }
+
+    /// Issue 50, item 6: an invitation whose mail went astray is re-issued: the first link dies,
+    /// the new one works, and the operators' audit says who did it.
+    @Test func aReissuedInvitationKillsTheFirstLink() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let first = try await Self.invite(server)
+            #expect(!first.reissued)
+            let second = try await Self.invite(server, reissuing: true)
+            #expect(second.reissued && second.invitationId != first.invitationId)
+            let links = try await client.mail(to: Self.invitee).compactMap { mail in
+                mail.text.firstMatch(of: /token=([0-9a-f]{64})/).map { String($0.1) }
+            }
+            #expect(links.count == 2)
+            try await client.post("/api/auth/invitations/accept", ["token": links[0], "password": "violet kettle 1987 drum"])
+                .expectFailure(.notFound, "INVITATION_INVALID")
+            #expect(try await client.post("/api/auth/invitations/accept", ["token": links[1], "password": "violet kettle 1987 drum"]).status == .ok)
+            let events = try await Self.operatorEvents(server).filter { $0.contains("platform_admin") }
+            #expect(events == [
+                "platform_admin_invited alice {\"email\":\"ann@operators.test\"}",
+                "platform_admin_invitation_revoked alice {\"email\":\"ann@operators.test\"}",
+                "platform_admin_invited alice {\"email\":\"ann@operators.test\"}",
+            ])
         }
     }
 

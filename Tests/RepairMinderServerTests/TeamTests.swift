@@ -56,6 +56,8 @@ import Testing
             let noPassword = try #require(all.first { $0["email"] as? String == "nopassword@acme.test" })
             #expect(noPassword["has_password"] as? Int == 0)
             #expect(all.first { $0["email"] as? String == Self.admin }?["has_password"] as? Int == 1)
+            // Issue 50, item 5: the member object says who is archived.
+            #expect(all.map { $0["archived"] as? Int } == all.map { $0["email"] as? String == "archived@acme.test" ? 1 : 0 })
             // Filters: status and text, case-insensitively; LIKE's wildcards are literal.
             func emails(_ query: String) async throws -> Set<String> {
                 Set(try Self.list(try await client.send(.get, "/api/users?\(query)", bearer: token)).compactMap { $0["email"] as? String })
@@ -264,7 +266,9 @@ import Testing
             #expect(try await client.send(.post, "/api/users/\(engineerId)/reactivate", bearer: admin).data["is_active"] as? Int == 1)
             #expect(try await client.login(Self.engineer, DemoFixtures.engineerPassword).isEmpty == false)
             // Archived is final.
-            #expect(try await client.send(.post, "/api/users/\(engineerId)/archive", bearer: admin).status == .ok)
+            let archived = try await client.send(.post, "/api/users/\(engineerId)/archive", bearer: admin)
+            #expect(archived.status == .ok && archived.data["archived"] as? Int == 1)
+            #expect(try await client.send(.get, "/api/users/\(engineerId)", bearer: admin).data["archived"] as? Int == 1)
             try await client.post("/api/auth/login", ["email": Self.engineer, "password": DemoFixtures.engineerPassword])
                 .expectFailure(.unauthorized, "ACCOUNT_ARCHIVED", "Account has been archived and cannot login")
             try await client.send(.post, "/api/users/\(engineerId)/reactivate", bearer: admin)

@@ -9,15 +9,17 @@ import Testing
 @Suite(.serialized) struct AdminCommandTests {
     static let key = "an-encryption-key-of-at-least-32-bytes"
 
-    /// `admin create` for `email` on `dataDir`, with the server's encryption key in the environment.
+    /// `admin create` for `email` on `dataDir`, with the server's encryption key in the environment
+    /// and its public URL on the command line (nil: none).
     static func create(
-        _ dataDir: String, _ email: String, first: String = "Ann", last: String = "Smith", extra: [String] = [],
-        key: String? = key
+        _ dataDir: String, _ email: String, first: String = "Ann", last: String = "Smith", publicURL: String? = "https://rm.example.com/",
+        extra: [String] = [], key: String? = key, environment extraEnvironment: [String: String] = [:]
     ) throws -> (status: Int32, output: String, error: String) {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
         environment["REPAIRMINDER_ENCRYPTION_KEY"] = key
         return try CommandLineTests.run(
-            ["admin", "create", "--email", email, "--first-name", first, "--last-name", last, "--data-dir", dataDir] + extra,
+            ["admin", "create", "--email", email, "--first-name", first, "--last-name", last, "--data-dir", dataDir]
+                + (publicURL.map { ["--public-url", $0] } ?? []) + extra,
             environment: environment)
     }
 
@@ -37,7 +39,7 @@ import Testing
         MissingDatabaseTests.expectOneErrorLine(keyless, containing: ["no encryption key"])
         #expect(try CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM companies") == "0\n")
 
-        let first = try Self.create(dataDir, " Ann@Operators.test ", extra: ["--public-url", "https://rm.example.com/"])
+        let first = try Self.create(dataDir, " Ann@Operators.test ")
         #expect(first.status == 0, "\(first.error)")
         #expect(first.output.hasPrefix(
             "Created the platform's own company \"Repair Minder platform\" (\(PlatformOwnCompany.id)): active, passkey required of its staff.\n"
@@ -79,6 +81,28 @@ import Testing
         #expect(text.output.contains("  shop \"Repair Minder platform\"  platform_admin_invited  by \(CompanyAdministrationCommandTests.osUser)\n"))
     }
 
+    /// Issue 50, item 6: a pending invitation whose mail went astray is re-issued: the earlier
+    /// link dies, a new one is mailed, and the audit says so; in production the command does not
+    /// speak of development.
+    @Test func aPendingInvitationIsReissued() throws {
+        let dataDir = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        #expect(try CommandLineTests.run(["migrate", "--data-dir", dataDir]).status == 0)
+        #expect(try Self.create(dataDir, "ann@operators.test").status == 0)
+        let first = try CommandLineTests.sqlite(dataDir, "SELECT id FROM invitations")
+
+        let again = try Self.create(dataDir, "ann@operators.test", extra: ["--reissue"], environment: ["REPAIRMINDER_ENV": "production"])
+        #expect(again.status == 0, "\(again.error)")
+        #expect(again.output.hasPrefix("Revoked the pending invitation of ann@operators.test: its link no longer works.\nInvited Ann Smith"), "\(again.output)")
+        #expect(!again.output.contains("In development"), "\(again.output)")
+        let invitations = try CommandLineTests.sqlite(dataDir, "SELECT id || ' ' || status FROM invitations ORDER BY id")
+        #expect(invitations.hasPrefix(first.trimmingCharacters(in: .newlines) + " revoked\n") && invitations.hasSuffix(" pending\n"), "\(invitations)")
+        #expect(try CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM mail_queue WHERE recipient = 'ann@operators.test'") == "2\n")
+        #expect(
+            try CommandLineTests.sqlite(dataDir, "SELECT type FROM activity_log ORDER BY id")
+                == "company_created\nplatform_admin_invited\nplatform_admin_invitation_revoked\nplatform_admin_invited\n")
+    }
+
     @Test func refusalsChangeNothing() throws {
         let dataDir = CommandLineTests.temporaryDirectory()
         let file = dataDir + "-staff.json"
@@ -97,7 +121,11 @@ import Testing
         let before = try Self.counts(dataDir)
 
         let pending = try Self.create(dataDir, "ANN@operators.test")
-        MissingDatabaseTests.expectOneErrorLine(pending, containing: ["ann@operators.test already has a pending invitation to the platform, until "])
+        MissingDatabaseTests.expectOneErrorLine(
+            pending, containing: ["ann@operators.test already has a pending invitation to the platform, until ", "run this again with --reissue"])
+        // Issue 50, item 6: no public URL, and no serve ever ran here to say where it listens.
+        let nowhereToLink = try Self.create(dataDir, "cy@operators.test", publicURL: nil)
+        MissingDatabaseTests.expectOneErrorLine(nowhereToLink, containing: ["no public URL: give --public-url"])
         let staff = try Self.create(dataDir, "eli@acme.test")
         MissingDatabaseTests.expectOneErrorLine(
             staff, containing: ["eli@acme.test already has a staff account (an engineer of Acme Repairs), and an address belongs to one account"])
@@ -122,7 +150,8 @@ import Testing
     @Test func serveSendsTheInvitationAndItsLinkMakesAPlatformAdmin() async throws {
         let server = try ClientCommandTests.Server()
         let email = "ann@operators.test"
-        let created = try Self.create(server.dataDir, email, extra: ["--public-url", server.url], key: nil)
+        // Issue 50, item 6: no --public-url: the link names the running server, its port included.
+        let created = try Self.create(server.dataDir, email, publicURL: nil, key: nil)
         #expect(created.status == 0, "\(created.error)")
         #expect(!created.output.contains("Created the platform's own company"), "\(created.output)")
         #expect(created.output.contains("add a passkey within 30 days"), "\(created.output)")

@@ -61,6 +61,10 @@ import Testing
         #expect(try CommandLineTests.sqlite(dataDir, "SELECT status FROM companies").contains("suspended"))
         kill(server.processIdentifier, SIGTERM)
         server.waitUntilExit()
+        // Issue 50, item 7: the backup checked as a restore would, first, changing nothing.
+        let verified = try CommandLineTests.run(["backup", "--verify", backup, "--data-dir", dataDir])
+        #expect(verified.status == 0, "\(verified.error)")
+        #expect(verified.output.hasPrefix("\(backup) is intact: schema "), "\(verified.output)")
         let restored = try CommandLineTests.run(["restore", "--data-dir", dataDir, "--from", backup])
         #expect(restored.status == 0, "\(restored.error)")
         #expect(restored.output.contains("Restored \(backup) into \(dataDir)/repairminder.sqlite (schema "))
@@ -87,12 +91,36 @@ import Testing
         let notADatabase = try CommandLineTests.run(["restore", "--data-dir", dataDir, "--from", junk])
         #expect(notADatabase.status == 1)
         #expect(notADatabase.error.hasPrefix("error: \(junk) is not a"), "\(notADatabase.error)")
-        let missing = try CommandLineTests.run(["restore", "--data-dir", dataDir, "--from", junk + ".missing"])
-        #expect(missing.status == 1)
-        #expect(missing.error == "error: no backup at \(junk).missing\n")
         let postgres = try CommandLineTests.run(["backup", "--database-url", "postgres://u@127.0.0.1/db", "--to", junk + ".pg"])
         #expect(postgres.status == 1)
         #expect(postgres.error.contains("for PostgreSQL use pg_dump and pg_restore"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: dataDir + "/repairminder.sqlite")) == before)
+        let damaged = try CommandLineTests.run(["backup", "--verify", junk, "--data-dir", dataDir])
+        #expect(damaged.status == 1 && damaged.error.hasPrefix("error: \(junk) is not a"), "\(damaged.error)")
+        #expect(try CommandLineTests.run(["backup", "--data-dir", dataDir]).status == 2, "--to or --verify")
+        let missing = try CommandLineTests.run(["restore", "--data-dir", dataDir, "--from", junk + ".missing"])
+        #expect(missing.status == 1)
+        #expect(missing.error == "error: no backup at \(junk).missing\n")
+    }
+
+    /// Issue 50, item 7: before an upgrade, what it would apply is listed, and nothing applied.
+    @Test func migrateStatusListsWhatAnUpgradeWouldApplyAndAppliesNothing() throws {
+        let dataDir = CommandLineTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        try Self.seed(dataDir)
+        let status = try CommandLineTests.run(["migrate", "--status", "--data-dir", dataDir])
+        #expect(status.status == 0, "\(status.error)")
+        #expect(status.output.contains("Nothing pending"), "\(status.output)")
+        // As if this version had one more migration than the database.
+        let last = try CommandLineTests.sqlite(dataDir, "SELECT MAX(version) || '  ' || name FROM schema_migrations").trimmingCharacters(in: .newlines)
+        _ = try CommandLineTests.sqlite(dataDir, "DELETE FROM schema_migrations WHERE version = (SELECT MAX(version) FROM schema_migrations)")
+        let before = try CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM schema_migrations")
+        let pending = try CommandLineTests.run(["migrate", "--status", "--data-dir", dataDir])
+        #expect(pending.status == 0, "\(pending.error)")
+        #expect(pending.output.hasSuffix("Pending, applied by `repairminder migrate` or the next `serve` (docs/operating.md, \"Upgrades and rollbacks\"):\n  \(last)\n"), "\(pending.output)")
+        #expect(try CommandLineTests.sqlite(dataDir, "SELECT COUNT(*) FROM schema_migrations") == before, "nothing applied")
+        // No database there: refused, and none is made.
+        let nowhere = try CommandLineTests.run(["migrate", "--status", "--data-dir", dataDir + "-none"])
+        #expect(nowhere.status == 1 && !FileManager.default.fileExists(atPath: dataDir + "-none"), "\(nowhere.error)")
     }
 }

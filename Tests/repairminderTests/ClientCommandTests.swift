@@ -146,6 +146,9 @@ import Testing
         try waitUntilBlocking("the access token within the SDK's refresh margin", interval: .milliseconds(50)) {
             expiresAt.timeIntervalSinceNow < 60
         }
+        // Issue 50, item 8: a mistyped --server is unreachable (exit 3) and is not remembered.
+        let typo = try server.client(["whoami", "--server", "http://127.0.0.1:9"])
+        #expect(typo.status == 3, "\(typo.error)")
         let whoami = try server.client(["whoami"])
         #expect(whoami.status == 0, "\(whoami.error)")
         #expect(whoami.output == "Ada Admin <admin@acme.test>, admin at Acme Repairs (active)\n")

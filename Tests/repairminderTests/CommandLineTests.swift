@@ -174,7 +174,8 @@ extension CommandLineTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "-c",
-            "import sqlite3,sys; print('\\n'.join(str(r[0]) for r in sqlite3.connect(sys.argv[1], timeout=30).execute(sys.argv[2])))",
+            // Committed: a statement that changes something (a test's setup) stays done.
+            "import sqlite3,sys; c = sqlite3.connect(sys.argv[1], timeout=30); rows = c.execute(sys.argv[2]).fetchall(); c.commit(); print('\\n'.join(str(r[0]) for r in rows))",
             dataDir + "/repairminder.sqlite", query,
         ]
         let out = Pipe(), err = Pipe()

@@ -211,6 +211,11 @@ import Testing
         #expect(rows["smtp-url"] == "<redacted> file \(secretFile) (REPAIRMINDER_SMTP_URL_FILE)")
         #expect(rows["encryption-key"] == "<redacted> REPAIRMINDER_ENCRYPTION_KEY")
         #expect(rows["bcrypt-cost"] == "12 default")
+        // Issue 50, item 7: a default that is a rule shows what it comes to here.
+        #expect(rows["public-url"] == "http://0.0.0.0:9100 default")
+        #expect(rows["mail-transport"] == "smtp default")
+        #expect(rows["webauthn-rp-id"] == "localhost default")
+        #expect(rows["webauthn-origins"] == "http://localhost:9100 default")
         #expect(!output.contains(encryptionKey) && !output.contains("pppp"), "no secret is printed")
         #expect(output.contains("serve would start with these settings."))
     }

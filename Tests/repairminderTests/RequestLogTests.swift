@@ -77,8 +77,10 @@ import Testing
         let login = try #require(byId[ids[1]])
         #expect(login["method"] as? String == "POST")
         #expect(login["route"] as? String == "/api/auth/login")
-        #expect(login["status"] as? String == "401")
-        #expect(Double(login["duration_ms"] as? String ?? "") != nil)
+        // Issue 50, item 7: numbers are JSON numbers, for a collector to compare and sum.
+        #expect(login["status"] as? Int == 401)
+        #expect(login["duration_ms"] as? Double != nil && !(login["duration_ms"] is String))
+        #expect(text.contains(#""status":401"#))
         #expect(byId[ids[0]]?["route"] as? String == "NotFound" || byId[ids[0]]?["route"] as? String == "/api/sessions/{id}")
         #expect(byId["edge-7f3a.01:x_y"] != nil)
         #expect(Set(["timestamp", "level", "message", "label", "source"]).isSubset(of: Set(lines[0].keys)))

@@ -34,6 +34,9 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.error.contains("role must be one of admin, senior_engineer, engineer, office"), "\(refused.error)")
         #expect(try server.client(["team", "list", "--status", "gone"]).status == 2)
+        // Issue 50, item 5: an archived member is listed as archived, not active.
+        let archived = try server.client(["team", "list", "--status", "archived"])
+        #expect(archived.output.contains("<archived@acme.test>  engineer, archived"), "\(archived.output)")
 
         // The invitee, from the emailed link, on the same machine.
         let outbox = OutboxTransport.path(dataDirectory: server.dataDir)

@@ -52,7 +52,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let logPath = dataDir + ".log"
         defer { try? FileManager.default.removeItem(atPath: logPath) }
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
 
         let port = try freeLoopbackPort()

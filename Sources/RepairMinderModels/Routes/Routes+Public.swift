@@ -6,6 +6,14 @@ extension Routes {
         public let health = Route<EmptyPayload, HealthResponse>(
             .get, "/api/health", .none, "Whether the server and its database answer",
             failures: [.init(503, .serviceUnavailable)])
+        /// Liveness: the process serves HTTP (no database asked): restart it when this fails.
+        public let liveness = Route<EmptyPayload, HealthResponse>(
+            .get, "/livez", .none, "Whether the process serves requests (the database is not asked): restart it when this fails")
+        /// Readiness: send it requests only while this answers 200.
+        public let readiness = Route<EmptyPayload, HealthResponse>(
+            .get, "/readyz", .none,
+            "Whether to send this instance requests: 503 while the database does not answer and once it began shutting down (draining)",
+            failures: [.init(503, .serviceUnavailable)])
         public let config = Route<EmptyPayload, AppConfig>(
             .get, "/api/config", .none, "App configuration (statuses, workflows, ...), with an ETag")
         public let companyLogo = Route<EmptyPayload, BinaryFile>(

@@ -23,6 +23,8 @@ public enum OperatorEventType: String, Sendable, CaseIterable {
     case userUpdated = "user_updated"
     /// `repairminder admin create` invited a platform administrator (`detail: {"email"}`).
     case platformAdminInvited = "platform_admin_invited"
+    /// `repairminder admin create --reissue` revoked a pending invitation to send a new one (`detail: {"email"}`).
+    case platformAdminInvitationRevoked = "platform_admin_invitation_revoked"
 
     /// The event a change of a shop's status from `before` to `after` is.
     public static func statusChange(from before: String, to after: CompanyStatus) -> OperatorEventType {

@@ -71,7 +71,7 @@ struct ConsoleTeamPages: Sendable {
         let user = member.user
         return Row(
             id: user.id, name: displayName(user), email: user.email, role: ConsoleListing.roleName(user.role),
-            status: user.isActive ? "Active" : "Deactivated", lastLogin: user.lastLogin.map(ConsoleDates.readable) ?? "Never")
+            status: member.archived ? "Archived" : user.isActive ? "Active" : "Deactivated", lastLogin: user.lastLogin.map(ConsoleDates.readable) ?? "Never")
     }
 
     static func invitationRow(_ invitation: Invitation) -> InvitationRow {
@@ -141,6 +141,8 @@ struct ConsoleTeamPages: Sendable {
         let role: String
         let roles: [ConsoleListing.Option]
         let active: Bool
+        /// Archived: final, so nothing can be changed (no role, no action).
+        let archived: Bool
         let lastLogin: String
         let methods: String
         let isSelf: Bool
@@ -155,7 +157,7 @@ struct ConsoleTeamPages: Sendable {
         if member.passkeyCount > 0 { methods.append("\(member.passkeyCount) passkey\(member.passkeyCount == 1 ? "" : "s")") }
         let view = MemberPage(
             id: user.id, name: Self.displayName(user), email: user.email, role: ConsoleListing.roleName(user.role),
-            roles: ConsoleListing.roleOptions(selected: user.role), active: user.isActive,
+            roles: ConsoleListing.roleOptions(selected: user.role), active: user.isActive, archived: member.archived,
             lastLogin: user.lastLogin.map(ConsoleDates.readable) ?? "Never",
             methods: methods.isEmpty ? "emailed codes only" : methods.joined(separator: ", "), isSelf: user.id == page.staff.user.id)
         return console.templates.page("team-member", page.view(view.name, current: "\(Console.root)/team", page: view))

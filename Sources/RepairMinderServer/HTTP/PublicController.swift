@@ -18,12 +18,15 @@ struct PublicController {
     let signer: TokenSigner
     /// `/.well-known/apple-app-site-association`, encoded once.
     let appleAppSiteAssociation: ByteBuffer
+    /// Whether a shutdown began: readiness and health answer 503 `draining`.
+    let draining: Draining
 
     init(
         database: Database, accounts: AccountStore, serverURL: String, logoDirectory: String, signer: TokenSigner,
-        rekiServed: Bool = true, appleAppIds: [String] = [], settings: ServerSettings? = nil
+        rekiServed: Bool = true, appleAppIds: [String] = [], settings: ServerSettings? = nil, draining: Draining = Draining()
     ) throws {
         self.database = database
+        self.draining = draining
         self.accounts = accounts
         self.logoDirectory = logoDirectory
         self.signer = signer
@@ -43,6 +46,10 @@ struct PublicController {
 
     func mount(on routes: RouteMounter) {
         routes.on(Routes.public.health, respond: health)
+        routes.on(Routes.public.readiness, respond: health)
+        routes.on(Routes.public.liveness) { _ in
+            .envelope(HealthResponse(status: "ok", version: repairMinderVersion, database: nil))
+        }
         routes.on(Routes.public.config, respond: appConfig)
         routes.on(Routes.public.companyLogo, respond: logo)
         routes.on(Routes.public.openAPI) { [openAPI] _ in
@@ -61,13 +68,18 @@ struct PublicController {
         }
     }
 
+    /// Health and readiness: 200 while the database answers and no shutdown began; else 503,
+    /// `status` saying which (`draining` first: a load balancer should stop either way).
     @Sendable func health(_ call: RouteCall<EmptyPayload>) async throws -> Response {
-        if await database.isAnswering() {
-            return .envelope(HealthResponse(status: "ok", version: repairMinderVersion, database: "ok"))
+        let answering = await database.isAnswering()
+        let database = answering ? "ok" : "unavailable"
+        if !answering { call.context.logger.error("Health check: the database does not answer") }
+        if answering, !draining.isDraining {
+            return .envelope(HealthResponse(status: "ok", version: repairMinderVersion, database: database))
         }
-        call.context.logger.error("Health check: the database does not answer")
-        let body = HealthFailure(data: HealthResponse(status: "unavailable", version: repairMinderVersion, database: "unavailable"))
-        return .json(body, status: .serviceUnavailable)
+        let status = draining.isDraining ? "draining" : "unavailable"
+        let body = HealthFailure(data: HealthResponse(status: status, version: repairMinderVersion, database: database))
+        return .json(body, status: .serviceUnavailable, headers: [.retryAfter: "5"])
     }
 
     @Sendable func appConfig(_ call: RouteCall<EmptyPayload>) async throws -> Response {
@@ -107,7 +119,13 @@ struct PublicController {
 /// The 503 answer: a failure envelope that still carries the health data.
 struct HealthFailure: Encodable {
     let success = false
-    let error = "The database is unavailable"
+    let error: String
     let code = ErrorCode.serviceUnavailable
     let data: HealthResponse
+
+    /// Why, from `data`: shutting down, or the database.
+    init(data: HealthResponse) {
+        error = data.status == "draining" ? "The server is shutting down" : "The database is unavailable"
+        self.data = data
+    }
 }

@@ -8,7 +8,7 @@ import RepairMinderModels
 ///   `2026-11-26T10:00:00+0000 info repairminder : request_id=… [RepairMinderServer] message`;
 /// - `json`: one JSON object, for a log collector: `timestamp` (ISO 8601, UTC, milliseconds),
 ///   `level`, `message`, `label`, `source`, then each metadata key (`request_id`, `route`, ...)
-///   as a field of its own; a metadata key that would replace one of those five is written
+///   as a field of its own, numbers as JSON numbers (`status`, `duration_ms`); a metadata key that would replace one of those five is written
 ///   with a `meta_` prefix instead.
 ///
 /// Either way every control and bidi character of the message and the metadata (a request's
@@ -55,9 +55,14 @@ public struct LineLogHandler: LogHandler {
         }
     }
 
+    /// A metadata value as JSON: numbers given as numbers (`status`, `duration_ms`) stay
+    /// numbers, so a collector can compare and sum them; anything else is its text.
     private static func plain(_ value: Logger.MetadataValue) -> Any {
         switch value {
         case .string(let text): text
+        case .stringConvertible(let number as Int): number
+        case .stringConvertible(let number as Double) where number.isFinite: number
+        case .stringConvertible(let number as any BinaryInteger): Int(truncatingIfNeeded: number)
         case .stringConvertible(let convertible): convertible.description
         case .array(let values): values.map(plain)
         case .dictionary(let values): values.mapValues(plain)

@@ -31,6 +31,8 @@ public struct PlatformAdminInvitation: Sendable, Equatable {
     public let enrolmentGraceDays: Int
     /// ISO 8601 UTC: when the link stops working.
     public let expiresAt: String
+    /// Whether a pending invitation to the same address was revoked for this one.
+    public let reissued: Bool
 }
 
 /// Why `repairminder admin create` invited no one: nothing was changed.
@@ -46,9 +48,11 @@ extension Database {
     /// the company, the invitation, its mail and the operator's events (`company_created`,
     /// `platform_admin_invited`, done by `actor`, the OS user), so a refusal leaves nothing.
     /// Refused: an address that has a staff account (of any shop: an address is one account),
-    /// or a pending invitation to the platform.
+    /// or a pending invitation to the platform, unless `reissuing` says to revoke that one
+    /// (its link dies; `platform_admin_invitation_revoked`) and send a new one.
     public func invitePlatformAdmin(
-        _ invitee: PlatformAdminInvitee, actor: String, serverURL: String, encryptionKeys: EncryptionKeys, now: Double
+        _ invitee: PlatformAdminInvitee, actor: String, serverURL: String, encryptionKeys: EncryptionKeys, reissuing: Bool = false,
+        now: Double
     ) async throws -> PlatformAdminInvitation {
         let mail = MailQueue(database: self, encryptionKeys: encryptionKeys)
         let token = RandomToken.hex(byteCount: 32), invitationId = OrderedID.next(), companyId = PlatformOwnCompany.id
@@ -69,6 +73,7 @@ extension Database {
             }
             let created = try await PlatformOwnCompany.ensure(enrolmentGraceDays: 0, actor: actor, now: now, on: db)
             try await InvitationStore.expireLapsed(companyId: companyId, email: invitee.email, now: now, on: db)
+            let revoked = reissuing ? try await Self.revokePending(of: invitee.email, actor: actor, now: now, on: db) : false
             let inserted = try await InvitationStore.insertPending(
                 id: invitationId, companyId: companyId, request, tokenHash: SecretHashing.tokenHash(token), acceptable: true,
                 invitedBy: nil, now: now, on: db)
@@ -86,8 +91,26 @@ extension Database {
             return PlatformAdminInvitation(
                 invitationId: invitationId, email: invitee.email, companyId: companyId, companyName: company.name,
                 companyCreated: created, requiredFactor: company.policy.requiredFactor.rawValue,
-                enrolmentGraceDays: company.policy.enrolmentGraceDays, expiresAt: Timestamp.iso8601(now + InvitationStore.lifetime))
+                enrolmentGraceDays: company.policy.enrolmentGraceDays, expiresAt: Timestamp.iso8601(now + InvitationStore.lifetime),
+                reissued: revoked)
         }
+    }
+
+    /// Revokes `email`'s pending invitation to the platform, recorded as done by `actor`; false
+    /// when there was none.
+    private static func revokePending(of email: String, actor: String, now: Double, on db: any SQLDatabase) async throws -> Bool {
+        let revoked = try await db.raw(
+            """
+            UPDATE invitations SET status = 'revoked', ended_at = \(bind: now)
+            WHERE company_id = \(bind: PlatformOwnCompany.id) AND email = \(bind: email) AND status = 'pending'
+            RETURNING id
+            """
+        ).first() != nil
+        if revoked {
+            try await ActivityLog.record(
+                .platformAdminInvitationRevoked, companyId: PlatformOwnCompany.id, actor: actor, at: now, detail: ["email": email], on: db)
+        }
+        return revoked
     }
 
     /// The refusal of an address with a pending invitation to the platform: until when, and what ends it.
@@ -100,7 +123,7 @@ extension Database {
         ).first(decodingColumn: "expires_at", as: Double.self)
         return PlatformAdminInvitationError(
             description: "\(email) already has a pending invitation to the platform\(expires.map { ", until \(Timestamp.iso8601($0))" } ?? ""): "
-                + "the invitee accepts it from the mail, or a platform administrator resends or revokes it (docs/API.md §12.3)")
+                + "the invitee accepts it from the mail, or run this again with --reissue to send a new link (the earlier one stops working)")
     }
 
     /// The platform's own company's name and policy, as stored now.

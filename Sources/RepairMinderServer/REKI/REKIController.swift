@@ -80,7 +80,7 @@ struct REKIController {
         let now = clock.now()
         let rotated: RefreshTokenRotation<REKIUserRecord>.Rotated
         do {
-            rotated = try await rotation.rotate(presented, device: call.device, now: now)
+            rotated = try await rotation.rotate(presented, device: call.device, logger: call.context.logger, now: now)
         } catch let error as APIError where error.status == .unauthorized {
             throw APIError.unauthorized
         }

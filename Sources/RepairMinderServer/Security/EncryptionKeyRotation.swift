@@ -25,7 +25,7 @@ public enum EncryptionKeyRotation {
 
     /// A sealed column: its table, key column and how its owner (the sealed value's bound
     /// data) is named from the key.
-    private struct SealedColumn {
+    struct SealedColumn {
         let kind: String
         let table: String
         let key: String
@@ -35,7 +35,7 @@ public enum EncryptionKeyRotation {
 
     /// The pending TOTP secret before the enabled one: enabling copies the first into the
     /// second, so a setup confirmed during the rotation moves an already re-sealed value.
-    private static let columns = [
+    static let columns = [
         SealedColumn(kind: "TOTP secrets", table: "totp_credentials", key: "user_id", column: "pending_secret_sealed", owner: { $0 }),
         SealedColumn(kind: "TOTP secrets", table: "totp_credentials", key: "user_id", column: "secret_sealed", owner: { $0 }),
         SealedColumn(kind: "queued messages", table: "mail_queue", key: "id", column: "body_sealed", owner: MailQueue.owner),
@@ -126,13 +126,17 @@ public enum EncryptionKeyRotation {
     }
 
     /// Development, with the key generated into `dataDirectory`: finishes any rotation left
-    /// half done, keeps the key as `encryption-key.previous` (the one before is dropped), makes
-    /// a new `encryption-key` and seals everything again. A running server holds the old key in
-    /// memory, so this refuses while one runs on the directory. Each step leaves files a server
-    /// starts with, made durable before anything is sealed under the new key: interrupted
-    /// anywhere, even by a power loss, the next run finishes the job.
+    /// half done, keeps the key as `encryption-key.previous`, makes a new `encryption-key` and
+    /// seals everything again. The key before `encryption-key.previous` is dropped, so while
+    /// unused recovery codes still need it (hashed, they cannot be moved to another key) this
+    /// refuses, naming their users, unless `droppingPrevious` says to go on without them. A
+    /// running server holds the old key in memory, so this refuses while one runs on the
+    /// directory. Each step leaves files a server starts with, made durable before anything is
+    /// sealed under the new key: interrupted anywhere, even by a power loss, the next run
+    /// finishes the job.
     public static func rotateGeneratedKey(
-        in dataDirectory: String, database: Database, progress: @Sendable (String, Int) -> Void = { _, _ in }
+        in dataDirectory: String, database: Database, droppingPrevious: Bool = false,
+        progress: @Sendable (String, Int) -> Void = { _, _ in }
     ) async throws -> Report {
         try await DataDirectoryLock.withExclusive(
             in: dataDirectory, before: "rotating its generated encryption key (or give the keys as settings: docs/operating.md)"
@@ -145,6 +149,13 @@ public enum EncryptionKeyRotation {
                         "\(finished.underPreviousKey) sealed values are still under encryption-key.previous (a server sealed them meanwhile?); run again"
                     )
                 }
+                let stranded = try await usersWithRecoveryCodes(under: previous, in: database)
+                if !stranded.isEmpty, !droppingPrevious {
+                    let named = stranded.prefix(10).joined(separator: ", ") + (stranded.count > 10 ? " and \(stranded.count - 10) more" : "")
+                    throw SettingsError(
+                        "encryption-key.previous still verifies the unused recovery codes of \(stranded.count) user\(stranded.count == 1 ? "" : "s") (\(named)): this rotation would drop it, and those codes would stop working for ever. Have them make new recovery codes (turning the authenticator app off and on), or run again with --drop-previous-key to go on without them"
+                    )
+                }
             }
             // Each replacement is a rename: the files always hold a whole key, the old or the new.
             let directory = URL(fileURLWithPath: dataDirectory)
@@ -153,6 +164,21 @@ public enum EncryptionKeyRotation {
             try DataDirectory.synchronize(dataDirectory)
             let next = try GeneratedSecret.loadOrCreate(named: "encryption-key", in: dataDirectory)
             return try await reseal(database, keys: EncryptionKeys(current: next, previous: current), progress: progress)
+        }
+    }
+
+    /// The addresses of users with unused recovery codes hashed under `key`, or made before
+    /// codes recorded their key (which key hashed those cannot be told).
+    private static func usersWithRecoveryCodes(under key: String, in database: Database) async throws -> [String] {
+        let keyID = SecretHashing(keys: EncryptionKeys(current: key)).keyID
+        return try await database.withConnection { db in
+            try await db.raw(
+                """
+                SELECT DISTINCT u.email FROM recovery_codes r JOIN users u ON u.id = r.user_id
+                WHERE r.used_at IS NULL AND (r.hash_key IS NULL OR r.hash_key = \(bind: keyID))
+                ORDER BY u.email
+                """
+            ).all(decodingColumn: "email", as: String.self)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SQLKit
 
 /// Refresh with rotation, reuse detection and retry grace (docs/API.md §2.7).
@@ -107,8 +108,9 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
         return nil
     }
 
-    /// `device` is the caller's, for the activity log of a detected reuse.
-    func rotate(_ presented: String, device: ClientDevice? = nil, now: Double) async throws -> Rotated {
+    /// `device` is the caller's, for the activity log of a detected reuse; `logger` the
+    /// request's, which warns of one (a stolen token, most likely: an operator's alert).
+    func rotate(_ presented: String, device: ClientDevice? = nil, logger: Logger? = nil, now: Double) async throws -> Rotated {
         let presentedHash = SecretHashing.tokenHash(presented)
         let successor = hashing.successor(of: presented)
         let successorHash = SecretHashing.tokenHash(successor)
@@ -180,6 +182,12 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
                 try await ActivityLog.record(
                     .tokenReuseDetected, userId: user.id, sessionId: row.sessionId, device: device, at: now, on: db)
             }
+            logger?.warning(
+                "Refresh token reuse: a spent refresh token was presented again after the grace window; the session is revoked",
+                metadata: [
+                    "user_id": .string(user.id), "session_id": .string(row.sessionId), "realm": .string(realm.isStaff ? "staff" : "reki"),
+                    "ip": .string(device?.ipAddress ?? "unknown"),
+                ])
             try await ending.revoke(session: row.sessionId, realm: realm, reason: "refresh_token_reuse", device: device, now: now)
             return .rejected(.tokenReuseDetected)
         }

@@ -19,7 +19,7 @@ struct StaffSessionController {
     @Sendable func refresh(_ call: RouteCall<RefreshRequest>) async throws -> RefreshResponse {
         let presented = call.body.refreshToken
         let now = clock.now()
-        let rotated = try await rotation.rotate(presented, device: call.device, now: now)
+        let rotated = try await rotation.rotate(presented, device: call.device, logger: call.context.logger, now: now)
         // The shop's policy as it is now (docs/API.md §13.3): a shortened lifetime ends an
         // older session here, a requirement restricts or frees it.
         let policy = try await policies.cached(companyId: rotated.user.companyId)

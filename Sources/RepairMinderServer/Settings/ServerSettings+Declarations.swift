@@ -143,6 +143,10 @@ extension ServerSettings {
             "metrics-address",
             help: "Serve Prometheus metrics at `GET /metrics` on this `HOST:PORT`, a listener of its own (never the API port). Keep it private: the counts differ for addresses with and without an account."
         ) { $0.metricsAddress = $1 },
+        .number(
+            "drain-delay", default: 0,
+            help: "Seconds from a SIGTERM to the listener closing: `/readyz` answers 503 meanwhile, so a load balancer stops sending requests first (5 to 10 behind one)."
+        ) { $0.drainDelay = $1 },
         .text(
             "webauthn-rp-id", default: "the public URL's host, or localhost without one",
             help: "The domain passkeys belong to (WebAuthn's relying party id); an IP address is refused with `--env production`."

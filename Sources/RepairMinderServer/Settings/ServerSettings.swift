@@ -96,6 +96,9 @@ public struct ServerSettings: Sendable {
     /// Where Prometheus metrics are served (`HOST:PORT`, a listener of their own, `GET /metrics`);
     /// nil: no metrics are kept or served. Never the API port: keep it private.
     public var metricsAddress: String?
+    /// Seconds between the start of a graceful shutdown and the server's listener closing:
+    /// `/readyz` answers 503 meanwhile (`Draining`).
+    public var drainDelay = 0
     /// The domain passkeys are scoped to (docs/API.md §11.4); nil: the public URL's host (`localhost` without one).
     public var webauthnRPID: String?
     /// The origins a passkey ceremony may come from; empty: the public URL's origin. A native

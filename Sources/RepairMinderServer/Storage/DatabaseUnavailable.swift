@@ -6,7 +6,7 @@ import _ConnectionPoolModule
 /// `SERVICE_UNAVAILABLE` with `Retry-After`, which clients retry, not 500.
 enum DatabaseUnavailable {
     static func matches(_ error: any Error) -> Bool {
-        if error is DatabaseClosedError { return true }
+        if error is DatabaseClosedError || error is DatabaseUnreachableError { return true }
         // The pool's own answers while the server is away: it stopped trying to connect for a
         // while (its circuit breaker), or it is shutting down.
         if let error = error as? ConnectionPoolError {
@@ -25,4 +25,9 @@ enum DatabaseUnavailable {
             return false
         }
     }
+}
+
+/// PostgreSQL did not answer the pool's last probe (`PostgresPool`): the call was not tried.
+struct DatabaseUnreachableError: Error, CustomStringConvertible {
+    var description: String { "the database does not answer" }
 }

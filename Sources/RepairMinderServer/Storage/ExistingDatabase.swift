@@ -11,9 +11,9 @@ public struct DatabaseMissingError: Error, CustomStringConvertible {
 
 extension Database {
     /// Opens the database the settings name only if it is already there with its schema (the
-    /// `schema_migrations` table `migrate` and `serve` create), then brings that schema up to
-    /// date as `openMigrated` does. Never creates a SQLite file or its directory.
-    public static func openExisting(settings: ServerSettings, logger: Logger) async throws -> Database {
+    /// `schema_migrations` table `migrate` and `serve` create), then, `migrating`, brings that
+    /// schema up to date as `openMigrated` does. Never creates a SQLite file or its directory.
+    public static func openExisting(settings: ServerSettings, logger: Logger, migrating: Bool = true) async throws -> Database {
         let location = try settings.databaseLocation()
         let hint = "run `repairminder migrate` (or `serve`) there first, or name the server's with --data-dir or --database-url"
         if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
@@ -27,7 +27,7 @@ extension Database {
                 throw DatabaseMissingError(
                     description: "\(database.location) holds no Repair Minder database (no schema_migrations table): \(hint)")
             }
-            try await Migrations.run(on: database, logger: logger)
+            if migrating { try await Migrations.run(on: database, logger: logger) }
         } catch {
             await database.close()
             throw error

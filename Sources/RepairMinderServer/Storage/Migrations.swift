@@ -8,7 +8,7 @@ import SQLKit
 /// PostgreSQL. Times are seconds since 1970 in `DOUBLE PRECISION` columns (steps 1-4 said
 /// `REAL`, which SQLite stores identically, but which is single precision on PostgreSQL);
 /// booleans are 0/1 `INTEGER`s.
-enum Migrations {
+public enum Migrations {
     struct Step: Sendable {
         let version: Int
         let name: String
@@ -543,6 +543,25 @@ enum Migrations {
             "CREATE UNIQUE INDEX sessions_console_token ON sessions (console_token_hash)",
         ]),
     ]
+
+    /// The newest schema this build knows.
+    public static var newestVersion: Int { steps.last?.version ?? 0 }
+
+    /// What `repairminder migrate --status` shows: the steps recorded as applied (version,
+    /// name), those of this build not yet applied, and versions recorded that this build does
+    /// not know (a newer version ran here). Changes nothing.
+    public static func status(of database: Database) async throws -> (applied: [(Int, String)], pending: [(Int, String)], unknown: [Int]) {
+        let recorded = try await database.withConnection { db in
+            try await db.raw("SELECT version, name FROM schema_migrations ORDER BY version").all().map {
+                (try $0.decode(column: "version", as: Int.self), try $0.decode(column: "name", as: String.self))
+            }
+        }
+        let known = Set(steps.map(\.version)), done = Set(recorded.map(\.0))
+        return (
+            recorded.filter { known.contains($0.0) }, steps.filter { !done.contains($0.version) }.map { ($0.version, $0.name) },
+            recorded.map(\.0).filter { !known.contains($0) }
+        )
+    }
 
     /// Applies every step not yet recorded, each in its own transaction. Safe to run from
     /// several processes at once: each step runs under one lock (SQLite's write lock, a

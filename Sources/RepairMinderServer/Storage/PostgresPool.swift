@@ -8,39 +8,107 @@ import SQLKit
 /// database is open (its `run()` is the pool's life; `close()` ends it after the calls in
 /// progress). Nothing is queued in this process: concurrency is PostgreSQL's, so several
 /// server instances on one database behave as one.
+///
+/// PostgresClient alone handles an outage badly (issue 50, item 2): while PostgreSQL is away
+/// a call waits for a connection until the pool's circuit breaker trips (a minute), and once
+/// it is back the pool reconnects only at its next backoff (seconds later). So a watchdog
+/// (`watch()`) looks at calls waiting for a connection: when one waited `leaseWait` with none
+/// served meanwhile and none in use, it asks PostgreSQL directly (one connection of its own). If nothing
+/// answers, the pool is dropped (the waiting calls fail, 503) and the database is `down`: each
+/// call then answers 503 at once, until a probe connects (at most one a second, shared by the
+/// calls meanwhile) and a fresh pool takes over, so the first request after the outage is
+/// served. If PostgreSQL answers while the pool serves nothing, the pool is stuck in its
+/// backoff and is replaced the same way.
 final class PostgresPool: DatabaseEngine, @unchecked Sendable {
-    private let client: PostgresClient
-    private let running: Task<Void, Never>
-    /// Set by `close()`: later calls fail with `DatabaseClosedError`, as on SQLite, so
-    /// background services can tell "closed" from "not answering" and stop.
+    private let location: PostgresLocation
+    private let poolSize: Int
+    private let logger: Logger
+    /// How long a call may wait for a connection, with none served, before PostgreSQL is asked.
+    private let leaseWait: Duration
     private let lock = NSLock()
-    private var closed = false  // guarded by `lock`
+    private var state = State()  // guarded by `lock`
+    private var watchdog: Task<Void, Never>?
 
-    init(_ location: PostgresLocation, poolSize: Int, logger: Logger) async throws {
+    private struct State {
+        /// Set by `close()`: later calls fail with `DatabaseClosedError`, as on SQLite, so
+        /// background services can tell "closed" from "not answering" and stop.
+        var closed = false
+        /// nil while the database is down.
+        var pool: (client: PostgresClient, running: Task<Void, Never>)?
+        /// When each call still waiting for a connection asked for one.
+        var waiting: [Int: ContinuousClock.Instant] = [:]
+        var nextTicket = 0
+        /// When a call last got a connection, and how many hold one now.
+        var lastServed = ContinuousClock.now
+        var inUse = 0
+        /// The probe in progress (true: PostgreSQL answered), and when the last one ended.
+        var probing: Task<Bool, Never>?
+        var lastProbe: ContinuousClock.Instant?
+    }
+
+    init(_ location: PostgresLocation, poolSize: Int, logger: Logger, leaseWait: Duration = .seconds(2)) async throws {
+        self.location = location
+        self.poolSize = max(1, poolSize)
+        self.logger = logger
+        self.leaseWait = leaseWait
         // One connection first, so a wrong address, password or sslmode fails at start-up with
         // PostgreSQL's own reason, rather than as the pool's retries on the first request.
         do {
-            let probe = try await PostgresConnection.connect(
-                configuration: try location.connectionConfiguration(), id: 0, logger: logger)
-            try await probe.close()
+            try await Self.probe(location, logger: logger, connectTimeout: .seconds(10))
         } catch {
             throw SettingsError("cannot connect to PostgreSQL at \(location): \(PostgresLocation.reason(error))")
         }
-        let client = PostgresClient(configuration: try location.clientConfiguration(poolSize: max(1, poolSize)), backgroundLogger: logger)
-        self.client = client
+        state.pool = try makePool()
+        watchdog = Task { [weak self] in await self?.watch() }
+    }
+
+    /// A new pool, running.
+    private func makePool() throws -> (client: PostgresClient, running: Task<Void, Never>) {
+        let client = PostgresClient(configuration: try location.clientConfiguration(poolSize: poolSize), backgroundLogger: logger)
         // Started at once, so the pool counts as running before the first lease.
+        let running: Task<Void, Never>
         if #available(macOS 26, iOS 26, *) {
             running = Task.immediate { await client.run() }
         } else {
             running = Task { await client.run() }
         }
+        return (client, running)
+    }
+
+    /// One connection of its own, opened and closed: whether PostgreSQL answers.
+    private static func probe(_ location: PostgresLocation, logger: Logger, connectTimeout: TimeAmount) async throws {
+        var configuration = try location.connectionConfiguration()
+        configuration.options.connectTimeout = connectTimeout
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        try await connection.close()
     }
 
     func withConnection<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        if lock.withLock({ closed }) { throw DatabaseClosedError() }
-        return try await client.withConnection { connection in
-            // No query logging: bound values include hashes, sealed secrets and device tokens.
-            try await body(connection.sql(queryLogLevel: nil))
+        var pool = try lock.withLock { () throws -> PostgresClient? in
+            if state.closed { throw DatabaseClosedError() }
+            return state.pool?.client
+        }
+        if pool == nil { pool = try await reconnect() }
+        guard let client = pool else { throw DatabaseUnreachableError() }
+        let ticket = lock.withLock {
+            state.nextTicket += 1
+            state.waiting[state.nextTicket] = .now
+            return state.nextTicket
+        }
+        do {
+            return try await client.withConnection { connection in
+                lock.withLock {
+                    state.waiting[ticket] = nil
+                    state.lastServed = .now
+                    state.inUse += 1
+                }
+                defer { lock.withLock { state.inUse -= 1 } }
+                // No query logging: bound values include hashes, sealed secrets and device tokens.
+                return try await body(connection.sql(queryLogLevel: nil))
+            }
+        } catch {
+            lock.withLock { _ = state.waiting.removeValue(forKey: ticket) }
+            throw error
         }
     }
 
@@ -59,9 +127,78 @@ final class PostgresPool: DatabaseEngine, @unchecked Sendable {
         }
     }
 
+    /// While down: a fresh pool once PostgreSQL answers a probe (one at a time, at most one a
+    /// second, shared by the calls meanwhile), else nil.
+    private func reconnect() async throws -> PostgresClient? {
+        guard await startProbe().value else { return nil }
+        return try lock.withLock { () throws -> PostgresClient? in
+            if state.closed { throw DatabaseClosedError() }
+            return state.pool?.client
+        }
+    }
+
+    /// The probe in progress, or a new one, made a second after the last ended at the
+    /// earliest (an outage costs PostgreSQL one connection attempt a second, not one a call);
+    /// on success a fresh pool takes the old one's place (which is shut down: its waiting calls
+    /// fail, 503).
+    private func startProbe() -> Task<Bool, Never> {
+        lock.withLock {
+            if let probing = state.probing { return probing }
+            let wait = state.lastProbe.map { .seconds(1) - $0.duration(to: .now) } ?? .zero
+            let task = Task<Bool, Never> { [location, logger] in
+                if wait > .zero { try? await Task.sleep(for: wait) }
+                let answered = (try? await Self.probe(location, logger: logger, connectTimeout: .seconds(2))) != nil
+                let fresh = answered ? try? self.makePool() : nil
+                // Either way the old pool goes: replaced by the fresh one, or gone with the database.
+                let (old, wasDown) = self.lock.withLock { () -> (Task<Void, Never>?, Bool) in
+                    defer {
+                        self.state.probing = nil
+                        self.state.lastProbe = .now
+                    }
+                    guard !self.state.closed else { return (fresh?.running, false) }
+                    let (old, wasDown) = (self.state.pool?.running, self.state.pool == nil)
+                    self.state.pool = fresh
+                    if fresh != nil { self.state.lastServed = .now }
+                    return (old, wasDown)
+                }
+                old?.cancel()
+                if wasDown, fresh != nil { logger.notice("Database: PostgreSQL answers again; a new pool serves") }
+                return fresh != nil
+            }
+            state.probing = task
+            return task
+        }
+    }
+
+    /// Every quarter second: a call has waited `leaseWait` for a connection, none was served
+    /// meanwhile and none is in use (a pool busy with slow queries is not stuck, and its
+    /// connections are never taken from under them): PostgreSQL is asked. Down: the pool goes,
+    /// and calls answer 503 until it is back.
+    private func watch() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(250))
+            let stuck = lock.withLock { () -> Bool in
+                guard state.pool != nil, state.probing == nil, state.inUse == 0, let oldest = state.waiting.values.min() else { return false }
+                let now = ContinuousClock.now
+                return oldest.duration(to: now) > leaseWait && state.lastServed.duration(to: now) > leaseWait
+            }
+            guard stuck else { continue }
+            let answered = await startProbe().value
+            logger.log(
+                level: answered ? .notice : .error,
+                answered
+                    ? "Database: no connection for \(leaseWait) while PostgreSQL answers; the pool was replaced"
+                    : "Database: PostgreSQL does not answer; requests are answered 503 until it does")
+        }
+    }
+
     func close() async {
-        lock.withLock { closed = true }
-        running.cancel()
-        await running.value
+        let running = lock.withLock { () -> Task<Void, Never>? in
+            state.closed = true
+            return state.pool?.running
+        }
+        watchdog?.cancel()
+        running?.cancel()
+        await running?.value
     }
 }

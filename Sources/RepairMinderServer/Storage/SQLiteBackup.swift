@@ -37,8 +37,12 @@ public enum SQLiteBackup {
     /// backup itself is only read. The old database and its write-ahead log are moved aside
     /// (`<file>.pre-restore-<time>`), not deleted, and the copy takes their place by rename:
     /// a crash leaves the old database or the new one, and a wrong restore can be undone.
+    /// `keys` are those the server will start with (nil: none configured or generated yet): a
+    /// backup with sealed secrets none of them opens is refused (`EncryptionKeyCheck`).
     /// Returns the backup's schema version and where the old database went (nil: there was none).
-    public static func restore(from source: String, to path: String, logger: Logger) async throws -> (version: Int, previous: String?) {
+    public static func restore(
+        from source: String, to path: String, keys: EncryptionKeys?, logger: Logger
+    ) async throws -> (version: Int, previous: String?) {
         guard FileManager.default.fileExists(atPath: source) else { throw SettingsError("no backup at \(source)") }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try DataDirectory.create(directory)
@@ -51,7 +55,7 @@ public enum SQLiteBackup {
                 throw SettingsError("cannot copy \(source) into \(directory): \(PlainReason.of(error))")
             }
             do {
-                let version = try await check(backup: staging, named: source, logger: logger)
+                let version = try await check(backup: staging, named: source, keys: keys, logger: logger)
                 for file in [staging + "-wal", staging + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
                 try matchOwnerAndMode(of: staging, to: path)
                 try syncFile(staging)
@@ -66,6 +70,24 @@ public enum SQLiteBackup {
                 throw error
             }
         }
+    }
+
+    /// Checks the backup at `source` as a restore would (`PRAGMA integrity_check`, a schema no
+    /// newer than this build's, and, when `keys` are given, that they open its sealed secrets),
+    /// on a copy in a directory of its own, so the backup itself is only read. Returns its
+    /// schema version.
+    public static func verify(_ source: String, keys: EncryptionKeys?, logger: Logger) async throws -> Int {
+        guard FileManager.default.fileExists(atPath: source) else { throw SettingsError("no backup at \(source)") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("repairminder-verify-\(UUID().uuidString)").path
+        try DataDirectory.create(directory)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let copy = directory + "/backup.sqlite"
+        do {
+            try FileManager.default.copyItem(atPath: source, toPath: copy)
+        } catch {
+            throw SettingsError("cannot read \(source): \(PlainReason.of(error))")
+        }
+        return try await check(backup: copy, named: source, keys: keys, checkingKeys: keys != nil, logger: logger)
     }
 
     /// The database and its `-wal`/`-shm` renamed to `<name>.pre-restore-<time>`; the new name.
@@ -100,9 +122,12 @@ public enum SQLiteBackup {
         guard fsync(fd) == 0 else { throw SettingsError("cannot sync \(path): \(PlainReason.describe(errno: errno))") }
     }
 
-    /// The copy's schema version, once it is known to be intact and not newer than this build;
-    /// messages name the backup (`source`) the copy was made from.
-    private static func check(backup copy: String, named source: String, logger: Logger) async throws -> Int {
+    /// The copy's schema version, once it is known to be intact, not newer than this build and,
+    /// `checkingKeys`, openable with `keys` (`EncryptionKeyCheck`); messages name the backup
+    /// (`source`) the copy was made from.
+    private static func check(
+        backup copy: String, named source: String, keys: EncryptionKeys?, checkingKeys: Bool = true, logger: Logger
+    ) async throws -> Int {
         let database: Database
         do {
             database = try await Database.open(.sqlite(path: copy), poolSize: 1, logger: logger)
@@ -117,14 +142,20 @@ public enum SQLiteBackup {
                     .decode(column: "version", as: Int?.self)
                 return (integrity, version)
             }
+            if checkingKeys, integrity == "ok", version != nil {
+                try await EncryptionKeyCheck.requireOpening(database, with: keys)
+            }
             await database.close()
+        } catch let error as SettingsError {
+            await database.close()
+            throw SettingsError("\(source): \(error.description)")
         } catch {
             await database.close()
             throw SettingsError("\(source) is not a Repair Minder backup: \(PlainReason.of(error))")
         }
         guard integrity == "ok" else { throw SettingsError("\(source) is damaged (integrity check: \(integrity))") }
         guard let version else { throw SettingsError("\(source) is not a Repair Minder backup: it has no migrations") }
-        let newest = Migrations.steps.last?.version ?? 0
+        let newest = Migrations.newestVersion
         guard version <= newest else {
             throw SettingsError("\(source) was made by a newer version (schema \(version); this one knows up to \(newest)): restore it with that version")
         }

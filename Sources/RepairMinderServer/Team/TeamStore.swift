@@ -33,7 +33,7 @@ struct TeamStore: Sendable {
         func wire(companyStatus: CompanyStatus) -> TeamMember {
             TeamMember(
                 user: user.wire(companyStatus: companyStatus), hasPassword: user.passwordHash != nil, totpEnabled: totpEnabled,
-                passkeyCount: passkeyCount)
+                passkeyCount: passkeyCount, archived: user.archived != 0)
         }
     }
 

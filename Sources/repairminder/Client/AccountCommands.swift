@@ -69,7 +69,7 @@ struct RegisterCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try ClientContext(server: connection.server)
-        try await ClientContext.run { try await perform(context) }
+        try await context.run { try await perform(context) }
     }
 
     @MainActor
@@ -121,7 +121,7 @@ struct PasswordCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try ClientContext(server: connection.server)
-            try await ClientContext.run { try await perform(context) }
+            try await context.run { try await perform(context) }
         }
 
         @MainActor
@@ -153,7 +153,7 @@ struct PasswordCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try ClientContext(server: connection.server)
-            try await ClientContext.run { try await perform(context) }
+            try await context.run { try await perform(context) }
         }
 
         @MainActor
@@ -196,7 +196,7 @@ struct SessionsCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try ClientContext(server: connection.server)
-        try await ClientContext.run { try await perform(context) }
+        try await context.run { try await perform(context) }
     }
 
     @MainActor

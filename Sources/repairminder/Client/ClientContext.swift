@@ -22,31 +22,44 @@ struct ClientContext {
     /// The server when no `--server` was ever given: `repairminder serve`'s own default.
     static let defaultServer = "http://127.0.0.1:8080"
 
-    /// Uses `--server` if given (and remembers it), else the remembered one, else the default.
+    /// A `--server` that differs from the remembered one: remembered once it answered (`run`).
+    private let newServer: String?
+
+    /// Uses `--server` if given, else the remembered one, else the default.
     init(server explicit: String?) throws {
         store = FileCredentialStore(directory: FileCredentialStore.defaultDirectory())
-        let rememberedPath = store.directory.appendingPathComponent(Self.serverFile)
-        let remembered = (try? String(contentsOf: rememberedPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let remembered = (try? String(contentsOf: Self.rememberedPath(store), encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         let chosen = explicit ?? remembered ?? Self.defaultServer
         guard let url = URL(string: chosen), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("--server must be an http:// or https:// URL, got \"\(chosen)\"")
         }
         server = url
-        if let explicit, explicit != remembered {
-            try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            guard FileManager.default.createFile(
-                atPath: rememberedPath.path, contents: Data(explicit.utf8), attributes: [.posixPermissions: 0o600])
-            else { throw ClientInputError("cannot write \(rememberedPath.path)") }
-        }
+        newServer = explicit == remembered ? nil : explicit
         api = APIClient(baseURL: url, store: store)
     }
 
+    private static func rememberedPath(_ store: FileCredentialStore) -> URL { store.directory.appendingPathComponent(serverFile) }
+
+    /// Remembers a new `--server` for the commands after this one.
+    private func rememberServer() throws {
+        guard let newServer else { return }
+        let path = Self.rememberedPath(store)
+        try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard FileManager.default.createFile(atPath: path.path, contents: Data(newServer.utf8), attributes: [.posixPermissions: 0o600])
+        else { throw ClientInputError("cannot write \(path.path)") }
+    }
+
     /// Runs a client action, turning SDK errors into one clear line and the documented exit code;
-    /// `signInHint` is the command that signs in again.
-    static func run(signInHint: String = "repairminder login", _ action: () async throws -> Void) async throws {
+    /// `signInHint` is the command that signs in again. A new `--server` is remembered once it
+    /// answered (even with a refusal), never when it could not be reached: a mistyped one does
+    /// not replace the server the credentials belong to.
+    func run(signInHint: String = "repairminder login", _ action: () async throws -> Void) async throws {
         do {
             try await action()
+            try rememberServer()
         } catch let error as APIError {
+            if case .network = error {} else { try rememberServer() }
             Terminal.note("error: \(error.message)")
             switch error {
             case .network: throw Exit.unreachable
@@ -57,8 +70,8 @@ struct ClientContext {
                 // A session restricted by the shop's policy (docs/API.md §13.3).
                 // The policy may take a passkey only, which this tool cannot make.
                 Terminal.note(
-                    "Add a passkey in the app or a browser, or, if your shop accepts an authenticator app "
-                        + "(repairminder policy show), run: repairminder totp setup")
+                    "Add a passkey in the app or a browser, or, if the line above names an authenticator app, "
+                        + "run: repairminder totp setup")
                 throw Exit.refused
             default: throw Exit.refused
             }

@@ -32,7 +32,7 @@ struct ClientsCommand: AsyncParsableCommand {
     /// step (the existing client of a taken address, when to try again) is printed with it.
     static func withClients(_ connection: ServerOptions, _ body: @escaping (ClientsClient) async throws -> Void) async throws {
         let context = try ClientContext(server: connection.server)
-        try await ClientContext.run {
+        try await context.run {
             do {
                 try await body(ClientsClient(api: context.api))
             } catch let error as APIError {

@@ -69,7 +69,7 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try ClientContext(server: connection.server)
-        try await ClientContext.run {
+        try await context.run {
             let role = try chooseRole()
             let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
             switch role {

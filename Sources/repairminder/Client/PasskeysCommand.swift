@@ -21,7 +21,7 @@ struct PasskeysCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try ClientContext(server: connection.server)
-        try await ClientContext.run {
+        try await context.run {
             if let remove {
                 _ = try await context.api.send(Routes.passkeys.remove, path: [remove])
                 say("Passkey removed.")

@@ -24,7 +24,7 @@ struct PolicyCommand: AsyncParsableCommand {
     /// Runs `body` with the policy client of the signed-in session.
     static func withPolicy(_ connection: ServerOptions, _ body: @escaping (SecurityPolicyClient) async throws -> Void) async throws {
         let context = try ClientContext(server: connection.server)
-        try await ClientContext.run { try await body(SecurityPolicyClient(api: context.api)) }
+        try await context.run { try await body(SecurityPolicyClient(api: context.api)) }
     }
 
     /// The policy as `show` and `set` print it: one line per setting.

@@ -38,7 +38,7 @@ struct REKICommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try ClientContext(server: connection.server)
-            try await ClientContext.run(signInHint: REKICommand.signInHint) {
+            try await context.run(signInHint: REKICommand.signInHint) {
                 let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
                 let user = try await context.reki.register(email: email, password: try AccountInput.newPassword())
                 Terminal.note("Registered and signed in to REKI.")
@@ -60,7 +60,7 @@ struct REKICommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try ClientContext(server: connection.server)
-            try await ClientContext.run(signInHint: REKICommand.signInHint) {
+            try await context.run(signInHint: REKICommand.signInHint) {
                 let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
                 guard let password = Terminal.askSecret("Password: "), !password.isEmpty else {
                     throw ClientInputError("a password is required (the first line of standard input in scripts)")
@@ -83,7 +83,7 @@ struct REKICommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try ClientContext(server: connection.server)
-            try await ClientContext.run(signInHint: REKICommand.signInHint) {
+            try await context.run(signInHint: REKICommand.signInHint) {
                 say(REKICommand.describe(try await context.reki.me()))
             }
         }
@@ -102,7 +102,7 @@ struct REKICommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try ClientContext(server: connection.server)
-            try await ClientContext.run(signInHint: REKICommand.signInHint) {
+            try await context.run(signInHint: REKICommand.signInHint) {
                 try await context.reki.logout()
                 Terminal.note("Signed out of REKI.")
             }

@@ -19,7 +19,7 @@ struct WhoamiCommand: AsyncParsableCommand {
 
     func run() async throws {
         let context = try ClientContext(server: connection.server)
-        try await ClientContext.run {
+        try await context.run {
             switch try context.store.role() {
             case .customer:
                 let me = try await context.api.send(Routes.customerAuth.me)

@@ -32,7 +32,7 @@ struct TOTPCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try ClientContext(server: connection.server)
-            try await ClientContext.run {
+            try await context.run {
                 let setup = try await context.api.send(Routes.staffAuth.totpSetup)
                 say("Add this to your authenticator app:")
                 say("  \(setup.otpauthUrl)")
@@ -80,7 +80,7 @@ struct TOTPCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try ClientContext(server: connection.server)
-            try await ClientContext.run {
+            try await context.run {
                 let status = try await context.api.send(Routes.staffAuth.totpStatus)
                 say(status.enabled ? "enabled, \(status.recoveryCodesRemaining) recovery codes left" : "not enabled")
             }
@@ -101,7 +101,7 @@ struct TOTPCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try ClientContext(server: connection.server)
-            try await ClientContext.run {
+            try await context.run {
                 guard let code = code ?? Terminal.ask("Code from the app or a recovery code: ")?.trimmingCharacters(in: .whitespaces),
                     !code.isEmpty
                 else { throw ClientInputError("a code is required (use --code)") }

@@ -28,13 +28,13 @@ struct TeamCommand: AsyncParsableCommand {
     /// Runs `body` with the team client of the signed-in session.
     static func withTeam(_ connection: ServerOptions, _ body: @escaping (TeamClient) async throws -> Void) async throws {
         let context = try ClientContext(server: connection.server)
-        try await ClientContext.run { try await body(TeamClient(api: context.api)) }
+        try await context.run { try await body(TeamClient(api: context.api)) }
     }
 
     static func describe(_ member: TeamMember) -> String {
         let user = member.user
         let name = [user.firstName, user.lastName].compactMap { $0 }.joined(separator: " ")
-        let status = user.isActive ? "active" : "deactivated"
+        let status = member.archived ? "archived" : user.isActive ? "active" : "deactivated"
         let factors = [member.hasPassword ? "password" : nil, member.totpEnabled ? "app" : nil,
                        member.passkeyCount > 0 ? "\(member.passkeyCount) passkey\(member.passkeyCount == 1 ? "" : "s")" : nil]
             .compactMap { $0 }.joined(separator: ", ")
@@ -309,7 +309,7 @@ struct InvitationCommand: AsyncParsableCommand {
 
         func run() async throws {
             let context = try ClientContext(server: connection.server)
-            try await ClientContext.run { try await perform(context) }
+            try await context.run { try await perform(context) }
         }
 
         @MainActor
