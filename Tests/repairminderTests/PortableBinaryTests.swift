@@ -33,7 +33,7 @@ import Testing
         let port = try freeLoopbackPort()
         let server = Process()
         server.executableURL = URL(fileURLWithPath: links + "/repairminder")
-        server.arguments = ["serve", "--data-dir", root + "/data", "--port", String(port), "--bcrypt-cost", "4", "--drain-delay", "3"]
+        server.arguments = ["serve", "--data-dir", root + "/data", "--port", String(port), "--bcrypt-cost", "4", "--drain-delay", "10"]
         server.currentDirectoryURL = URL(fileURLWithPath: work)
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice

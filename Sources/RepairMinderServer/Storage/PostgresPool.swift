@@ -13,12 +13,12 @@ import SQLKit
 /// a call waits for a connection until the pool's circuit breaker trips (a minute), and once
 /// it is back the pool reconnects only at its next backoff (seconds later). So a watchdog
 /// (`watch()`) looks at calls waiting for a connection: when one waited `leaseWait` with none
-/// served meanwhile and none in use, it asks PostgreSQL directly (one connection of its own). If nothing
-/// answers, the pool is dropped (the waiting calls fail, 503) and the database is `down`: each
-/// call then answers 503 at once, until a probe connects (at most one a second, shared by the
-/// calls meanwhile) and a fresh pool takes over, so the first request after the outage is
-/// served. If PostgreSQL answers while the pool serves nothing, the pool is stuck in its
-/// backoff and is replaced the same way.
+/// served meanwhile and none in use, it asks PostgreSQL directly (one connection of its own).
+/// If nothing answers, the pool is dropped (the waiting calls fail, 503) and the database is
+/// down: each call then waits at most for the next probe (at most one a second, shared by the
+/// calls meanwhile) and answers 503, until a probe connects and a fresh pool takes over, so
+/// the first request after the outage is served. If PostgreSQL answers while the pool has served nothing for three times that wait,
+/// the pool is stuck in its backoff and is replaced the same way.
 final class PostgresPool: DatabaseEngine, @unchecked Sendable {
     private let location: PostgresLocation
     private let poolSize: Int
@@ -42,7 +42,7 @@ final class PostgresPool: DatabaseEngine, @unchecked Sendable {
         var lastServed = ContinuousClock.now
         var inUse = 0
         /// The probe in progress (true: PostgreSQL answered), and when the last one ended.
-        var probing: Task<Bool, Never>?
+        var probing: Task<ProbeOutcome, Never>?
         var lastProbe: ContinuousClock.Instant?
     }
 
@@ -130,40 +130,61 @@ final class PostgresPool: DatabaseEngine, @unchecked Sendable {
     /// While down: a fresh pool once PostgreSQL answers a probe (one at a time, at most one a
     /// second, shared by the calls meanwhile), else nil.
     private func reconnect() async throws -> PostgresClient? {
-        guard await startProbe().value else { return nil }
+        guard await startProbe().value != .down else { return nil }
         return try lock.withLock { () throws -> PostgresClient? in
             if state.closed { throw DatabaseClosedError() }
             return state.pool?.client
         }
     }
 
+    /// What a probe found, and what became of the pool.
+    private enum ProbeOutcome {
+        /// PostgreSQL did not answer: no pool until a probe connects.
+        case down
+        /// It answered, and a fresh pool serves (the old one, if any, is shut down: its waiting
+        /// calls fail, 503).
+        case replaced
+        /// It answered, and the pool is kept: its waiting call has not waited long enough to
+        /// call it stuck rather than slow to connect.
+        case kept
+    }
+
     /// The probe in progress, or a new one, made a second after the last ended at the
-    /// earliest (an outage costs PostgreSQL one connection attempt a second, not one a call);
-    /// on success a fresh pool takes the old one's place (which is shut down: its waiting calls
-    /// fail, 503).
-    private func startProbe() -> Task<Bool, Never> {
+    /// earliest (an outage costs PostgreSQL one connection attempt a second, not one a call).
+    private func startProbe() -> Task<ProbeOutcome, Never> {
         lock.withLock {
             if let probing = state.probing { return probing }
             let wait = state.lastProbe.map { .seconds(1) - $0.duration(to: .now) } ?? .zero
-            let task = Task<Bool, Never> { [location, logger] in
+            let task = Task<ProbeOutcome, Never> { [location, logger, leaseWait] in
                 if wait > .zero { try? await Task.sleep(for: wait) }
                 let answered = (try? await Self.probe(location, logger: logger, connectTimeout: .seconds(2))) != nil
-                let fresh = answered ? try? self.makePool() : nil
-                // Either way the old pool goes: replaced by the fresh one, or gone with the database.
-                let (old, wasDown) = self.lock.withLock { () -> (Task<Void, Never>?, Bool) in
+                let (outcome, old, wasDown) = self.lock.withLock { () -> (ProbeOutcome, Task<Void, Never>?, Bool) in
                     defer {
                         self.state.probing = nil
                         self.state.lastProbe = .now
                     }
-                    guard !self.state.closed else { return (fresh?.running, false) }
-                    let (old, wasDown) = (self.state.pool?.running, self.state.pool == nil)
-                    self.state.pool = fresh
-                    if fresh != nil { self.state.lastServed = .now }
-                    return (old, wasDown)
+                    guard !self.state.closed else { return (.down, nil, false) }
+                    let wasDown = self.state.pool == nil
+                    // A live pool is replaced only once it has served nothing for three times
+                    // the lease wait (stuck in its backoff), not for one slow connection.
+                    if answered, !wasDown,
+                        (self.state.waiting.values.min()?.duration(to: .now) ?? .zero) < leaseWait * 3
+                    {
+                        return (.kept, nil, false)
+                    }
+                    let old = self.state.pool?.running
+                    self.state.pool = answered ? try? self.makePool() : nil
+                    if self.state.pool != nil { self.state.lastServed = .now }
+                    return (self.state.pool == nil ? .down : .replaced, old, wasDown)
                 }
                 old?.cancel()
-                if wasDown, fresh != nil { logger.notice("Database: PostgreSQL answers again; a new pool serves") }
-                return fresh != nil
+                switch outcome {
+                case .replaced where wasDown: logger.notice("Database: PostgreSQL answers again; a new pool serves")
+                case .replaced: logger.notice("Database: the pool served nothing while PostgreSQL answers; a new pool serves")
+                case .down where !wasDown: logger.error("Database: PostgreSQL does not answer; requests are answered 503 until it does")
+                default: break
+                }
+                return outcome
             }
             state.probing = task
             return task
@@ -172,8 +193,7 @@ final class PostgresPool: DatabaseEngine, @unchecked Sendable {
 
     /// Every quarter second: a call has waited `leaseWait` for a connection, none was served
     /// meanwhile and none is in use (a pool busy with slow queries is not stuck, and its
-    /// connections are never taken from under them): PostgreSQL is asked. Down: the pool goes,
-    /// and calls answer 503 until it is back.
+    /// connections are never taken from under them): PostgreSQL is asked (`startProbe`).
     private func watch() async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(250))
@@ -182,13 +202,7 @@ final class PostgresPool: DatabaseEngine, @unchecked Sendable {
                 let now = ContinuousClock.now
                 return oldest.duration(to: now) > leaseWait && state.lastServed.duration(to: now) > leaseWait
             }
-            guard stuck else { continue }
-            let answered = await startProbe().value
-            logger.log(
-                level: answered ? .notice : .error,
-                answered
-                    ? "Database: no connection for \(leaseWait) while PostgreSQL answers; the pool was replaced"
-                    : "Database: PostgreSQL does not answer; requests are answered 503 until it does")
+            if stuck { _ = await startProbe().value }
         }
     }
 
