@@ -116,7 +116,7 @@ extension Database {
     /// Whether the database answers a trivial query within `timeout`. The answer never waits
     /// longer: a query that hangs is left to finish (or fail) in the background.
     public func isAnswering(timeout: Duration = .seconds(2)) async -> Bool {
-        let answer = FirstAnswer()
+        let answer = FirstAnswer<Bool>()
         return await withCheckedContinuation { continuation in
             answer.continuation = continuation
             Task {
@@ -134,18 +134,19 @@ extension Database {
     }
 }
 
-/// Resumes a continuation with the first answer given; later ones are dropped.
-private final class FirstAnswer: @unchecked Sendable {
+/// Resumes a continuation with the first answer given; later ones are dropped: a wait with a
+/// deadline that never outlasts it, whatever the awaited work does.
+final class FirstAnswer<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
-    private var pending: CheckedContinuation<Bool, Never>?
+    private var pending: CheckedContinuation<Value, Never>?
 
-    var continuation: CheckedContinuation<Bool, Never>? {
+    var continuation: CheckedContinuation<Value, Never>? {
         get { lock.withLock { pending } }
         set { lock.withLock { pending = newValue } }
     }
 
-    func give(_ value: Bool) {
-        let waiting: CheckedContinuation<Bool, Never>? = lock.withLock {
+    func give(_ value: Value) {
+        let waiting: CheckedContinuation<Value, Never>? = lock.withLock {
             defer { pending = nil }
             return pending
         }

@@ -14,7 +14,7 @@ import SQLKit
 /// it is back the pool reconnects only at its next backoff (seconds later). So a watchdog
 /// (`watch()`) looks at calls waiting for a connection: when one waited `leaseWait` with none
 /// served meanwhile and none in use, it asks PostgreSQL directly (one connection of its own).
-/// If nothing answers, the pool is dropped (the waiting calls fail, 503) and the database is
+/// If the connection is refused at once (nothing listens), the pool is dropped (the waiting calls fail, 503) and the database is
 /// down: each call then waits at most for the next probe (at most one a second, shared by the
 /// calls meanwhile) and answers 503, until a probe connects and a fresh pool takes over, so
 /// the first request after the outage is served. If PostgreSQL answers while the pool has served nothing for three times that wait,
@@ -73,6 +73,37 @@ final class PostgresPool: DatabaseEngine, @unchecked Sendable {
             running = Task { await client.run() }
         }
         return (client, running)
+    }
+
+    /// What a probe found: PostgreSQL answered; it refused at once (nothing listens: stopped,
+    /// restarting); or neither clearly (a timeout, a server too busy to take a connection), which
+    /// changes nothing: an overloaded database must not lose its pools to a probe.
+    private enum ProbeAnswer { case answered, refused, unclear }
+
+    /// The probe's answer within 6 s, whatever it does: the connect timeout covers only TCP,
+    /// and a server that takes the connection but never answers its startup must not hold
+    /// every call waiting on the probe (an unanswered probe is `unclear`, and finishes unseen).
+    private static func ask(_ location: PostgresLocation, logger: Logger) async -> ProbeAnswer {
+        let answer = FirstAnswer<ProbeAnswer>()
+        return await withCheckedContinuation { continuation in
+            answer.continuation = continuation
+            let probing = Task {
+                let started = ContinuousClock.now
+                do {
+                    try await probe(location, logger: logger, connectTimeout: .seconds(5))
+                    answer.give(.answered)
+                } catch let error as PSQLError where error.code == .connectionError && started.duration(to: .now) < .seconds(1) {
+                    answer.give(.refused)
+                } catch {
+                    answer.give(.unclear)
+                }
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(6))
+                answer.give(.unclear)
+                probing.cancel()
+            }
+        }
     }
 
     /// One connection of its own, opened and closed: whether PostgreSQL answers.
@@ -139,13 +170,14 @@ final class PostgresPool: DatabaseEngine, @unchecked Sendable {
 
     /// What a probe found, and what became of the pool.
     private enum ProbeOutcome {
-        /// PostgreSQL did not answer: no pool until a probe connects.
+        /// PostgreSQL refused the connection (or was already down and nothing changed): no pool
+        /// until a probe connects.
         case down
         /// It answered, and a fresh pool serves (the old one, if any, is shut down: its waiting
         /// calls fail, 503).
         case replaced
-        /// It answered, and the pool is kept: its waiting call has not waited long enough to
-        /// call it stuck rather than slow to connect.
+        /// The pool is kept: PostgreSQL answered but the waiting call has not waited long
+        /// enough to call the pool stuck rather than slow, or the probe found nothing clear.
         case kept
     }
 
@@ -157,7 +189,8 @@ final class PostgresPool: DatabaseEngine, @unchecked Sendable {
             let wait = state.lastProbe.map { .seconds(1) - $0.duration(to: .now) } ?? .zero
             let task = Task<ProbeOutcome, Never> { [location, logger, leaseWait] in
                 if wait > .zero { try? await Task.sleep(for: wait) }
-                let answered = (try? await Self.probe(location, logger: logger, connectTimeout: .seconds(2))) != nil
+                let answer = await Self.ask(location, logger: logger)
+                let answered = answer == .answered
                 let (outcome, old, wasDown) = self.lock.withLock { () -> (ProbeOutcome, Task<Void, Never>?, Bool) in
                     defer {
                         self.state.probing = nil
@@ -165,6 +198,7 @@ final class PostgresPool: DatabaseEngine, @unchecked Sendable {
                     }
                     guard !self.state.closed else { return (.down, nil, false) }
                     let wasDown = self.state.pool == nil
+                    if answer == .unclear { return (wasDown ? .down : .kept, nil, false) }
                     // A live pool is replaced only once it has served nothing for three times
                     // the lease wait (stuck in its backoff), not for one slow connection.
                     if answered, !wasDown,
