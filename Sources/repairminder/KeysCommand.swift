@@ -211,11 +211,7 @@ struct KeysRotateEncryptionCommand: AsyncParsableCommand {
     var dropPreviousKey = false
 
     func run() async throws {
-        let settings = try SettingsArguments.load(
-            [
-                ("data-dir", database.dataDir), ("database-url", database.databaseUrl), ("encryption-key", nil),
-                ("encryption-previous-key", nil),
-            ], configFile: database.config)
+        let settings = try database.serveSettings()
         if settings.encryptionKey != nil, settings.previousEncryptionKey == nil {
             throw CommandFailure(
                 "--encryption-previous-key is not set: restart the servers with the new key as --encryption-key and the old one as --encryption-previous-key, then run this with the same settings"

@@ -1,5 +1,4 @@
 import Foundation
-import SQLKit
 
 /// Refuses to serve or restore with an encryption key that cannot be the one the database's
 /// secrets were sealed with (issue 50, item 3): a data directory restored without its
@@ -16,20 +15,9 @@ enum EncryptionKeyCheck {
         let box = keys.map { SecretBox(keys: $0) }
         var tried = 0, opened = 0
         for column in EncryptionKeyRotation.columns {
-            let rows = try await database.withConnection { db in
-                try await db.raw(
-                    """
-                    SELECT \(ident: column.key) AS row_key, \(ident: column.column) AS sealed FROM \(ident: column.table)
-                    WHERE \(ident: column.column) IS NOT NULL LIMIT \(literal: sample)
-                    """
-                ).all()
-            }
-            for row in rows {
+            for row in try await EncryptionKeyRotation.sealedRows(of: column, limit: sample, in: database) {
                 tried += 1
-                guard let box, let key = try? row.decode(column: "row_key", as: String.self),
-                    let sealed = try? row.decode(column: "sealed", as: String.self)
-                else { continue }
-                if (try? box.opened(sealed, owner: column.owner(key))) != nil { opened += 1 }
+                if let box, (try? box.opened(row.sealed, owner: column.owner(row.rowKey))) != nil { opened += 1 }
             }
         }
         guard tried > 0, opened == 0 else { return }

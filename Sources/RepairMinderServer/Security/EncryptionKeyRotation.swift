@@ -91,15 +91,7 @@ public enum EncryptionKeyRotation {
         var after = ""
         while true {
             let from = after
-            let rows = try await database.withConnection { db in
-                try await db.raw(
-                    """
-                    SELECT \(ident: column.key) AS row_key, \(ident: column.column) AS sealed FROM \(ident: column.table)
-                    WHERE \(ident: column.column) IS NOT NULL AND \(ident: column.key) > \(bind: from)
-                    ORDER BY \(ident: column.key) LIMIT 100
-                    """
-                ).all(decoding: Row.self)
-            }
+            let rows = try await sealedRows(of: column, after: from, limit: 100, in: database)
             guard let last = rows.last else { return }
             after = last.rowKey
             for row in rows {
@@ -182,7 +174,20 @@ public enum EncryptionKeyRotation {
         }
     }
 
-    private struct Row: Decodable {
+    /// Up to `limit` of `column`'s sealed values, in key order, after the key `after`.
+    static func sealedRows(of column: SealedColumn, after: String = "", limit: Int, in database: Database) async throws -> [Row] {
+        try await database.withConnection { db in
+            try await db.raw(
+                """
+                SELECT \(ident: column.key) AS row_key, \(ident: column.column) AS sealed FROM \(ident: column.table)
+                WHERE \(ident: column.column) IS NOT NULL AND \(ident: column.key) > \(bind: after)
+                ORDER BY \(ident: column.key) LIMIT \(literal: limit)
+                """
+            ).all(decoding: Row.self)
+        }
+    }
+
+    struct Row: Decodable {
         let rowKey: String
         let sealed: String
         enum CodingKeys: String, CodingKey {
