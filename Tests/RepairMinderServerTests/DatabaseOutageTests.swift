@@ -62,35 +62,45 @@ import Testing
         try await server.run(.live) { client in
             let signedIn = try await client.signIn()
             let token = try #require(signedIn.string("token")), refresh = try #require(signedIn.string("refreshToken"))
-            // Load: four callers reading the sessions (a query each) until told to stop.
+            // Load: four callers reading the sessions (a query each) until told to stop, and
+            // stopped however this test ends: a load left running after a failure would spin on
+            // a closed server and starve every other test of the two cores.
             let stop = Locked(false), answers = Locked<[Reply]>([])
             let load = Task {
                 await withTaskGroup(of: Void.self) { group in
                     for _ in 0..<4 {
                         group.addTask {
-                            while !stop.value {
-                                if let reply = try? await client.send(.get, "/api/auth/sessions", bearer: token) { answers.update { $0.append(reply) } }
+                            while !stop.value, !Task.isCancelled {
+                                guard let reply = try? await client.send(.get, "/api/auth/sessions", bearer: token) else {
+                                    try? await Task.sleep(for: .milliseconds(50))
+                                    continue
+                                }
+                                answers.update { $0.append(reply) }
                             }
                         }
                     }
                 }
             }
+            defer {
+                stop.value = true
+                load.cancel()
+            }
             try await waitUntil("the load answered", timeout: .seconds(30)) { answers.value.count > 20 }
-            try await Self.postgres("pause", directory)
+            try await withDeadline("stopping PostgreSQL", .seconds(90)) { try await Self.postgres("pause", directory) }
             let paused = answers.value.count
             try await waitUntil("503s under load", timeout: .seconds(30)) {
                 answers.value.dropFirst(paused).filter { $0.status == .serviceUnavailable }.count >= 8
             }
             stop.value = true
-            await load.value
+            try await withDeadline("the load's last requests", .seconds(30)) { await load.value }
             // Each kind of request, while it is down: told to retry, quickly.
             for (name, send) in [
-                ("login", { try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": "x"]) }),
-                ("refresh", { try await client.post("/api/auth/refresh", ["refreshToken": refresh]) }),
-                ("sessions", { try await client.send(.get, "/api/auth/sessions", bearer: token) }),
-            ] as [(String, () async throws -> Reply)] {
+                ("login", { @Sendable in try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": "x"]) }),
+                ("refresh", { @Sendable in try await client.post("/api/auth/refresh", ["refreshToken": refresh]) }),
+                ("sessions", { @Sendable in try await client.send(.get, "/api/auth/sessions", bearer: token) }),
+            ] as [(String, @Sendable () async throws -> Reply)] {
                 let started = ContinuousClock.now
-                let reply = try await send()
+                let reply = try await withDeadline("\(name) while PostgreSQL is down") { try await send() }
                 #expect(reply.status == .serviceUnavailable, "\(name)")
                 #expect(reply.headers[.retryAfter] == "5", "\(name)")
                 #expect(started.duration(to: .now) < .seconds(5), "\(name) was held \(started.duration(to: .now))")
@@ -100,12 +110,19 @@ import Testing
                 reply.expectFailure(.serviceUnavailable, "SERVICE_UNAVAILABLE")
             }
 
-            try await Self.postgres("resume", directory)
+            try await withDeadline("starting PostgreSQL again", .seconds(90)) { try await Self.postgres("resume", directory) }
             // Back: the first request is served, and each kind after it.
-            #expect(try await client.send(.get, "/api/auth/sessions", bearer: token).status == .ok)
-            #expect(try await client.post("/api/auth/refresh", ["refreshToken": refresh]).status == .ok)
-            #expect(try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword]).status == .ok)
-            #expect(try await client.send(.get, "/readyz").status == .ok)
+            let sessions = try await withDeadline("the first request after the outage") {
+                try await client.send(.get, "/api/auth/sessions", bearer: token)
+            }
+            #expect(sessions.status == .ok)
+            let refreshed = try await withDeadline("a refresh after the outage") { try await client.post("/api/auth/refresh", ["refreshToken": refresh]) }
+            #expect(refreshed.status == .ok)
+            let login = try await withDeadline("a login after the outage") {
+                try await client.post("/api/auth/login", ["email": DemoFixtures.adminEmail, "password": DemoFixtures.adminPassword])
+            }
+            #expect(login.status == .ok)
+            #expect(try await withDeadline("/readyz after the outage") { try await client.send(.get, "/readyz") }.status == .ok)
         }
     }
 }

@@ -38,3 +38,32 @@ public func waitUntilBlocking(
         Thread.sleep(forTimeInterval: pause)
     }
 }
+
+/// `body`'s result, or `WaitTimedOut` naming `what` once `limit` has passed: a step that could
+/// hang (a request to a server under a fault) fails where it hung instead of eating the test's
+/// time limit. `body` runs unstructured and is cancelled at the deadline, but not waited for:
+/// a call that ignores cancellation must not hold the test.
+public func withDeadline<T: Sendable>(
+    _ what: @autoclosure () -> String, _ limit: Duration = .seconds(30), fileID: String = #fileID, line: Int = #line,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    let description = "\(fileID):\(line): \(what()) took longer than \(limit)"
+    let waiting = Locked<CheckedContinuation<T, any Error>?>(nil)
+    let finish: @Sendable (Result<T, any Error>) -> Void = { result in
+        waiting.update { continuation in
+            continuation?.resume(with: result)
+            continuation = nil
+        }
+    }
+    return try await withCheckedThrowingContinuation { continuation in
+        waiting.update { $0 = continuation }
+        let work = Task {
+            do { finish(.success(try await body())) } catch { finish(.failure(error)) }
+        }
+        Task {
+            try? await Task.sleep(for: limit)
+            finish(.failure(WaitTimedOut(description: description)))
+            work.cancel()
+        }
+    }
+}
