@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Runs every `sh` block of docs/walkthrough.md, in the order written, as a reader would type it.
+"""Runs every `sh` block of docs/walkthrough.md (and the README's quick start), in the order written,
+as a reader would type it.
 
   python3 .ci/walkthrough-check.py BINARY [--postgres-url ADMIN_URL] [--verbose]
 
@@ -27,7 +28,7 @@ from urllib.parse import urlparse
 import pexpect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAGE = os.path.join(ROOT, "docs", "walkthrough.md")
+PAGES = ["README.md", "docs/walkthrough.md"]
 DONE = re.compile(r"__RM_DONE_(\d+)__\r?\n")
 
 # The tool's prompts, answered per command (the first pattern that the command line matches).
@@ -43,16 +44,17 @@ PROMPT = re.compile(r"(Password|Repeat it|Current password|New password[^\r\n]*|
 
 # Lines each section must print (beyond every command exiting 0).
 EXPECTED = {
-    "Sign in as the demo admin with curl": ['"requiresTwoFactor":true', '"refreshToken"', '"code":"UNAUTHORIZED"'],
-    "Authenticator app (TOTP) and recovery codes": ['"recoveryCodes"', '"recoveryCodesRemaining":10', '"enabled":false'],
-    "Customers: passwordless, one or several shops": ['"requiresCompanySelection":true', '"name":"Beta Tech"'],
-    "A quarantined company": ['"code":"ACCOUNT_SUSPENDED"'],
-    "A shop's sign-in policy: require an authenticator app or a passkey": ['"enrolmentRequired":{"methods":["totp","passkey"]', '"requiredFactor":"none"'],
-    "The team: invite, roles, deactivate": ["nia@acme.test", "senior_engineer", "archived"],
-    "Customers in bulk: CSV import and export": ["line 3", "kim@example.test,Kim,Lee,'+44 7700 900123"],
-    "A new shop: register, approve, passwords, sessions": ["pending_approval → active", '"revoked":0'],
-    "REKI: the second app's contract (`/auth/*`)": ['"refresh_token"', '{"message":"success"}', '"statusCode":401', '"access_token"'],
-    "Push tokens and configuration": ['"payments":false', "ETag", '"status":"ok"'],
+    "README.md: Quick start": ["Ada Admin <admin@acme.test>, admin at Acme Repairs (active)"],
+    "docs/walkthrough.md: Sign in as the demo admin with curl": ['"requiresTwoFactor":true', '"refreshToken"', '"code":"UNAUTHORIZED"'],
+    "docs/walkthrough.md: Authenticator app (TOTP) and recovery codes": ['"recoveryCodes"', '"recoveryCodesRemaining":10', '"enabled":false'],
+    "docs/walkthrough.md: Customers: passwordless, one or several shops": ['"requiresCompanySelection":true', '"name":"Beta Tech"'],
+    "docs/walkthrough.md: A quarantined company": ['"code":"ACCOUNT_SUSPENDED"'],
+    "docs/walkthrough.md: A shop's sign-in policy: require an authenticator app or a passkey": ['"enrolmentRequired":{"methods":["totp","passkey"]', '"requiredFactor":"none"'],
+    "docs/walkthrough.md: The team: invite, roles, deactivate": ["nia@acme.test", "senior_engineer", "archived"],
+    "docs/walkthrough.md: Customers in bulk: CSV import and export": ["line 3", "kim@example.test,Kim,Lee,'+44 7700 900123"],
+    "docs/walkthrough.md: A new shop: register, approve, passwords, sessions": ["pending_approval → active", '"revoked":0'],
+    "docs/walkthrough.md: REKI: the second app's contract (`/auth/*`)": ['"refresh_token"', '{"message":"success"}', '"statusCode":401', '"access_token"'],
+    "docs/walkthrough.md: Push tokens and configuration": ['"payments":false', "ETag", '"status":"ok"'],
 }
 # Commands whose documented answer is a refusal, with the exit code the page implies.
 REFUSALS = {r"clients import /tmp/customers\.csv --(dry-run|partial)": 1}
@@ -207,7 +209,7 @@ def main():
     parser.add_argument("--verbose", action="store_true", help="print each command and what it printed")
     options = parser.parse_args()
     binary = os.path.abspath(options.binary)
-    page = sections(open(PAGE).read())
+    page = [(f"{name}: {heading}", blocks) for name in PAGES for heading, blocks in sections(open(os.path.join(ROOT, name)).read())]
     work = tempfile.mkdtemp(prefix="walkthrough-")
     reader = Reader(binary, work, options.verbose)
 
@@ -234,19 +236,20 @@ def main():
             if not blocks:
                 print(f"-- {heading}: no sh block (nothing to run)")
                 continue
-            started = time.time()
+            started, count = time.time(), 0
             reader.output = ""
             for number, block in enumerate(blocks):
-                if heading == "On PostgreSQL" and "swift test" in block:
-                    print(f"   {heading}, block {number + 1}: the test suite on PostgreSQL is CI's own phase; not run twice")
+                if "swift test" in block:
+                    print(f"   {heading}, block {number + 1}: runs the test suite, CI's own phases (and the README's "
+                          "`serve --demo` is this check's demo server); not run twice")
                     continue
                 where, port = demo_dir, demo_port
-                if heading == "On PostgreSQL":
+                if heading.endswith(": On PostgreSQL"):
                     if not options.postgres_url:
                         raise Failure("'On PostgreSQL' needs --postgres-url (bash .ci/postgres.sh start DIR prints one)")
                     block = with_postgres(block, options.postgres_url)
                     where = directory("postgres")
-                elif heading == "Sending real email":
+                elif heading.endswith(": Sending real email"):
                     where = directory("email")
                     if os.path.exists("/tmp/mail.jsonl"):
                         os.remove("/tmp/mail.jsonl")
@@ -254,17 +257,17 @@ def main():
                     status, printed = reader.run(line, where, port)
                     wanted = next((code for pattern, code in REFUSALS.items() if re.search(pattern, line)), 0)
                     if status != wanted:
-                        raise Failure(f"exit {status} (expected {wanted}) from:\n{line}\nit printed:\n{printed}")
-                    ran += 1
-            if heading == "Sending real email":
+                        raise Failure(f"{heading}: exit {status} (expected {wanted}) from:\n{line}\nit printed:\n{printed}")
+                    ran, count = ran + 1, count + 1
+            if heading.endswith(": Sending real email"):
                 mail_arrives(directory("email"))
             for line in EXPECTED.get(heading, []):
                 if line not in reader.output:
                     raise Failure(f"'{heading}' did not print {line!r}; it printed:\n{reader.output}")
             reader.end_jobs()
-            print(f"ok {heading}: {sum(len(commands(b)) for b in blocks)} commands, {time.time() - started:.1f} s", flush=True)
+            print(f"ok {heading}: {count} commands, {time.time() - started:.1f} s", flush=True)
     except Failure as failure:
-        print(f"!! docs/walkthrough.md: {failure}", file=sys.stderr)
+        print(f"!! {failure}", file=sys.stderr)
         print(f"   (the demo server's log: {os.path.join(demo_dir, 'serve.log')})", file=sys.stderr)
         sys.exit(1)
     finally:
@@ -272,7 +275,7 @@ def main():
         reader.bash.close(force=True)
         demo.terminate()
         demo.wait()
-    print(f"docs/walkthrough.md: every sh block ran as written ({ran} commands)")
+    print(f"{' and '.join(PAGES)}: every sh block ran as written ({ran} commands)")
     shutil.rmtree(work, ignore_errors=True)
 
 
