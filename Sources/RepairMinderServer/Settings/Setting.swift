@@ -95,44 +95,75 @@ extension Setting {
         self.apply = apply
     }
 
+    /// The property a setting sets: its default is the property's in `ServerSettings()`, so
+    /// help, `config` and docs/configuration.md cannot say another value than the server uses.
+    typealias Property<Value> = WritableKeyPath<ServerSettings, Value> & Sendable
+
+    /// The default as help shows it, read from `ServerSettings()`.
+    private static func defaultValue<Value>(of property: Property<Value>) -> Value { ServerSettings()[keyPath: property] }
+
+    /// Text with a default of its own (`host`).
     static func text(
-        _ key: String, default defaultDescription: String = "none", secret: Bool = false, alsoFor: Set<String> = [],
-        help: String, _ set: @escaping @Sendable (inout ServerSettings, String) -> Void
+        _ key: String, _ property: Property<String>, alsoFor: Set<String> = [], help: String
     ) -> Setting {
-        Setting(key, .text, default: defaultDescription, secret: secret, alsoFor: alsoFor, help: help) { settings, value in
-            if case .text(let text) = value { set(&settings, text) }
+        Setting(key, .text, default: defaultValue(of: property), alsoFor: alsoFor, help: help) { settings, value in
+            if case .text(let text) = value { settings[keyPath: property] = text }
         }
     }
 
-    static func number(
-        _ key: String, default value: Int, note: String? = nil, alsoFor: Set<String> = [], help: String,
-        _ set: @escaping @Sendable (inout ServerSettings, Int) -> Void
+    /// Text whose absence means something a sentence says (`<data-dir>/repairminder.sqlite`, `none`).
+    static func text(
+        _ key: String, _ property: Property<String?>, default absent: String = "none", secret: Bool = false,
+        alsoFor: Set<String> = [], help: String
     ) -> Setting {
+        Setting(key, .text, default: absent, secret: secret, alsoFor: alsoFor, help: help) { settings, value in
+            if case .text(let text) = value { settings[keyPath: property] = text }
+        }
+    }
+
+    /// A whole number; `note` says it in words (`7 days`).
+    static func number(
+        _ key: String, _ property: Property<Int>, note: String? = nil, alsoFor: Set<String> = [], help: String
+    ) -> Setting {
+        let value = defaultValue(of: property)
         let shown = note.map { "\(value) (\($0))" } ?? "\(value)"
         return Setting(key, .wholeNumber, default: shown, alsoFor: alsoFor, help: help) { settings, value in
-            if case .wholeNumber(let number) = value { set(&settings, number) }
+            if case .wholeNumber(let number) = value { settings[keyPath: property] = number }
         }
     }
 
-    static func flag(
-        _ key: String, default value: Bool, help: String, _ set: @escaping @Sendable (inout ServerSettings, Bool) -> Void
-    ) -> Setting {
-        Setting(key, .boolean, default: "\(value)", help: help) { settings, value in
-            if case .boolean(let flag) = value { set(&settings, flag) }
+    static func flag(_ key: String, _ property: Property<Bool>, help: String) -> Setting {
+        Setting(key, .boolean, default: "\(defaultValue(of: property))", help: help) { settings, value in
+            if case .boolean(let flag) = value { settings[keyPath: property] = flag }
         }
     }
 
+    /// A list; empty by default, which `absent` describes.
     static func list(
-        _ key: String, default defaultDescription: String = "none", help: String,
-        _ set: @escaping @Sendable (inout ServerSettings, [String]) -> Void
+        _ key: String, _ property: Property<[String]>, default absent: String = "none", help: String
     ) -> Setting {
-        Setting(key, .list, default: defaultDescription, help: help) { settings, value in
-            if case .list(let items) = value { set(&settings, items) }
+        Setting(key, .list, default: absent, help: help) { settings, value in
+            if case .list(let items) = value { settings[keyPath: property] = items }
         }
     }
 
-    /// One of an enumeration's raw values.
+    /// One of an enumeration's raw values, defaulting to the property's.
     static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ key: String, _ property: Property<Choice>, alsoFor: Set<String> = [], help: String
+    ) -> Setting where Choice.RawValue == String {
+        choice(key, default: defaultValue(of: property).rawValue, alsoFor: alsoFor, help: help) { (settings, value: Choice) in
+            settings[keyPath: property] = value
+        }
+    }
+
+    /// One of an enumeration's raw values, where none given means what `absent` says.
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ key: String, _ property: Property<Choice?>, default absent: String, help: String
+    ) -> Setting where Choice.RawValue == String {
+        choice(key, default: absent, help: help) { (settings, value: Choice) in settings[keyPath: property] = value }
+    }
+
+    private static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
         _ key: String, default defaultDescription: String, alsoFor: Set<String> = [], help: String,
         _ set: @escaping @Sendable (inout ServerSettings, Choice) -> Void
     ) -> Setting where Choice.RawValue == String {
