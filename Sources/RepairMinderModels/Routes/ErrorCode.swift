@@ -93,7 +93,5 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     }()
 
     /// The codes after which a refresh token can never work again (§2.7).
-    public static let refreshTokenRefusals: Set<ErrorCode> = [
-        .invalidRefreshToken, .refreshTokenExpired, .userInactive, .tokenReuseDetected,
-    ]
+    public static let refreshTokenRefusals = Set(DocumentedFailure.refreshTokenRefusals.map(\.code))
 }

@@ -121,17 +121,6 @@ public struct QueryParameter: Sendable, Hashable {
     public static let q = QueryParameter("q", "Only items matching this text (case-insensitive)")
 }
 
-/// A failure a route answers besides the ones every route of its kind can (bad input,
-/// missing credential, quarantine), for documentation and client code.
-public struct DocumentedFailure: Sendable, Hashable {
-    public let status: Int
-    public let code: ErrorCode
-    public init(_ status: Int, _ code: ErrorCode) {
-        self.status = status
-        self.code = code
-    }
-}
-
 /// One endpoint of the contract: method, path, credential, request and response types, and
 /// the policies that hang on it. The server mounts it, the SDK sends it, the OpenAPI document
 /// describes it: one definition for all three (docs/API.md). Its properties are those of

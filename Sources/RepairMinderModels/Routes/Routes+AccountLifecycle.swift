@@ -6,12 +6,12 @@ extension Routes {
             .post, "/api/auth/register", .none,
             "Register a new shop: emails a code (the same answer whether or not the email has an account)",
             budgets: [.clientIP, .codeEmails(by: .foundByHandler, perNetwork: true)], successStatus: 201,
-            failures: [.init(400, .weakPassword), .init(409, .companyNameTaken)])
+            failures: [.weakPassword, .companyNameTaken])
         public let verifyRegistration = Route<RegisterVerifyRequest, StaffTokenResponse>(
             .post, "/api/auth/register/verify", .none,
             "Finish registration with the code: creates the shop (pending approval) and its admin, and signs in",
             budgets: [.clientIP, .wrongCodes(by: .bodyEmail)],
-            failures: [.init(401, .invalidCode), .init(409, .emailTaken), .init(409, .companyNameTaken)])
+            failures: [.invalidCode, .emailTaken, .companyNameTaken])
         public let forgotPassword = Route<ForgotPasswordRequest, MessageResponse>(
             .post, "/api/auth/password/forgot", .none, "Email a password reset code (the same answer for every address)",
             budgets: [.clientIP, .codeEmails(by: .bodyEmail)])
@@ -19,18 +19,18 @@ extension Routes {
             .post, "/api/auth/password/reset", .none,
             "Set a new password with the emailed code; every session of the user is revoked",
             budgets: [.clientIP, .wrongCodes(by: .bodyEmail)],
-            failures: [.init(400, .weakPassword), .init(401, .invalidCode)])
+            failures: [.weakPassword, .invalidCode])
         public let changePassword = Route<ChangePasswordRequest, MessageResponse>(
             .put, "/api/users/me/password", .staff,
             "Set or change the signed-in user's password; their other sessions are revoked",
             quarantine: .allowed, budgets: [.failedSecrets(by: .callerEmail)], inputRuleBeyondSchema: "currentPassword is required when the user has a password",
-            failures: [.init(400, .weakPassword), .init(401, .invalidCredentials)])
+            failures: [.weakPassword, .invalidCredentials])
 
         public let sessions = Route<EmptyPayload, [SessionInfo]>(
             .get, "/api/auth/sessions", .staff, "The caller's live sessions, newest first", quarantine: .allowed)
         public let revokeSession = Route<EmptyPayload, EmptyPayload>(
             .delete, "/api/auth/sessions/{id}", .staff, "Sign out one of the caller's sessions",
-            quarantine: .allowed, failures: [.init(404, .notFound)])
+            quarantine: .allowed, failures: [.notFound])
         public let logoutOthers = Route<EmptyPayload, RevokedSessionsResponse>(
             .post, "/api/auth/logout-others", .staff, "Sign out every session of the caller but this one",
             quarantine: .allowed)
@@ -38,7 +38,7 @@ extension Routes {
         public let activity = Route<EmptyPayload, [ActivityEvent]>(
             .get, "/api/auth/activity", .staff, "The caller's security events, newest first, paginated",
             quarantine: .allowed, format: .paginatedEnvelope, query: [.page, .limit],
-            failures: [.init(400, .validationError)])
+            failures: [.validationError])
     }
     /// Account lifecycle: the routes of this feature.
     public static let accountLifecycle = AccountLifecycle()

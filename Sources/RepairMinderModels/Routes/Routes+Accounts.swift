@@ -7,7 +7,7 @@ extension Routes {
             .get, "/api/users/me", .staff, "The signed-in staff member", quarantine: .allowed)
         public let company = Route<EmptyPayload, Company>(
             .get, "/api/companies/{id}", .staff, "The caller's own company (any other id is 403)",
-            quarantine: .allowed, scope: .ownCompany(parameter: "id"), failures: [.init(403, .forbidden)])
+            quarantine: .allowed, scope: .ownCompany(parameter: "id"), failures: [.forbidden])
         public let avatar = Route<EmptyPayload, JSONValue>(
             .get, "/api/users/me/avatar", .staff, "The signed-in staff member's avatar",
             availability: .clientOnly, quarantine: .allowed)

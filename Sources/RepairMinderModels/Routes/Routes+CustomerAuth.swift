@@ -8,7 +8,7 @@ extension Routes {
         public let verifyCode = Route<CustomerVerifyCodeRequest, CustomerVerifyCodeResponse>(
             .post, "/api/customer/auth/verify-code", .none,
             "Sign in with the code, or list the companies to choose from",
-            budgets: [.clientIP, .wrongCodes(by: .bodyEmail, namespace: "customer")], failures: [.init(401, .invalidCode)])
+            budgets: [.clientIP, .wrongCodes(by: .bodyEmail, namespace: "customer")], failures: [.invalidCode])
         public let me = Route<EmptyPayload, CustomerMeResponse>(
             .get, "/api/customer/auth/me", .customer, "The signed-in customer and their company")
         public let logout = Route<EmptyPayload, EmptyPayload>(

@@ -5,22 +5,22 @@ extension Routes {
         public let registrationOptions = Route<EmptyPayload, PasskeyRegistrationOptions>(
             .post, "/api/auth/passkeys/register/options", .staff,
             "Start enrolling a passkey: creation options with a challenge that lives 5 minutes, once", quarantine: .allowed,
-            enrolment: .allowed, budgets: [.passkeyEnrolments], failures: [.init(409, .passkeyLimit)])
+            enrolment: .allowed, budgets: [.passkeyEnrolments], failures: [.passkeyLimit])
         public let register = Route<PasskeyRegistrationRequest, Passkey>(
             .post, "/api/auth/passkeys/register/verify", .staff, "Finish enrolling: check the authenticator's answer and keep the passkey",
-            quarantine: .allowed, enrolment: .allowed, successStatus: 201, failures: [.init(400, .passkeyInvalid), .init(409, .passkeyLimit)])
+            quarantine: .allowed, enrolment: .allowed, successStatus: 201, failures: [.passkeyRefused, .passkeyLimit])
         public let list = Route<EmptyPayload, [Passkey]>(
             .get, "/api/auth/passkeys", .staff, "The caller's passkeys, oldest first", quarantine: .allowed)
         public let remove = Route<EmptyPayload, EmptyPayload>(
             .delete, "/api/auth/passkeys/{id}", .staff, "Remove one of the caller's passkeys", quarantine: .allowed,
-            failures: [.init(404, .notFound)])
+            failures: [.notFound])
         public let loginOptions = Route<EmptyPayload, PasskeyLoginOptions>(
             .post, "/api/auth/passkeys/login/options", .none,
             "Start a passkey sign-in: request options for any of this site's passkeys (usernameless)", budgets: [.clientIP])
         public let login = Route<PasskeyLoginRequest, StaffTokenResponse>(
             .post, "/api/auth/passkeys/login/verify", .none, "Sign in with a passkey: a user-verified passkey is a whole sign-in",
             budgets: [.clientIP],
-            failures: [.init(401, .passkeyInvalid), .init(401, .accountDeactivated), .init(401, .accountArchived)])
+            failures: [.passkeyInvalid, .accountDeactivated, .accountArchived])
     }
     /// Passkeys: the routes of this feature.
     public static let passkeys = Passkeys()

@@ -8,22 +8,22 @@ extension Routes {
             format: .paginatedEnvelope, query: [.companyStatus, .q, .page, .limit])
         public let company = Route<EmptyPayload, PlatformCompany>(
             .get, "/api/admin/companies/{id}", .staff, "One shop, with its counts and owner", permission: .companiesManage,
-            failures: [.init(404, .notFound)])
+            failures: [.notFound])
         public let approve = Route<EmptyPayload, PlatformCompany>(
             .post, "/api/admin/companies/{id}/approve", .staff, "Approve a shop pending approval", permission: .companiesManage,
-            failures: [.init(404, .notFound), .init(409, .companyStatusConflict)])
+            failures: [.notFound, .companyStatusConflict])
         public let suspend = Route<EmptyPayload, PlatformCompany>(
             .post, "/api/admin/companies/{id}/suspend", .staff, "Suspend a shop (active or pending): its staff see only their account",
-            permission: .companiesManage, failures: [.init(404, .notFound), .init(409, .companyStatusConflict)])
+            permission: .companiesManage, failures: [.notFound, .companyStatusConflict])
         public let reactivate = Route<EmptyPayload, PlatformCompany>(
             .post, "/api/admin/companies/{id}/reactivate", .staff, "Put a suspended shop back in service", permission: .companiesManage,
-            failures: [.init(404, .notFound), .init(409, .companyStatusConflict)])
+            failures: [.notFound, .companyStatusConflict])
         public let users = Route<EmptyPayload, [PlatformUser]>(
             .get, "/api/admin/users", .staff, "Staff accounts of every shop, by address", permission: .companiesManage,
             format: .paginatedEnvelope, query: [.q, .staffOfCompany, .page, .limit])
         public let signOutUser = Route<EmptyPayload, RevokedSessionsResponse>(
             .post, "/api/admin/users/{id}/sign-out", .staff, "End every session of a staff account of any shop",
-            permission: .companiesManage, failures: [.init(404, .notFound)])
+            permission: .companiesManage, failures: [.notFound])
         public let audit = Route<EmptyPayload, [PlatformAuditEvent]>(
             .get, "/api/admin/audit", .staff, "Every event of the audit log, newest first, operators' included",
             permission: .companiesManage, format: .paginatedEnvelope, query: [.companyId, .eventType, .since, .page, .limit],

@@ -5,7 +5,7 @@ extension Routes {
         public static let name = "Public"
         public let health = Route<EmptyPayload, HealthResponse>(
             .get, "/api/health", .none, "Whether the server and its database answer",
-            failures: [.init(503, .serviceUnavailable)])
+            failures: [.serviceUnavailable])
         /// Liveness: the process serves HTTP (no database asked): restart it when this fails.
         public let liveness = Route<EmptyPayload, HealthResponse>(
             .get, "/livez", .none, "Whether the process serves requests (the database is not asked): restart it when this fails")
@@ -13,13 +13,13 @@ extension Routes {
         public let readiness = Route<EmptyPayload, HealthResponse>(
             .get, "/readyz", .none,
             "Whether to send this instance requests: 503 while the database does not answer and once it began shutting down (draining)",
-            failures: [.init(503, .serviceUnavailable)])
+            failures: [.serviceUnavailable])
         public let config = Route<EmptyPayload, AppConfig>(
             .get, "/api/config", .none, "App configuration (statuses, workflows, ...), with an ETag")
         public let companyLogo = Route<EmptyPayload, BinaryFile>(
             .get, "/api/branding/{id}/logo", .none, "A company's logo image",
             format: .binary(["image/png", "image/jpeg", "image/svg+xml", "image/webp", "image/gif"]),
-            failures: [.init(404, .notFound)])
+            failures: [.notFound])
         public let openAPI = Route<EmptyPayload, JSONValue>(
             .get, "/api/openapi.json", .none, "This document: the API as OpenAPI 3.1", format: .plain)
         /// Where other services find the keys that verify access tokens (RFC 8414's well-known place).

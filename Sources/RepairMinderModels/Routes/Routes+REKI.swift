@@ -9,15 +9,15 @@ extension Routes {
         public let register = Route<LoginRequest, REKIAuthResponse>(
             .post, "/auth/register", .none, "Create a REKI account and sign in",
             budgets: [.clientIP], format: .plain, successStatus: 201,
-            failures: [.init(400, .weakPassword), .init(409, .emailTaken)])
+            failures: [.weakPassword, .emailTaken])
         public let login = Route<LoginRequest, REKIAuthResponse>(
             .post, "/auth/login", .none, "Sign in with email and password",
             budgets: [.clientIP, .failedSecrets(by: .bodyEmail, namespace: "reki")], format: .plain,
-            failures: [.init(401, .invalidCredentials)])
+            failures: [.invalidCredentials])
         public let refresh = Route<RefreshRequest, REKITokenPair>(
             .post, "/auth/refresh", .none,
             "Exchange a refresh token for a new pair (rotation: the token sent is used up; reuse ends the session)",
-            budgets: [.clientIP], format: .plain, failures: [.init(401, .unauthorized)])
+            budgets: [.clientIP], format: .plain, failures: [.unauthorized])
         public let me = Route<EmptyPayload, REKIUser>(.get, "/auth/me", .reki, "The signed-in REKI user", format: .plain)
         public let logout = Route<EmptyPayload, MessageResponse>(
             .post, "/auth/logout", .reki, "End the session: its refresh and access tokens stop working", format: .plain)
@@ -26,7 +26,7 @@ extension Routes {
             budgets: [.clientIP, .codeEmails(by: .bodyEmail, namespace: "reki")], format: .plain)
         public let resetPassword = Route<REKIResetPasswordRequest, MessageResponse>(
             .post, "/auth/reset-password", .none, "Set a new password with the link's token; every session is revoked",
-            budgets: [.clientIP], format: .plain, failures: [.init(400, .weakPassword), .init(400, .invalidCode)])
+            budgets: [.clientIP], format: .plain, failures: [.weakPassword, .invalidCodeInput])
 
         /// Whether `path` (as requested, before routing) is under REKI's prefix: its failures
         /// take seed 002's shape.

@@ -6,21 +6,21 @@ extension Routes {
             .post, "/api/auth/login", .none, "Login step 1: check the password and open a login challenge",
             budgets: [.clientIP, .failedSecrets(by: .bodyEmail)],
             failures: [
-                .init(401, .invalidCredentials), .init(401, .accountDeactivated), .init(401, .accountArchived),
-                .init(401, .noPasswordSet),
+                .invalidCredentials, .accountDeactivated, .accountArchived,
+                .noPasswordSet,
             ])
         public let requestTwoFactorCode = Route<TwoFactorCodeRequest, MessageResponse>(
             .post, "/api/auth/2fa/request", .none,
             "Login step 2: email a 6-digit code (nothing is sent to a user with an authenticator app or passkeys)",
             budgets: [.clientIP, .challengeEmails, .codeEmails(by: .foundByHandler, namespace: "login")],
-            failures: [.init(401, .loginChallengeExpired)])
+            failures: [.loginChallengeExpired])
         public let verifyTwoFactorCode = Route<TwoFactorVerifyRequest, StaffTokenResponse>(
             .post, "/api/auth/2fa/verify", .none,
             "Login step 3: one of the methods step 1 named (an emailed, authenticator or recovery code, or a passkey) completes sign-in",
             budgets: [.clientIP, .secondFactors(by: .foundByHandler)],
             failures: [
-                .init(401, .invalidCode), .init(401, .codeExpired), .init(401, .loginChallengeExpired),
-                .init(401, .tooManyAttempts), .init(401, .passkeyInvalid),
+                .invalidCode, .codeExpired, .loginChallengeExpired,
+                .tooManyAttempts, .passkeyInvalid,
             ])
         public let requestMagicLink = Route<MagicLinkRequest, MessageResponse>(
             .post, "/api/auth/magic-link/request", .none, "Email a sign-in code (magic link)",
@@ -28,11 +28,11 @@ extension Routes {
         public let verifyMagicLink = Route<MagicLinkVerifyRequest, MagicLinkVerifyResponse>(
             .post, "/api/auth/magic-link/verify-code", .none,
             "Sign in with a magic-link code; a user with an authenticator app or passkeys gets login step 1's answer instead",
-            budgets: [.clientIP, .wrongCodes(by: .bodyEmail)], failures: [.init(401, .invalidCode)])
+            budgets: [.clientIP, .wrongCodes(by: .bodyEmail)], failures: [.invalidCode])
         public let refresh = Route<RefreshRequest, RefreshResponse>(
             .post, "/api/auth/refresh", .none, "Rotate the refresh token; a new access token",
             quarantine: .allowed, budgets: [.clientIP],
-            failures: ErrorCode.refreshTokenRefusals.sorted { $0.rawValue < $1.rawValue }.map { .init(401, $0) })
+            failures: DocumentedFailure.refreshTokenRefusals)
         public let me = Route<EmptyPayload, StaffMeResponse>(
             .get, "/api/auth/me", .staff, "The signed-in staff member and their company", quarantine: .allowed,
             enrolment: .allowed)
@@ -41,15 +41,15 @@ extension Routes {
 
         public let totpSetup = Route<EmptyPayload, TOTPSetupResponse>(
             .post, "/api/auth/totp/setup", .staff, "Start authenticator-app enrolment: a new pending secret",
-            enrolment: .allowed, failures: [.init(409, .totpAlreadyEnabled)])
+            enrolment: .allowed, failures: [.totpAlreadyEnabled])
         public let totpVerifySetup = Route<TOTPCodeRequest, TOTPEnabledResponse>(
             .post, "/api/auth/totp/verify-setup", .staff, "Confirm enrolment with a code; returns recovery codes",
             enrolment: .allowed, budgets: [.failedSecrets(by: .callerId, namespace: "totp")],
-            failures: [.init(400, .invalidCode), .init(400, .totpSetupRequired), .init(409, .totpAlreadyEnabled)])
+            failures: [.invalidCodeInput, .totpSetupRequired, .totpAlreadyEnabled])
         public let totpDisable = Route<TOTPCodeRequest, TOTPDisabledResponse>(
             .post, "/api/auth/totp/disable", .staff, "Turn the authenticator app off with a current or recovery code",
             budgets: [.failedSecrets(by: .callerId, namespace: "totp")],
-            failures: [.init(400, .invalidCode), .init(400, .totpNotEnabled)])
+            failures: [.invalidCodeInput, .totpNotEnabled])
         public let totpStatus = Route<EmptyPayload, TOTPStatusResponse>(
             .get, "/api/auth/totp/status", .staff, "Whether the authenticator app is on, and recovery codes left")
     }

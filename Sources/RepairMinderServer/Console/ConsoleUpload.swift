@@ -51,7 +51,7 @@ struct ConsoleUpload: Sendable {
 
     /// 413, saying how large a file may be (which says nothing about the session or the form).
     static func tooLarge(_ fileLimit: Int) -> APIError {
-        APIError(.contentTooLarge, .payloadTooLarge, "The file is larger than \(fileLimit / (1024 * 1024)) MiB, the most this form takes. Split it.")
+        APIError(.payloadTooLarge, "The file is larger than \(fileLimit / (1024 * 1024)) MiB, the most this form takes. Split it.")
     }
 }
 

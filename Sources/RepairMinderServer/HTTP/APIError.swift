@@ -12,9 +12,10 @@ struct APIError: Error, HTTPResponseError, Sendable {
     /// The client the failure is about (409 `CLIENT_EXISTS`), sent as the envelope's `clientId`.
     var clientId: String?
 
-    init(_ status: HTTPResponse.Status, _ code: ErrorCode, _ message: String, headers: HTTPFields = [:]) {
-        self.status = status
-        self.code = code
+    /// `failure`'s status and code (the contract's catalogue, `DocumentedFailure`) with `message`.
+    init(_ failure: DocumentedFailure, _ message: String, headers: HTTPFields = [:]) {
+        self.status = HTTPResponse.Status(code: failure.status)
+        self.code = failure.code
         self.message = message
         self.headers = headers
     }
@@ -25,115 +26,115 @@ struct APIError: Error, HTTPResponseError, Sendable {
 }
 
 extension APIError {
-    static func validation(_ message: String) -> APIError { APIError(.badRequest, .validationError, message) }
-    static let invalidJSON = APIError(.badRequest, .invalidJSON, "Request body must be valid JSON")
-    static let notAnObject = APIError(.badRequest, .invalidJSON, "Request body must be a JSON object")
-    static let wrongContentType = APIError(.badRequest, .invalidJSON, "Content-Type must be application/json")
-    static let payloadTooLarge = APIError(.contentTooLarge, .payloadTooLarge, "Request body is too large")
-    static let notFound = APIError(.notFound, .notFound, "Not found")
+    static func validation(_ message: String) -> APIError { APIError(.validationError, message) }
+    static let invalidJSON = APIError(.invalidJSON, "Request body must be valid JSON")
+    static let notAnObject = APIError(.invalidJSON, "Request body must be a JSON object")
+    static let wrongContentType = APIError(.invalidJSON, "Content-Type must be application/json")
+    static let payloadTooLarge = APIError(.payloadTooLarge, "Request body is too large")
+    static let notFound = APIError(.notFound, "Not found")
 
     /// 405 for a path that is served with other methods, which `Allow` lists (RFC 9110 §15.5.6).
     static func methodNotAllowed(allowed: [HTTPMethod]) -> APIError {
         let methods = allowed.map(\.rawValue).joined(separator: ", ")
-        return APIError(.methodNotAllowed, .methodNotAllowed, "Method not allowed: use \(methods)", headers: [.allow: methods])
+        return APIError(.methodNotAllowed, "Method not allowed: use \(methods)", headers: [.allow: methods])
     }
-    static let internalError = APIError(.internalServerError, .internalError, "An unexpected error occurred")
+    static let internalError = APIError(.internalError, "An unexpected error occurred")
     /// The database does not answer: try again shortly (the SDK retries 503).
     static let serviceUnavailable = APIError(
-        .serviceUnavailable, .serviceUnavailable, "The service is temporarily unavailable. Please try again shortly.",
+        .serviceUnavailable, "The service is temporarily unavailable. Please try again shortly.",
         headers: [.retryAfter: "5"])
-    static let unauthorized = APIError(.unauthorized, .unauthorized, "Authentication required")
-    static let tokenExpired = APIError(.unauthorized, .tokenExpired, "Access token expired")
+    static let unauthorized = APIError(.unauthorized, "Authentication required")
+    static let tokenExpired = APIError(.tokenExpired, "Access token expired")
 
     /// 429 with `Retry-After` in whole seconds (at least 1).
     static func rateLimited(retryAfter seconds: Double) -> APIError {
         let whole = max(1, Int(seconds.rounded(.up)))
         return APIError(
-            .tooManyRequests, .rateLimited, "Too many requests. Please try again in \(whole) seconds.",
+            .rateLimited, "Too many requests. Please try again in \(whole) seconds.",
             headers: [.retryAfter: String(whole)])
     }
 
     // Staff sign-in (docs/API.md §2).
-    static let invalidCredentials = APIError(.unauthorized, .invalidCredentials, "Invalid credentials")
-    static let accountDeactivated = APIError(.unauthorized, .accountDeactivated, "Account is deactivated")
+    static let invalidCredentials = APIError(.invalidCredentials, "Invalid credentials")
+    static let accountDeactivated = APIError(.accountDeactivated, "Account is deactivated")
     static let accountArchived = APIError(
-        .unauthorized, .accountArchived, "Account has been archived and cannot login")
+        .accountArchived, "Account has been archived and cannot login")
     static let noPasswordSet = APIError(
-        .unauthorized, .noPasswordSet, "No password set. Please use Magic Link login or set a password in Settings.")
+        .noPasswordSet, "No password set. Please use Magic Link login or set a password in Settings.")
     static let loginChallengeExpired = APIError(
-        .unauthorized, .loginChallengeExpired, "Login session expired. Please log in again.")
-    static let invalidVerificationCode = APIError(.unauthorized, .invalidCode, "Invalid verification code")
-    static let verificationCodeExpired = APIError(.unauthorized, .codeExpired, "Verification code expired")
-    static let tooManyAttempts = APIError(.unauthorized, .tooManyAttempts, "Too many attempts. Please log in again.")
+        .loginChallengeExpired, "Login session expired. Please log in again.")
+    static let invalidVerificationCode = APIError(.invalidCode, "Invalid verification code")
+    static let verificationCodeExpired = APIError(.codeExpired, "Verification code expired")
+    static let tooManyAttempts = APIError(.tooManyAttempts, "Too many attempts. Please log in again.")
     /// Wrong code at `totp/verify-setup` and `totp/disable`: the caller is signed in, so 400.
-    static let invalidTOTPCode = APIError(.badRequest, .invalidCode, "Invalid verification code")
-    static let invalidOrExpiredCode = APIError(.unauthorized, .invalidCode, "Invalid or expired code")
+    static let invalidTOTPCode = APIError(.invalidCodeInput, "Invalid verification code")
+    static let invalidOrExpiredCode = APIError(.invalidCode, "Invalid or expired code")
 
     // Quarantine and access (docs/API.md §4).
     static let accountPendingApproval = APIError(
-        .forbidden, .accountPendingApproval,
+        .accountPendingApproval,
         "Your account is pending approval. You will be notified when it is activated.")
     static let accountSuspended = APIError(
-        .forbidden, .accountSuspended, "Your account has been suspended. Please contact support.")
-    static let forbidden = APIError(.forbidden, .forbidden, "You do not have access to this resource")
+        .accountSuspended, "Your account has been suspended. Please contact support.")
+    static let forbidden = APIError(.forbidden, "You do not have access to this resource")
     /// The caller's role does not allow what the route does (`Route.permission`).
-    static let noPermission = APIError(.forbidden, .forbidden, "You do not have permission to do this")
+    static let noPermission = APIError(.forbidden, "You do not have permission to do this")
 
     // Authenticator app (docs/API.md §2.10).
-    static let passkeyInvalid = APIError(.unauthorized, .passkeyInvalid, "Passkey not recognised")
+    static let passkeyInvalid = APIError(.passkeyInvalid, "Passkey not recognised")
     static func passkeyRefused(_ problem: PasskeyProblem) -> APIError {
-        APIError(.badRequest, .passkeyInvalid, "Passkey not accepted: \(problem)")
+        APIError(.passkeyRefused, "Passkey not accepted: \(problem)")
     }
     static func passkeyLimit(_ limit: Int) -> APIError {
-        APIError(.conflict, .passkeyLimit, "You have \(limit) passkeys, the most an account can have. Remove one to add another.")
+        APIError(.passkeyLimit, "You have \(limit) passkeys, the most an account can have. Remove one to add another.")
     }
-    static let totpAlreadyEnabled = APIError(.conflict, .totpAlreadyEnabled, "Authenticator app is already enabled")
+    static let totpAlreadyEnabled = APIError(.totpAlreadyEnabled, "Authenticator app is already enabled")
     static let totpSetupRequired = APIError(
-        .badRequest, .totpSetupRequired, "Start authenticator setup first: no setup is pending")
-    static let totpNotEnabled = APIError(.badRequest, .totpNotEnabled, "Authenticator app is not enabled")
+        .totpSetupRequired, "Start authenticator setup first: no setup is pending")
+    static let totpNotEnabled = APIError(.totpNotEnabled, "Authenticator app is not enabled")
 
     // Account lifecycle (docs/API.md §9).
-    static func weakPassword(_ rule: String) -> APIError { APIError(.badRequest, .weakPassword, rule) }
-    static let emailTaken = APIError(.conflict, .emailTaken, "An account with this email already exists")
+    static func weakPassword(_ rule: String) -> APIError { APIError(.weakPassword, rule) }
+    static let emailTaken = APIError(.emailTaken, "An account with this email already exists")
     static let companyNameTaken = APIError(
-        .conflict, .companyNameTaken, "A shop with this name is already registered. Choose another name.")
+        .companyNameTaken, "A shop with this name is already registered. Choose another name.")
 
     // The team (docs/API.md §12).
-    static let memberNotFound = APIError(.notFound, .notFound, "No such member of your shop")
-    static let invitationNotFound = APIError(.notFound, .notFound, "No such invitation")
+    static let memberNotFound = APIError(.notFound, "No such member of your shop")
+    static let invitationNotFound = APIError(.notFound, "No such invitation")
     static let invitationPending = APIError(
-        .conflict, .invitationPending, "This address already has a pending invitation. Resend it or revoke it first.")
-    static let invitationInvalid = APIError(.notFound, .invitationInvalid, "This invitation is invalid or has expired")
+        .invitationPending, "This address already has a pending invitation. Resend it or revoke it first.")
+    static let invitationInvalid = APIError(.invitationInvalid, "This invitation is invalid or has expired")
     static let cannotChangeSelf = APIError(
-        .conflict, .cannotChangeSelf, "You cannot do this to your own account. Ask another admin.")
+        .cannotChangeSelf, "You cannot do this to your own account. Ask another admin.")
     static let lastAdmin = APIError(
-        .conflict, .lastAdmin, "The shop must keep an active admin. Make another member an admin first.")
+        .lastAdmin, "The shop must keep an active admin. Make another member an admin first.")
     /// A restricted session: the shop requires a factor the user has not enrolled (docs/API.md §13.3).
     static let factorEnrolmentRequired = APIError(
-        .forbidden, .factorEnrolmentRequired, "Your shop requires an authenticator app or a passkey. Set one up to continue.")
+        .factorEnrolmentRequired, "Your shop requires an authenticator app or a passkey. Set one up to continue.")
     /// The address is already a client of the shop (docs/API.md §14).
     /// The address is a live client of the shop already: `existing`, which the body names.
     static func clientExists(_ existing: String) -> APIError {
-        var error = APIError(.conflict, .clientExists, "This address is already a client of the shop")
+        var error = APIError(.clientExists, "This address is already a client of the shop")
         error.clientId = existing
         return error
     }
     static let clientPortalDisabled = APIError(
-        .conflict, .clientPortalDisabled, "The client's portal is switched off: switch it on before inviting them")
+        .clientPortalDisabled, "The client's portal is switched off: switch it on before inviting them")
     /// A platform administrator is the operators' to manage, not a shop's.
     static let platformAdminUntouchable = APIError(
-        .forbidden, .forbidden, "Platform administrators are managed by the operators")
+        .forbidden, "Platform administrators are managed by the operators")
     /// An invitation or role change that would put another role into the platform's own company.
     static let platformCompanyTakesOnlyPlatformAdmins = APIError(
-        .forbidden, .forbidden,
+        .forbidden,
         "The platform's own company has only platform administrators: the operators add them with repairminder admin create")
 
     // Refresh (docs/API.md §2.7).
-    static let invalidRefreshToken = APIError(.unauthorized, .invalidRefreshToken, "Invalid refresh token")
-    static let refreshTokenExpired = APIError(.unauthorized, .refreshTokenExpired, "Refresh token expired")
-    static let userInactive = APIError(.unauthorized, .userInactive, "User account is no longer active")
+    static let invalidRefreshToken = APIError(.invalidRefreshToken, "Invalid refresh token")
+    static let refreshTokenExpired = APIError(.refreshTokenExpired, "Refresh token expired")
+    static let userInactive = APIError(.userInactive, "User account is no longer active")
     static let tokenReuseDetected = APIError(
-        .unauthorized, .tokenReuseDetected, "Token reuse detected. All sessions revoked. Please log in again.")
+        .tokenReuseDetected, "Token reuse detected. All sessions revoked. Please log in again.")
 }
 
 extension HTTPField.Name {

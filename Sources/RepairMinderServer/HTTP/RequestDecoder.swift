@@ -66,7 +66,7 @@ struct RequestDecoder: Sendable {
     private static func read<Raw: RawRequestBody>(_ type: Raw.Type, from request: Request) async throws -> Raw {
         let mediaType = request.headers[.contentType]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard mediaType == Raw.mediaType else {
-            throw APIError(.unsupportedMediaType, .unsupportedMediaType, "Content-Type must be \(Raw.mediaType)")
+            throw APIError(.unsupportedMediaType, "Content-Type must be \(Raw.mediaType)")
         }
         let buffer: ByteBuffer
         do {

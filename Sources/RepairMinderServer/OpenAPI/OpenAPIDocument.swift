@@ -190,22 +190,22 @@ public enum OpenAPIDocument {
     private static func failureResponses(for route: AnyRoute, schemas: inout SchemaRendering) -> [String: JSONValue] {
         var failures = route.failures
         if route.requestType is any RawRequestBody.Type {
-            failures += [.init(400, .validationError), .init(413, .payloadTooLarge), .init(415, .unsupportedMediaType)]
+            failures += [.validationError, .payloadTooLarge, .unsupportedMediaType]
         } else if route.requestType != nil {
-            failures += [.init(400, .invalidJSON), .init(400, .validationError), .init(413, .payloadTooLarge)]
+            failures += [.invalidJSON, .validationError, .payloadTooLarge]
         }
         // A query value the route checks (a number out of its range, a choice it does not offer).
-        if route.query.contains(where: { $0.integers != nil || $0.allowed != nil }) { failures.append(.init(400, .validationError)) }
-        if route.credential != .none { failures += [.init(401, .unauthorized), .init(401, .tokenExpired)] }
+        if route.query.contains(where: { $0.integers != nil || $0.allowed != nil }) { failures.append(.validationError) }
+        if route.credential != .none { failures += [.unauthorized, .tokenExpired] }
         // A blocked route, or an allowed one asked for another company than the caller's.
         if route.credential == .staff, route.quarantine != .allowed || route.scope != .any {
-            failures += [.init(403, .accountPendingApproval), .init(403, .accountSuspended)]
+            failures += [.accountPendingApproval, .accountSuspended]
         }
         // A restricted session (docs/API.md §13.3) reaches only the routes enrolment needs.
-        if route.credential == .staff, route.enrolment == .blocked { failures.append(.init(403, .factorEnrolmentRequired)) }
-        if route.permission != nil { failures.append(.init(403, .forbidden)) }
-        if !route.budgets.isEmpty { failures.append(.init(429, .rateLimited)) }
-        failures.append(.init(500, .internalError))
+        if route.credential == .staff, route.enrolment == .blocked { failures.append(.factorEnrolmentRequired) }
+        if route.permission != nil { failures.append(.forbidden) }
+        if !route.budgets.isEmpty { failures.append(.rateLimited) }
+        failures.append(.internalError)
         let byStatus = Dictionary(grouping: failures, by: \.status)
         // REKI's failures carry no code: one shape for all of them (seed 002).
         let rekiError: JSONValue? = Routes.REKI.contains(path: route.path.description) ? .some(schemas.reference(REKIErrorBody.self)) : .none

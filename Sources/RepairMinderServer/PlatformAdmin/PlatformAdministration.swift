@@ -76,10 +76,10 @@ struct PlatformAdministration: Sendable {
             guard let before = try await db.raw("SELECT status FROM companies WHERE id = \(bind: id)").first(decodingColumn: "status", as: String.self)
             else { throw APIError.notFound }
             if transition == .suspend, id == staff.company.id {
-                throw APIError(.conflict, .companyStatusConflict, "You cannot suspend your own shop")
+                throw APIError(.companyStatusConflict, "You cannot suspend your own shop")
             }
             guard transition.from.map(\.rawValue).contains(before) else {
-                throw APIError(.conflict, .companyStatusConflict, transition.refusal(before))
+                throw APIError(.companyStatusConflict, transition.refusal(before))
             }
             try await db.raw(
                 "UPDATE companies SET status = \(bind: transition.target.rawValue), updated_at = \(bind: now) WHERE id = \(bind: id)"

@@ -153,6 +153,6 @@ struct REKIController {
 
 extension APIError {
     // REKI (docs/API.md §10, seed 002's messages).
-    static let rekiEmailExists = APIError(.conflict, .emailTaken, "Email already exists")
-    static let rekiInvalidResetToken = APIError(.badRequest, .invalidCode, "Invalid or expired reset token")
+    static let rekiEmailExists = APIError(.emailTaken, "Email already exists")
+    static let rekiInvalidResetToken = APIError(.invalidCodeInput, "Invalid or expired reset token")
 }
