@@ -22,7 +22,7 @@ email" gets its own directory and checks that a code reached the catcher. A comm
 non-zero, a prompt nobody expected, or an expected line missing from a section's output fails
 the check, naming the section and the command.
 """
-import argparse, json, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.request
+import argparse, json, os, re, shutil, signal, socket, subprocess, sys, tempfile, time, urllib.request
 from urllib.parse import urlparse
 
 import pexpect
@@ -271,12 +271,23 @@ def main():
         print(f"   (the demo server's log: {os.path.join(demo_dir, 'serve.log')})", file=sys.stderr)
         sys.exit(1)
     finally:
-        reader.end_jobs() if reader.bash.isalive() else None
         reader.bash.close(force=True)
         demo.terminate()
         demo.wait()
+        stop_everything_in(work)
     print(f"{' and '.join(PAGES)}: every sh block ran as written ({ran} commands)")
     shutil.rmtree(work, ignore_errors=True)
+
+
+def stop_everything_in(directory):
+    """Stops every process still working in `directory` (a `serve` or the mail catcher a failed
+    section left in the background, which closing its terminal does not stop)."""
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and os.readlink(f"/proc/{entry}/cwd").startswith(directory):
+                os.kill(int(entry), signal.SIGTERM)
+        except OSError:
+            pass
 
 
 def with_postgres(block, admin_url):

@@ -112,24 +112,12 @@ struct ConsolePageRequest: Sendable {
 
     /// The query parameter `name` as a GET form sends it (`application/x-www-form-urlencoded`:
     /// `+` is a space, `%2B` a plus), when present.
-    func query(_ name: String) -> String? { ConsoleForm.decode(request.uri.query ?? "")[name] }
+    func query(_ name: String) -> String? { ConsoleForm.decode(request.uri.query ?? "")?[name] }
 
     /// The view of a page titled `title`, with the visitor's navigation.
     func view(_ title: String, current: String, page: Any = (), problem: String? = nil, notice: String? = nil) -> ConsoleView {
         let user = staff.user
-        let role = user.userRole
-        var links: [(String, String)] = []
-        if role.may(.usersManage, inCompany: staff.company.id) { links.append(("\(Console.root)/team", "Team")) }
-        if role.may(.clientsRead, inCompany: staff.company.id) { links.append(("\(Console.root)/clients", "Clients")) }
-        // Every member may read the shop's policy (its GET route requires no permission).
-        links.append(("\(Console.root)\(ConsolePolicyPages.path)", "Sign-in requirements"))
-        if role.may(.companiesManage, inCompany: staff.company.id) {
-            links += [
-                ("\(Console.root)/admin/shops", "Shops"), ("\(Console.root)/admin/users", "Users"),
-                ("\(Console.root)/admin/audit", "Audit log"), ("\(Console.root)/admin/mail", "Mail"),
-            ]
-        }
-        links.append(("\(Console.root)/account", "My account"))
+        let links = ConsoleSections.offered(to: staff).map { ("\(Console.root)\($0.path)", $0.label) }
         let nav = ConsoleNav(
             name: CustomerClient.displayName(firstName: user.firstName, lastName: user.lastName, email: user.email), email: user.email,
             shop: staff.company.name, links: links.map { link in ConsoleNav.Link(href: link.0, label: link.1, current: link.0 == current) })

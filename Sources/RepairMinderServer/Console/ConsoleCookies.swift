@@ -15,12 +15,12 @@ enum ConsoleCookies {
 
     /// The `Set-Cookie` value that stores `value` under `name` until the browser closes.
     static func setting(_ name: String, _ value: String) -> String {
-        "\(name)=\(value); Path=/; Secure; HttpOnly; SameSite=Strict"
+        Cookie(name: name, value: value, path: "/", secure: true, httpOnly: true, sameSite: .strict).description
     }
 
     /// The `Set-Cookie` value that removes `name`.
     static func clearing(_ name: String) -> String {
-        "\(name)=; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=0"
+        Cookie(name: name, value: "", maxAge: 0, path: "/", secure: true, httpOnly: true, sameSite: .strict).description
     }
 
     /// The request's cookie `name`, when it looks like one of ours (43 base64url characters).

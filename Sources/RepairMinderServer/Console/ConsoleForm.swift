@@ -28,7 +28,9 @@ struct ConsoleForm: Sendable {
         } catch {
             throw ConsoleRefusal.tooLarge
         }
-        let form = ConsoleForm(fields: Self.decode(String(buffer: body)))
+        // A body no console page sends is not one of its forms.
+        guard let fields = Self.decode(String(buffer: body)) else { throw ConsoleRefusal.crossSite }
+        let form = ConsoleForm(fields: fields)
         try checkCSRF(form["csrf"], secret: secret)
         return form
     }
@@ -60,20 +62,11 @@ struct ConsoleForm: Sendable {
         return origin == "\(scheme)://\(host)"
     }
 
-    /// `application/x-www-form-urlencoded` as the URL standard reads it: `+` is a space, then
-    /// percent-decoding; the first of a repeated name counts.
-    static func decode(_ body: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ part: Substring) -> String {
-                let spaced = part.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
-            let name = decoded(parts[0])
-            if fields[name] == nil { fields[name] = parts.count > 1 ? decoded(parts[1]) : "" }
-        }
-        return fields
+    /// The fields of an `application/x-www-form-urlencoded` body or query, as Hummingbird's
+    /// `URLEncodedFormDecoder` reads them (`+` is a space, then percent-decoding); nil for what
+    /// no console page sends (a name given twice, a name in brackets, bad percent-encoding).
+    static func decode(_ body: String) -> [String: String]? {
+        try? URLEncodedFormDecoder().decode([String: String].self, from: body)
     }
 
     init(fields: [String: String]) { self.fields = fields }
@@ -81,7 +74,8 @@ struct ConsoleForm: Sendable {
 
 /// A console request refused before anything was done.
 enum ConsoleRefusal: Error {
-    /// Another site's form, a stale page's, or one without its CSRF token: 403.
+    /// Another site's form, a stale page's, one without its CSRF token, or a body none of the
+    /// console's pages sends: 403.
     case crossSite
     /// A form larger than the server reads: 413.
     case tooLarge

@@ -24,16 +24,11 @@ extension ConsolePageRequest {
 
     /// Whether the visitor may call `route`, by the same reading of the role and the session as
     /// the route's stages: so a page offers only what the API would then do.
-    func may(_ route: AnyRoute) -> Bool { (try? require(route)) != nil }
+    func may(_ route: AnyRoute) -> Bool { staff.mayUse(route) }
 
     /// Throws the API's own refusal when the visitor may not call `route`: for a page that
     /// shows a form before any call is made (the call itself checks again).
-    func require(_ route: AnyRoute) throws {
-        if staff.restricted, route.enrolment == .blocked { throw APIError.factorEnrolmentRequired }
-        if let permission = route.permission, !staff.user.userRole.may(permission, inCompany: staff.company.id) {
-            throw APIError.noPermission
-        }
-    }
+    func require(_ route: AnyRoute) throws { try staff.checkReach(of: route) }
 }
 
 extension Console {

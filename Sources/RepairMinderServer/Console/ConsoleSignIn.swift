@@ -25,17 +25,9 @@ struct ConsoleSignIn: Sendable {
         pages.post("/sign-out") { page, _ in try await signOut(page) }
         mountEmailedCode(on: pages)
         mountPasswordReset(on: pages)
-        pages.get("/") { page in console.redirect(Self.home(of: page.staff)) }
+        pages.get("/") { page in console.redirect(ConsoleSections.home(of: page.staff)) }
     }
 
-    /// Where a signed-in person starts: the first page their role may use.
-    static func home(of staff: AuthenticatedStaff) -> String {
-        let role = staff.user.userRole
-        if staff.restricted { return "/account" }
-        if role.may(.companiesManage, inCompany: staff.company.id) { return "/admin/shops" }
-        if role.may(.usersManage, inCompany: staff.company.id) { return "/team" }
-        return "/account"
-    }
 
     // MARK: Step 1: address and password
 

@@ -85,18 +85,10 @@ struct RouteStages: Sendable {
         }
     }
 
-    /// Whether a staff caller may use the route at all (a restricted session only enrolment's,
-    /// docs/API.md §13.3), reach what the path names (`RouteScope`) and do what the
-    /// route does (`Route.permission`, by the role as stored: a demotion counts as soon as the
-    /// caller cache reads the user again; `companies:manage` in the platform's own company only,
-    /// `PlatformOwnCompany`): 403 otherwise.
+    /// Whether a staff caller may use the route, reach what the path names and do what the
+    /// route does (`AuthenticatedStaff.checkReach`): 403 otherwise.
     private func checkReach(path: String, _ context: AppRequestContext) throws {
-        guard let staff = context.staff else { return }
-        if staff.restricted, route.enrolment == .blocked { throw APIError.factorEnrolmentRequired }
-        if !route.scope.permits(route, path: path, companyId: staff.company.id) { throw APIError.forbidden }
-        if let permission = route.permission, !staff.user.userRole.may(permission, inCompany: staff.company.id) {
-            throw APIError.noPermission
-        }
+        try context.staff?.checkReach(of: route, path: path)
     }
 
     /// The budgets keyed by the request (its body's email, the caller), before the handler.

@@ -1,6 +1,5 @@
 import Foundation
 import RepairMinderModels
-import SQLKit
 
 /// A shop's admins manage its members (docs/API.md §12): list, look at, change a role or the
 /// names, switch off a leaver, end someone's sessions, reset the sign-in methods of someone who
@@ -51,27 +50,28 @@ struct TeamController {
                 // No body gives `master_admin`, the only role the platform's company takes.
                 if PlatformOwnCompany.contains(member.user.companyId) { throw APIError.platformCompanyTakesOnlyPlatformAdmins }
                 if newRole != .admin { try await TeamStore.keepsAnAdmin(besides: member, on: db) }
-                try await db.raw("UPDATE users SET role = \(bind: newRole.rawValue) WHERE id = \(bind: member.user.id)").run()
+                try await TeamStore.write(.init(role: newRole), of: member.user.id, on: db)
                 if !newRole.may(.usersManage) { try await InvitationStore.revokeSent(by: member.user.id, now: now, on: db) }
                 try await ActivityLog.record(
                     .roleChanged, userId: member.user.id, device: device, at: now, actor: staff,
                     detail: ["from": member.user.role, "to": newRole.rawValue], on: db)
             }
-            // The other fields, each recorded when it changes what is stored.
-            var changed: [String: String] = [:]
+            // The other fields, each written and recorded when it changes what is stored.
+            var fields = TeamStore.MemberFields(), changed: [String: String] = [:]
             if let firstName = body.firstName, firstName != member.user.firstName {
-                try await db.raw("UPDATE users SET first_name = \(bind: firstName) WHERE id = \(bind: member.user.id)").run()
+                fields.firstName = firstName
                 changed["firstName"] = firstName
             }
             if let lastName = body.lastName, lastName != member.user.lastName {
-                try await db.raw("UPDATE users SET last_name = \(bind: lastName) WHERE id = \(bind: member.user.id)").run()
+                fields.lastName = lastName
                 changed["lastName"] = lastName
             }
             if let enabled = body.magicLinkEnabled, enabled != (member.user.magicLinkEnabled != 0) {
-                try await db.raw("UPDATE users SET magic_link_enabled = \(bind: enabled ? 1 : 0) WHERE id = \(bind: member.user.id)").run()
+                fields.magicLinkEnabled = enabled
                 changed["magicLinkEnabled"] = String(enabled)
             }
             if !changed.isEmpty {
+                try await TeamStore.write(fields, of: member.user.id, on: db)
                 try await ActivityLog.record(.memberUpdated, userId: member.user.id, device: device, at: now, actor: staff, detail: changed, on: db)
             }
         }
@@ -84,7 +84,7 @@ struct TeamController {
         return try await store.change(try call.parameter("id"), by: staff, notOnYourself: true, now: now) { member, changing in
             guard member.user.canSignIn else { return }
             try await TeamStore.keepsAnAdmin(besides: member, on: changing.db)
-            try await changing.db.raw("UPDATE users SET is_active = 0 WHERE id = \(bind: member.user.id)").run()
+            try await TeamStore.setActive(false, userId: member.user.id, on: changing.db)
             try await InvitationStore.revokeSent(by: member.user.id, now: now, on: changing.db)
             try await changing.revokeAll(ofUser: member.user.id, reason: "user_deactivated", device: device, now: now)
             try await ActivityLog.record(.userDeactivated, userId: member.user.id, device: device, at: now, actor: staff, on: changing.db)
@@ -96,7 +96,7 @@ struct TeamController {
         return try await store.change(try call.parameter("id"), by: staff, notOnYourself: true, now: now) { member, changing in
             guard member.user.archived == 0 else { throw APIError.validation("An archived member cannot be reactivated") }
             guard member.user.isActive == 0 else { return }
-            try await changing.db.raw("UPDATE users SET is_active = 1 WHERE id = \(bind: member.user.id)").run()
+            try await TeamStore.setActive(true, userId: member.user.id, on: changing.db)
             try await ActivityLog.record(.userReactivated, userId: member.user.id, device: device, at: now, actor: staff, on: changing.db)
         }.wire(companyStatus: staff.company.companyStatus)
     }
@@ -107,7 +107,7 @@ struct TeamController {
         return try await store.change(try call.parameter("id"), by: staff, notOnYourself: true, now: now) { member, changing in
             guard member.user.archived == 0 else { return }
             try await TeamStore.keepsAnAdmin(besides: member, on: changing.db)
-            try await changing.db.raw("UPDATE users SET archived = 1 WHERE id = \(bind: member.user.id)").run()
+            try await TeamStore.archive(userId: member.user.id, on: changing.db)
             try await InvitationStore.revokeSent(by: member.user.id, now: now, on: changing.db)
             try await changing.revokeAll(ofUser: member.user.id, reason: "user_archived", device: device, now: now)
             try await ActivityLog.record(.userArchived, userId: member.user.id, device: device, at: now, actor: staff, on: changing.db)
@@ -132,11 +132,7 @@ struct TeamController {
         let staff = try call.staff, now = clock.now(), device = call.device, mail = self.mail
         let changed = try await store.change(try call.parameter("id"), by: staff, notOnYourself: true, now: now) { member, changing in
             let db = changing.db, id = member.user.id
-            try await db.raw("DELETE FROM totp_credentials WHERE user_id = \(bind: id)").run()
-            try await db.raw("DELETE FROM recovery_codes WHERE user_id = \(bind: id)").run()
-            try await db.raw("DELETE FROM passkeys WHERE user_id = \(bind: id)").run()
-            // Without a password, emailed codes are what is left: they must be allowed.
-            try await db.raw("UPDATE users SET magic_link_enabled = 1 WHERE id = \(bind: id) AND password_hash IS NULL").run()
+            try await TeamStore.removeFactors(userId: id, on: db)
             try await changing.revokeAll(ofUser: id, reason: "factors_reset", device: device, now: now)
             try await ActivityLog.record(.factorsReset, userId: id, device: device, at: now, actor: staff, on: db)
             try await mail.seal(TeamEmail.factorsReset(to: member.user.email, shop: staff.company.name, now: now), now: now)

@@ -151,4 +151,43 @@ struct TeamStore: Sendable {
         ).first(decodingColumn: "n", as: Int.self) ?? 0
         if others == 0 { throw APIError.lastAdmin }
     }
+
+    // MARK: Writes of a change (`change`'s closure runs them on its transaction)
+
+    /// The member's fields a change may set; nil leaves one as it is.
+    struct MemberFields: Sendable {
+        var role: UserRole?
+        var firstName: String?
+        var lastName: String?
+        var magicLinkEnabled: Bool?
+    }
+
+    static func write(_ fields: MemberFields, of userId: String, on db: any SQLDatabase) async throws {
+        var update = db.update("users").where("id", .equal, userId)
+        if let role = fields.role { update = update.set("role", to: role.rawValue) }
+        if let firstName = fields.firstName { update = update.set("first_name", to: firstName) }
+        if let lastName = fields.lastName { update = update.set("last_name", to: lastName) }
+        if let enabled = fields.magicLinkEnabled { update = update.set("magic_link_enabled", to: enabled ? 1 : 0) }
+        try await update.run()
+    }
+
+    /// Switches the member's sign-in off (`false`, a leaver) or on again.
+    static func setActive(_ active: Bool, userId: String, on db: any SQLDatabase) async throws {
+        try await db.update("users").set("is_active", to: active ? 1 : 0).where("id", .equal, userId).run()
+    }
+
+    /// For good: the member never signs in again and the address stays taken.
+    static func archive(userId: String, on db: any SQLDatabase) async throws {
+        try await db.update("users").set("archived", to: 1).where("id", .equal, userId).run()
+    }
+
+    /// Removes the member's authenticator app, recovery codes and passkeys; one without a
+    /// password is then allowed emailed codes, which are all they have left.
+    static func removeFactors(userId: String, on db: any SQLDatabase) async throws {
+        for table in ["totp_credentials", "recovery_codes", "passkeys"] {
+            try await db.delete(from: table).where("user_id", .equal, userId).run()
+        }
+        try await db.update("users").set("magic_link_enabled", to: 1).where("id", .equal, userId).where("password_hash", .is, SQLLiteral.null)
+            .run()
+    }
 }

@@ -178,7 +178,7 @@ final class ConsoleBrowser: @unchecked Sendable {
     }
 
     /// `fields` as a browser encodes a form.
-    private static func encoded(_ fields: [String: String]) -> String {
+    static func encoded(_ fields: [String: String]) -> String {
         let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
         return fields.sorted { $0.key < $1.key }
             .map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")" }.joined(separator: "&")
