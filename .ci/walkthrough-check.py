@@ -50,7 +50,7 @@ EXPECTED = {
     "docs/walkthrough.md: Customers: passwordless, one or several shops": ['"requiresCompanySelection":true', '"name":"Beta Tech"'],
     "docs/walkthrough.md: A quarantined company": ['"code":"ACCOUNT_SUSPENDED"'],
     "docs/walkthrough.md: A shop's sign-in policy: require an authenticator app or a passkey": ['"enrolmentRequired":{"methods":["totp","passkey"]', '"requiredFactor":"none"'],
-    "docs/walkthrough.md: The team: invite, roles, deactivate": ["nia@acme.test", "senior_engineer", "archived"],
+    "docs/walkthrough.md: The team: invite, roles, deactivate": ["nia@acme.test", "senior_engineer", "signed in 20", "archived"],
     "docs/walkthrough.md: Customers in bulk: CSV import and export": ["line 3", "kim@example.test,Kim,Lee,'+44 7700 900123"],
     "docs/walkthrough.md: A new shop: register, approve, passwords, sessions": ["pending_approval → active", '"revoked":0'],
     "docs/walkthrough.md: REKI: the second app's contract (`/auth/*`)": ['"refresh_token"', '{"message":"success"}', '"statusCode":401', '"access_token"'],

@@ -188,7 +188,8 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     let activity = ActivityController(database: database)
     activity.mount(on: routes)
     let team = TeamController(
-        database: database, store: TeamStore(database: database, revocation: revocation), mail: parts.mail, clock: clock)
+        database: database, store: TeamStore(database: database, revocation: revocation), sessions: sessions, mail: parts.mail,
+        clock: clock)
     team.mount(on: routes)
     let invitations = InvitationController(
         database: database, store: InvitationStore(database: database, mail: parts.mail), hasher: parts.hasher,

@@ -94,6 +94,7 @@ import Testing
             let member = await MemberViewModel(member: try #require(await screen.members.first), team: team)
             await member.setRole(.seniorEngineer)
             #expect(await member.member.user.role == .seniorEngineer)
+            #expect(try await team.sessions(of: member.member.id).isEmpty)
             await member.signOutEverywhere()
             #expect(await member.notice == "Signed out 0 sessions.")
             await member.deactivate()

@@ -263,6 +263,8 @@ import Testing
 
             let member = try await browser.get("/console/team/\(id)")
             #expect(member.heading == "Eli Engineer")
+            // Their signed-in devices (GET /api/users/{id}/sessions): the session above.
+            #expect(member.html.contains("<h2>Signed-in devices</h2>") && member.html.contains("Macintosh"))
             let role = try await browser.post("/console/team/\(id)/role", ["role": "office"])
             #expect(role.location == "/console/team/\(id)?notice=role")
             #expect(try await server.withDatabase { try await AccountStore(database: $0).user(id: id) }?.role == "office")

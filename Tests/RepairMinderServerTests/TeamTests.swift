@@ -324,6 +324,40 @@ import Testing
         }
     }
 
+    /// GET /api/users/{id}/sessions (docs/API.md §12.2): a member's live devices, newest first,
+    /// for an admin deciding whether to sign them out; another shop's member and an unknown id
+    /// are 404, a member without `users:manage` is 403, and looking changes nothing.
+    @Test func anAdminSeesAMembersSignedInDevices() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let admin = try await Self.token(client)
+            let engineerId = try await Self.memberId(client, admin, email: Self.engineer)
+            let browser = try await Self.token(client, Self.engineer, DemoFixtures.engineerPassword)
+            _ = try await client.signIn(Self.engineer, DemoFixtures.engineerPassword, userAgent: TestClient.iPhone)
+            let reply = try await client.send(.get, "/api/users/\(engineerId)/sessions", bearer: admin)
+            #expect(reply.status == .ok)
+            let sessions = try Self.list(reply)
+            #expect(sessions.count == 2)
+            #expect(sessions.map { $0["isMobile"] as? Bool } == [true, false], "newest first")
+            #expect(sessions.allSatisfy { $0["current"] as? Bool == false && $0["id"] is String && $0["createdAt"] is String })
+            // The admin's own: their session is the current one.
+            let adminId = try await Self.memberId(client, admin, email: Self.admin)
+            let own = try Self.list(try await client.send(.get, "/api/users/\(adminId)/sessions", bearer: admin))
+            #expect(own.filter { $0["current"] as? Bool == true }.count == 1)
+            // Refusals, each changing nothing.
+            let pendingOwner = try #require(try await server.withDatabase { try await AccountStore(database: $0).user(email: "owner@pending.test") })
+            try await client.send(.get, "/api/users/\(pendingOwner.id)/sessions", bearer: admin).expectFailure(.notFound, "NOT_FOUND")
+            try await client.send(.get, "/api/users/nobody/sessions", bearer: admin).expectFailure(.notFound, "NOT_FOUND")
+            try await client.send(.get, "/api/users/\(adminId)/sessions", bearer: browser).expectFailure(.forbidden, "FORBIDDEN")
+            try await client.send(.get, "/api/users/\(engineerId)/sessions").expectFailure(.unauthorized, "UNAUTHORIZED")
+            #expect(try await client.send(.get, "/api/auth/me", bearer: browser).status == .ok)
+            #expect(try Self.list(try await client.send(.get, "/api/users/\(engineerId)/sessions", bearer: admin)).count == 2)
+            // Signed out everywhere: none left.
+            #expect(try await client.send(.post, "/api/users/\(engineerId)/sign-out", bearer: admin).status == .ok)
+            #expect(try Self.list(try await client.send(.get, "/api/users/\(engineerId)/sessions", bearer: admin)).isEmpty)
+        }
+    }
+
     @Test func signOutEndsEverySessionOfTheMember() async throws {
         let server = try await TestServer()
         try await server.run { client in

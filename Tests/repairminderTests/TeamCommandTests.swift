@@ -28,6 +28,7 @@ import Testing
         #expect(try server.client(["team", "role", id, "senior_engineer"]).output.contains("senior_engineer, active"))
         #expect(try server.client(["team", "deactivate", id]).output.contains("deactivated"))
         #expect(try server.client(["team", "reactivate", id]).output.contains(", active"))
+        #expect(try server.client(["team", "sessions", id]).output == "No live sessions.\n")
         #expect(try server.client(["team", "sign-out", id]).output == "Signed out 0 sessions.\n")
         #expect(try server.client(["team", "reset-factors", id]).output.hasPrefix("Reset. engineer@acme.test signs in"))
         let refused = try server.client(["team", "role", id, "master_admin"])

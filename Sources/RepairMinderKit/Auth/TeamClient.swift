@@ -44,6 +44,9 @@ public struct TeamClient: Sendable {
     @discardableResult
     public func signOut(_ id: String) async throws -> Int { try await api.send(Routes.team.signOut, path: [id]).revoked }
 
+    /// A member's signed-in devices, newest first.
+    public func sessions(of id: String) async throws -> [SessionInfo] { try await api.send(Routes.team.sessions, path: [id]) }
+
     /// For someone who lost their phone: removes their authenticator app, recovery codes and
     /// passkeys and signs them out; they sign in with password and emailed code and enrol again.
     public func resetSignInMethods(of id: String) async throws -> TeamMember {

@@ -22,6 +22,9 @@ extension Routes {
         public let archive = Route<EmptyPayload, TeamMember>(
             .post, "/api/users/{id}/archive", .staff, "Archive a member for good (the address stays taken)",
             permission: .usersManage, failures: [.notFound, .cannotChangeSelf, .lastAdmin])
+        public let sessions = Route<EmptyPayload, [SessionInfo]>(
+            .get, "/api/users/{id}/sessions", .staff, "A member's live sessions, newest first", permission: .usersManage,
+            failures: [.notFound])
         public let signOut = Route<EmptyPayload, RevokedSessionsResponse>(
             .post, "/api/users/{id}/sign-out", .staff, "End every session of a member", permission: .usersManage,
             failures: [.notFound])

@@ -46,12 +46,21 @@ struct ConsoleAccountPages: Sendable {
         let hasActivity: Bool
     }
 
+    /// A signed-in device as the account page and a member's page list it.
     struct Session {
         let id: String
         let device: String
         let ipAddress: String
         let lastUsed: String
         let current: Bool
+
+        init(_ session: SessionInfo) {
+            id = session.id
+            device = session.userAgent ?? (session.isMobile ? "A mobile app" : "A browser")
+            ipAddress = session.ipAddress ?? "—"
+            lastUsed = ConsoleDates.readable(session.lastUsedAt ?? session.createdAt)
+            current = session.current
+        }
     }
 
     struct ActivityRow {
@@ -84,11 +93,7 @@ struct ConsoleAccountPages: Sendable {
             hasPassword: user.passwordHash != nil, totpEnabled: totp.enabled, offerApp: offerApp,
             recoveryCodesRemaining: "\(totp.recoveryCodesRemaining)",
             passkeys: passkeyList.map(ConsolePasskeyPages.row), hasPasskeys: !passkeyList.isEmpty,
-            sessions: sessions.map {
-                Session(
-                    id: $0.id, device: $0.userAgent ?? ($0.isMobile ? "A mobile app" : "A browser"), ipAddress: $0.ipAddress ?? "—",
-                    lastUsed: ConsoleDates.readable($0.lastUsedAt ?? $0.createdAt), current: $0.current)
-            },
+            sessions: sessions.map(Session.init),
             activity: events.map(Self.activityRow), hasActivity: !events.isEmpty)
         return console.templates.page(
             "account", page.view("My account", current: "\(Console.root)/account", page: view, problem: problem), status: status)

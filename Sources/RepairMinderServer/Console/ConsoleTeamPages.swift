@@ -146,10 +146,14 @@ struct ConsoleTeamPages: Sendable {
         let lastLogin: String
         let methods: String
         let isSelf: Bool
+        /// Their signed-in devices (`GET /api/users/{id}/sessions`).
+        let sessions: [ConsoleAccountPages.Session]
+        let hasSessions: Bool
     }
 
     private func member(_ page: ConsolePageRequest) async throws -> Response {
         let member = try await console.call(Routes.team.member, page, body: EmptyPayload(), team.member)
+        let sessions = try await console.call(Routes.team.sessions, page, body: EmptyPayload(), team.memberSessions)
         let user = member.user
         var methods: [String] = []
         if member.hasPassword { methods.append("password") }
@@ -159,7 +163,8 @@ struct ConsoleTeamPages: Sendable {
             id: user.id, name: Self.displayName(user), email: user.email, role: ConsoleListing.roleName(user.role),
             roles: ConsoleListing.roleOptions(selected: user.role), active: user.isActive, archived: member.archived,
             lastLogin: user.lastLogin.map(ConsoleDates.readable) ?? "Never",
-            methods: methods.isEmpty ? "emailed codes only" : methods.joined(separator: ", "), isSelf: user.id == page.staff.user.id)
+            methods: methods.isEmpty ? "emailed codes only" : methods.joined(separator: ", "), isSelf: user.id == page.staff.user.id,
+            sessions: sessions.map(ConsoleAccountPages.Session.init), hasSessions: !sessions.isEmpty)
         return console.templates.page("team-member", page.view(view.name, current: "\(Console.root)/team", page: view))
     }
 

@@ -16,12 +16,7 @@ struct SessionListController {
 
     @Sendable func list(_ call: RouteCall<EmptyPayload>) async throws -> [SessionInfo] {
         let staff = try call.staff
-        return try await sessions.live(userId: staff.user.id, now: clock.now()).map { session in
-            SessionInfo(
-                id: session.id, current: session.id == staff.claims.sid, isMobile: session.isMobile != 0,
-                userAgent: session.userAgent, ipAddress: session.ipAddress, createdAt: Timestamp.iso8601(session.createdAt),
-                lastUsedAt: session.lastUsedAt.map(Timestamp.iso8601))
-        }
+        return try await sessions.liveInfo(userId: staff.user.id, callerSession: staff.claims.sid, now: clock.now())
     }
 
     /// Another user's session, or an unknown or already-ended one, is 404: ids are not probed.

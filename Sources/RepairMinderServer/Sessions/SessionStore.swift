@@ -1,4 +1,5 @@
 import Foundation
+import RepairMinderModels
 import SQLKit
 
 /// A session (staff or REKI): one sign-in, one family of refresh tokens.
@@ -103,6 +104,16 @@ struct SessionStore: Sendable {
                 ORDER BY created_at DESC, id DESC
                 """
             ).all(decoding: SessionRecord.self, with: AccountStore.rowDecoder)
+        }
+    }
+
+    /// `live`'s sessions as the wire shows them; `current` marks `callerSession`, the caller's own.
+    func liveInfo(userId: String, callerSession: String, now: Double) async throws -> [SessionInfo] {
+        try await live(userId: userId, now: now).map { session in
+            SessionInfo(
+                id: session.id, current: session.id == callerSession, isMobile: session.isMobile != 0,
+                userAgent: session.userAgent, ipAddress: session.ipAddress, createdAt: Timestamp.iso8601(session.createdAt),
+                lastUsedAt: session.lastUsedAt.map(Timestamp.iso8601))
         }
     }
 }

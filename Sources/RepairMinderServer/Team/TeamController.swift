@@ -8,6 +8,7 @@ import RepairMinderModels
 struct TeamController {
     let database: Database
     let store: TeamStore
+    let sessions: SessionStore
     let mail: MailQueue
     let clock: ServerClock
 
@@ -18,6 +19,7 @@ struct TeamController {
         routes.on(Routes.team.deactivate, use: deactivate)
         routes.on(Routes.team.reactivate, use: reactivate)
         routes.on(Routes.team.archive, use: archive)
+        routes.on(Routes.team.sessions, use: memberSessions)
         routes.on(Routes.team.signOut, use: signOut)
         routes.on(Routes.team.resetFactors, use: resetFactors)
         routes.on(Routes.team.activity, page: activity)
@@ -112,6 +114,14 @@ struct TeamController {
             try await changing.revokeAll(ofUser: member.user.id, reason: "user_archived", device: device, now: now)
             try await ActivityLog.record(.userArchived, userId: member.user.id, device: device, at: now, actor: staff, on: changing.db)
         }.wire(companyStatus: staff.company.companyStatus)
+    }
+
+    /// A member's signed-in devices, newest first: what an admin looks at before signing them
+    /// out (`current` marks the caller's own session, when the member is the caller).
+    @Sendable func memberSessions(_ call: RouteCall<EmptyPayload>) async throws -> [SessionInfo] {
+        let staff = try call.staff
+        let member = try await store.member(id: try call.parameter("id"), companyId: staff.company.id)
+        return try await sessions.liveInfo(userId: member.user.id, callerSession: staff.claims.sid, now: clock.now())
     }
 
     @Sendable func signOut(_ call: RouteCall<EmptyPayload>) async throws -> RevokedSessionsResponse {

@@ -209,12 +209,17 @@ struct SessionsCommand: AsyncParsableCommand {
             let count = try await auth.signOutOtherDevices()
             Terminal.note(count == 1 ? "Signed out 1 other device." : "Signed out \(count) other devices.")
         } else {
-            for session in try await auth.sessions() {
-                let device = session.userAgent.map(shown) ?? (session.isMobile ? "a phone" : "a browser")
-                let place = session.ipAddress.map { " from \($0)" } ?? ""
-                let used = session.lastUsedAt.map { ", last used \($0)" } ?? ""
-                say("\(session.current ? "*" : " ") \(session.id)  \(device)\(place), signed in \(session.createdAt)\(used)")
-            }
+            for session in try await auth.sessions() { say(session.line) }
         }
+    }
+}
+
+extension SessionInfo {
+    /// One line of `sessions` and `team sessions`: `*` marks the caller's own.
+    var line: String {
+        let device = userAgent.map(shown) ?? (isMobile ? "a phone" : "a browser")
+        let place = ipAddress.map { " from \(shown($0))" } ?? ""
+        let used = lastUsedAt.map { ", last used \($0)" } ?? ""
+        return "\(current ? "*" : " ") \(shown(id))  \(device)\(place), signed in \(createdAt)\(used)"
     }
 }

@@ -21,8 +21,8 @@ struct TeamCommand: AsyncParsableCommand {
               repairminder team reset-factors 3f6c2a9e-1b7d-4c58-9e2a-6d1f0b8c4a27
             """,
         subcommands: [
-            List.self, Invite.self, Invitations.self, Role.self, Deactivate.self, Reactivate.self, Archive.self, SignOut.self,
-            ResetFactors.self,
+            List.self, Invite.self, Invitations.self, Role.self, Deactivate.self, Reactivate.self, Archive.self, Sessions.self,
+            SignOut.self, ResetFactors.self,
         ])
 
     /// Runs `body` with the team client of the signed-in session.
@@ -212,6 +212,32 @@ struct TeamCommand: AsyncParsableCommand {
         @Argument(help: "The member's id.") var id: String
         @OptionGroup var connection: ServerOptions
         static func apply(_ team: TeamClient, _ id: String) async throws -> TeamMember { try await team.archive(id) }
+    }
+
+    struct Sessions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sessions",
+            abstract: "List a member's signed-in devices, newest first.",
+            usage: """
+                repairminder team sessions <id> [--server <url>]
+                """,
+            discussion: """
+                `team sign-out <id>` ends them all.
+
+                EXAMPLES:
+                  repairminder team sessions 3f6c2a9e-1b7d-4c58-9e2a-6d1f0b8c4a27
+                """)
+        @Argument(help: "The member's id.") var id: String
+        @OptionGroup var connection: ServerOptions
+
+        func run() async throws {
+            let id = id
+            try await TeamCommand.withTeam(connection) { team in
+                let sessions = try await team.sessions(of: id)
+                if sessions.isEmpty { say("No live sessions.") }
+                for session in sessions { say(session.line) }
+            }
+        }
     }
 
     struct SignOut: AsyncParsableCommand {
