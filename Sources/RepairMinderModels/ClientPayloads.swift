@@ -110,11 +110,11 @@ public struct ClientCreateRequest: Codable, Sendable, Equatable {
 
 extension ClientCreateRequest: WireRequest {
     public static let fields: [RequestField<Self>] = [
-        .string("email", \.email, FieldRules.email),
-        .optional("firstName", \.firstName, FieldRules.text(maxLength: 100)),
-        .optional("lastName", \.lastName, FieldRules.text(maxLength: 100)),
-        .optional("phone", \.phone, FieldRules.phone),
-        .optional("notes", \.notes, FieldRules.text(maxLength: 2000, multiline: true)),
+        .string("email", \.email, ClientFieldRules.email),
+        .optional("firstName", \.firstName, ClientFieldRules.name),
+        .optional("lastName", \.lastName, ClientFieldRules.name),
+        .optional("phone", \.phone, ClientFieldRules.phone),
+        .optional("notes", \.notes, ClientFieldRules.notes),
     ]
     public static var example: ClientCreateRequest {
         ClientCreateRequest(email: "jane@example.com", firstName: "Jane", lastName: "Customer", phone: "+44 7700 900123")
@@ -144,11 +144,11 @@ public struct ClientUpdateRequest: Codable, Sendable, Equatable {
 
 extension ClientUpdateRequest: WireRequest {
     public static let fields: [RequestField<Self>] = [
-        .optional("email", \.email, FieldRules.email),
-        .optional("firstName", \.firstName, FieldRules.text(maxLength: 100)),
-        .optional("lastName", \.lastName, FieldRules.text(maxLength: 100)),
-        .optional("phone", \.phone, FieldRules.phone),
-        .optional("notes", \.notes, FieldRules.text(maxLength: 2000, multiline: true)),
+        .optional("email", \.email, ClientFieldRules.email),
+        .optional("firstName", \.firstName, ClientFieldRules.name),
+        .optional("lastName", \.lastName, ClientFieldRules.name),
+        .optional("phone", \.phone, ClientFieldRules.phone),
+        .optional("notes", \.notes, ClientFieldRules.notes),
         .decoded("portalEnabled", .nullable(.boolean), required: false),
     ]
     public static var bodyDescription: String? { "The client's fields to change; absent ones keep their value" }
@@ -270,4 +270,14 @@ extension ClientImportReport: WireObject {
     public static var example: ClientImportReport {
         ClientImportReport(created: 120, updated: 4, unchanged: 37, failed: 1, errors: [.example], written: false)
     }
+}
+
+/// The rules of a client's fields, said once: `POST /api/clients` and `PATCH /api/clients/{id}`
+/// check their bodies with them, and the CSV import its columns (docs/API.md §14).
+public enum ClientFieldRules {
+    public static let email = FieldRules.email
+    /// A first or last name.
+    public static let name = FieldRules.personName
+    public static let phone = FieldRules.phone
+    public static let notes = FieldRules.text(maxLength: 2000, multiline: true)
 }

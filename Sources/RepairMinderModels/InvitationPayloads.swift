@@ -13,13 +13,10 @@ public struct InvitationRequest: Codable, Sendable, Equatable {
 }
 
 extension InvitationRequest: WireRequest {
-    /// An invitee's first or last name; `repairminder admin create` checks its names by it too.
-    public static let nameRule = FieldRules.text(maxLength: 100)
-
     public static let fields: [RequestField<Self>] = [
         .string("email", \.email, FieldRules.email),
-        .string("firstName", \.firstName, nameRule),
-        .string("lastName", \.lastName, nameRule),
+        .string("firstName", \.firstName, FieldRules.personName),
+        .string("lastName", \.lastName, FieldRules.personName),
         .string("role", \.role, FieldRules.assignableRole),
     ]
     public static var example: InvitationRequest {
@@ -151,8 +148,8 @@ extension AcceptInvitationRequest: WireRequest {
     public static let fields: [RequestField<Self>] = [
         .string("token", \.token, FieldRules.resetToken),
         .optional("password", \.password, FieldRules.newPassword),
-        .optional("firstName", \.firstName, FieldRules.text(maxLength: 100)),
-        .optional("lastName", \.lastName, FieldRules.text(maxLength: 100)),
+        .optional("firstName", \.firstName, FieldRules.personName),
+        .optional("lastName", \.lastName, FieldRules.personName),
     ]
     public static var example: AcceptInvitationRequest {
         AcceptInvitationRequest(token: WireExample.invitationToken, password: "violet kettle 1987 drum")

@@ -18,8 +18,8 @@ extension RegisterRequest: WireRequest {
     public static var unknownFields: UnknownFields { .tolerated }
     public static let fields: [RequestField<Self>] = [
         .string("companyName", \.companyName, FieldRules.text(maxLength: 200, description: "The shop's name")),
-        .string("firstName", \.firstName, FieldRules.text(maxLength: 100)),
-        .string("lastName", \.lastName, FieldRules.text(maxLength: 100)),
+        .string("firstName", \.firstName, FieldRules.personName),
+        .string("lastName", \.lastName, FieldRules.personName),
         .string("email", \.email, FieldRules.email),
         .string("password", \.password, FieldRules.newPassword),
     ]

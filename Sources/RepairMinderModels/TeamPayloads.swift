@@ -92,8 +92,8 @@ public struct MemberUpdate: Codable, Sendable, Equatable {
 extension MemberUpdate: WireRequest {
     public static let fields: [RequestField<Self>] = [
         .optional("role", \.role, FieldRules.assignableRole),
-        .optional("firstName", \.firstName, FieldRules.text(maxLength: 100)),
-        .optional("lastName", \.lastName, FieldRules.text(maxLength: 100)),
+        .optional("firstName", \.firstName, FieldRules.personName),
+        .optional("lastName", \.lastName, FieldRules.personName),
         .decoded("magicLinkEnabled", .boolean, required: false),
     ]
     public static var bodyDescription: String? { "The member's fields to change; absent ones keep their value" }

@@ -108,6 +108,9 @@ public enum FieldRules {
     /// A passkey's name as the user gives it.
     public static let passkeyName = text(maxLength: 100)
 
+    /// A person's first or last name: staff (registration, invitations, the team) and clients.
+    public static let personName = text(maxLength: 100)
+
     /// A role an admin may give a member (docs/API.md §12): every role but `master_admin`,
     /// which only the platform's operators give.
     public static let assignableRole = StringRule(

@@ -118,11 +118,8 @@ extension ClientImport {
     /// The rules of each column the file may have, those of `POST /api/clients`'s fields;
     /// `created_at` (the export's) is read over, so an export imports unchanged.
     private static let rules: [String: StringRule] = [
-        "email": FieldRules.email,
-        "first_name": FieldRules.text(maxLength: 100),
-        "last_name": FieldRules.text(maxLength: 100),
-        "phone": FieldRules.phone,
-        "notes": FieldRules.text(maxLength: 2000, multiline: true),
+        "email": ClientFieldRules.email, "first_name": ClientFieldRules.name, "last_name": ClientFieldRules.name,
+        "phone": ClientFieldRules.phone, "notes": ClientFieldRules.notes,
     ]
 
     /// Reads `text`: 400 `VALIDATION_ERROR` for a file that cannot be read at all (no header,

@@ -3,7 +3,7 @@ import RepairMinderModels
 import SQLKit
 
 /// Who `repairminder admin create` invites, held to the API's invitation rules (docs/API.md
-/// §12.3: `FieldRules.email`, `InvitationRequest.nameRule`) and normalised as they are.
+/// §12.3: `FieldRules.email`, `FieldRules.personName`) and normalised as they are.
 public struct PlatformAdminInvitee: Sendable, Equatable {
     public let email: String
     public let firstName: String
@@ -13,8 +13,8 @@ public struct PlatformAdminInvitee: Sendable, Equatable {
     /// trimmed and composed), or the problem, naming the command's flag.
     public init(email: String, firstName: String, lastName: String) throws(FieldProblem) {
         self.email = try FieldRules.email.check(email, "--email")
-        self.firstName = try InvitationRequest.nameRule.check(firstName, "--first-name")
-        self.lastName = try InvitationRequest.nameRule.check(lastName, "--last-name")
+        self.firstName = try FieldRules.personName.check(firstName, "--first-name")
+        self.lastName = try FieldRules.personName.check(lastName, "--last-name")
     }
 }
 
