@@ -66,7 +66,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
             exclude: ["Resources/README.md"],
-            resources: [.copy("Resources/common-passwords.txt"), .copy("Resources/Console")]
+            resources: [.copy("Resources/common-passwords.txt"), .copy("Resources/Console"), .copy("Resources/Pages")]
         ),
         .target(
             name: "RepairMinderKit",

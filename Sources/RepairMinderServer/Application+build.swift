@@ -55,6 +55,8 @@ func buildApplication(
     let mail = MailQueue(database: database, encryptionKeys: encryptionKeys)
     let router: Router<AppRequestContext>
     do {
+        // The pages a mail links to, and the mails' HTML: a bundle without them refuses to start.
+        _ = try PageTemplates.bundled.get()
         router = try buildRouter(
             ServerParts(
                 settings: settings, database: database, hasher: hasher, signer: signer, encryptionKeys: encryptionKeys,

@@ -150,7 +150,7 @@ import Testing
             #expect(page.status == .badRequest)
             Self.expectPageHeaders(page)
             #expect(page.heading == "Choose a new password")
-            #expect(page.problem == REKIResetPage.escaped(message))
+            #expect(page.problem.map(ConsoleBrowser.unescaped) == message)
             #expect(page.html.contains(#"<input type="hidden" name="token" value="\#(token)">"#))
             #expect(!page.html.contains("value=\"\(weak)\""), "the password is not echoed back")
             if weak != Self.email { #expect(!page.html.contains(weak)) }
@@ -324,8 +324,8 @@ import Testing
         let hash = Data(SHA256.hash(data: Data(style.utf8))).base64EncodedString()
         #expect(policy.contains("style-src 'sha256-\(hash)';"), sourceLocation: sourceLocation)
         #expect(!policy.contains("unsafe"), sourceLocation: sourceLocation)
-        #expect(page.headers[REKIResetPage.xFrameOptions] == "DENY", sourceLocation: sourceLocation)
-        #expect(page.headers[REKIResetPage.referrerPolicy] == "same-origin", sourceLocation: sourceLocation)
+        #expect(page.headers[HTMLPage.xFrameOptions] == "DENY", sourceLocation: sourceLocation)
+        #expect(page.headers[HTMLPage.referrerPolicy] == "same-origin", sourceLocation: sourceLocation)
         #expect(page.headers[.cacheControl] == "no-store", sourceLocation: sourceLocation)
         #expect(page.headers[.xContentTypeOptions] == "nosniff", sourceLocation: sourceLocation)
         // Self-contained: no script, nothing loaded or linked from anywhere.

@@ -37,6 +37,20 @@ import Testing
         #expect(text.contains("\r\n.a line that starts with a dot\r\n"))
     }
 
+    /// The HTML part (`mail-message.mustache`): the text escaped, a paragraph per block, its lines kept.
+    @Test func theHTMLPartIsTheTextEscaped() {
+        #expect(
+            MailComposer.html("Hi <b>Zoë</b> & \"co\"\nyour code: 1\n\nThe 'team'")
+                == """
+                <!DOCTYPE html>
+                <html><body>
+                <p>Hi &lt;b&gt;Zoë&lt;/b&gt; &amp; &quot;co&quot;<br>your code: 1</p>
+                <p>The &#39;team&#39;</p>
+                </body></html>
+
+                """)
+    }
+
     @Test func dotStuffingDoublesLeadingDots() {
         #expect(MailComposer.dotStuffed(".one\r\ntwo\r\n.three\r\n..four") == "..one\r\ntwo\r\n..three\r\n...four")
     }

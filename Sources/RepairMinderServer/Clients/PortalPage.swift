@@ -5,12 +5,11 @@ import RepairMinderModels
 /// opens the app where it is installed; in a browser, a page that says how to sign in.
 enum PortalPage {
     static let page = HTMLPage(
-        status: .ok, heading: "Follow your repairs",
-        body: """
-            <p>Open the Repair Minder app and sign in with the email address your repair shop has for you.</p>
-            <p>There is no password: we email you a code each time you sign in.</p>
-            """,
-        site: "Repair Minder")
+        status: .ok, site: "Repair Minder", heading: "Follow your repairs",
+        paragraphs: [
+            "Open the Repair Minder app and sign in with the email address your repair shop has for you.",
+            "There is no password: we email you a code each time you sign in.",
+        ])
 
     static func mount(on routes: RouteMounter) {
         routes.mounted.record(.get, RoutePath(ClientPortal.pagePath))

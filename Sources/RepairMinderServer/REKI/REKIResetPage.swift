@@ -36,55 +36,35 @@ enum REKIResetPage: Equatable {
     var html: String { page.html }
 
     var page: HTMLPage {
-        let (heading, body) = content
-        return HTMLPage(status: status, heading: heading, body: body, site: "REKI")
-    }
-
-    /// The heading, and the body below it as HTML (every interpolated text escaped).
-    private var content: (String, String) {
+        let page = { (heading: String, paragraphs: [String]) in
+            HTMLPage(status: status, site: "REKI", heading: heading, paragraphs: paragraphs)
+        }
         let newLink = "Ask REKI for a new link: on its sign-in screen, choose “Forgot password”."
         switch self {
         case .form(let token, let problem):
-            let alert = HTMLPage.problem(problem)
-            // A relative action: the form posts back to this path under whatever prefix the
-            // public URL has, and the token travels in the body, not the address.
-            return (
-                "Choose a new password",
-                alert + """
-                    <form method="post" action="reset-password">
-                    <input type="hidden" name="token" value="\(Self.escaped(token))">
-                    <label for="newPassword">New password</label>
-                    <input id="newPassword" name="newPassword" type="password" autocomplete="new-password" required>
-                    <label for="confirmPassword">Type it again</label>
-                    <input id="confirmPassword" name="confirmPassword" type="password" autocomplete="new-password" required>
-                    <button type="submit">Set new password</button>
-                    </form>
-                    """
-            )
+            var form = page("Choose a new password", [])
+            form.problem = problem
+            form.form = HTMLPage.Form(
+                action: "reset-password", token: token,
+                passwords: [.init(name: "newPassword", label: "New password"), .init(name: "confirmPassword", label: "Type it again")],
+                submit: "Set new password")
+            return form
         case .done:
-            return (
+            return page(
                 "Your password has been changed",
-                "<p>Sign in to REKI with your new password. You have been signed out everywhere, so sign in again on each device.</p>")
+                ["Sign in to REKI with your new password. You have been signed out everywhere, so sign in again on each device."])
         case .missingToken:
-            return (
-                "This link is incomplete",
-                "<p>It has no reset token. Open the link in the email again, or copy all of it into the address bar.</p>")
+            return page("This link is incomplete", ["It has no reset token. Open the link in the email again, or copy all of it into the address bar."])
         case .invalidLink:
-            return (
-                "This link is not valid",
-                "<p>It may have been copied incompletely. Open the link in the email again. \(Self.escaped(newLink))</p>")
+            return page("This link is not valid", ["It may have been copied incompletely. Open the link in the email again. \(newLink)"])
         case .usedLink:
-            return (
+            return page(
                 "This link has already been used",
-                "<p>A reset link works once. If you chose your new password with it, sign in with that password. \(Self.escaped(newLink))</p>")
+                ["A reset link works once. If you chose your new password with it, sign in with that password. \(newLink)"])
         case .expiredLink:
-            return ("This link has expired", "<p>A reset link works for one hour. \(Self.escaped(newLink))</p>")
+            return page("This link has expired", ["A reset link works for one hour. \(newLink)"])
         case .failure(_, let message):
-            return ("Your password was not changed", "<p>\(Self.escaped(message))</p>")
+            return page("Your password was not changed", [message])
         }
     }
-
-    static func escaped(_ text: String) -> String { HTMLPage.escaped(text) }
-    static let xFrameOptions = HTMLPage.xFrameOptions
-    static let referrerPolicy = HTMLPage.referrerPolicy
 }

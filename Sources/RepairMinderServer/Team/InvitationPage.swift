@@ -30,44 +30,32 @@ enum InvitationPage: Equatable {
     func response(headers: HTTPFields = [:]) -> Response { page.response(headers: headers) }
 
     var page: HTMLPage {
-        let (heading, body) = content
-        return HTMLPage(status: status, heading: heading, body: body, site: "Repair Minder")
-    }
-
-    private var content: (String, String) {
-        let e = HTMLPage.escaped
+        let page = { (heading: String, paragraphs: [String]) in
+            HTMLPage(status: status, site: "Repair Minder", heading: heading, paragraphs: paragraphs)
+        }
         switch self {
         case .form(let token, let offer, let problem):
-            return (
-                "Join \(offer.company.name)",
-                HTMLPage.problem(problem) + """
-                    <p>\(e(offer.company.name)) invites \(e(offer.email)) to its team on Repair Minder as \(e(offer.role.spokenName)).</p>
-                    <form method="post" action="invite">
-                    <input type="hidden" name="token" value="\(e(token))">
-                    <label for="password">Choose a password</label>
-                    <input id="password" name="password" type="password" autocomplete="new-password">
-                    <label for="confirmPassword">Type it again</label>
-                    <input id="confirmPassword" name="confirmPassword" type="password" autocomplete="new-password">
-                    <p>Or leave both empty: you are signed in to the web console, to add a passkey there (or to sign in with emailed codes from then on).</p>
-                    <button type="submit">Join \(e(offer.company.name))</button>
-                    </form>
-                    """
-            )
+            var form = page("Join \(offer.company.name)", ["\(offer.company.name) invites \(offer.email) to its team on Repair Minder as \(offer.role.spokenName)."])
+            form.problem = problem
+            form.form = HTMLPage.Form(
+                action: "invite", token: token,
+                passwords: [.init(name: "password", label: "Choose a password", required: false), .init(name: "confirmPassword", label: "Type it again", required: false)],
+                note: "Or leave both empty: you are signed in to the web console, to add a passkey there (or to sign in with emailed codes from then on).",
+                submit: "Join \(offer.company.name)")
+            return form
         case .joined(let shop, let email, let withPassword):
             let how = withPassword ? "with \(email) and your new password" : "with \(email): we email you a code each time"
             // The page links nowhere (see `HTMLPage`): the console is named, at this same address.
-            return (
+            return page(
                 "You joined \(shop)",
-                "<p>Sign in to Repair Minder \(e(how)), in the app or in the web console (\(Console.root)/ on this site)."
-                    + " To sign in with a passkey from then on, add one under My account there.</p>")
+                ["Sign in to Repair Minder \(how), in the app or in the web console (\(Console.root)/ on this site)."
+                    + " To sign in with a passkey from then on, add one under My account there."])
         case .missingToken:
-            return ("This link is incomplete", "<p>It has no invitation token. Open the link in the email again, or copy all of it into the address bar.</p>")
+            return page("This link is incomplete", ["It has no invitation token. Open the link in the email again, or copy all of it into the address bar."])
         case .invalidLink:
-            return (
-                "This invitation is invalid or has expired",
-                "<p>An invitation works once, for 7 days. Ask the shop's admin to send you a new one.</p>")
+            return page("This invitation is invalid or has expired", ["An invitation works once, for 7 days. Ask the shop's admin to send you a new one."])
         case .failure(_, let message):
-            return ("You have not joined yet", "<p>\(e(message))</p>")
+            return page("You have not joined yet", [message])
         }
     }
 }

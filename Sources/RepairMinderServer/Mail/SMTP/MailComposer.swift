@@ -33,12 +33,11 @@ enum MailComposer {
         return lines.joined(separator: "\r\n")
     }
 
-    /// The plain text as simple HTML: escaped, one paragraph per blank-line-separated block.
+    /// The plain text as simple HTML (`mail-message.mustache`): a paragraph per
+    /// blank-line-separated block, its lines kept.
     static func html(_ text: String) -> String {
-        let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-        let paragraphs = escaped.components(separatedBy: "\n\n").map { "<p>\($0.replacingOccurrences(of: "\n", with: "<br>"))</p>" }
-        return "<!DOCTYPE html>\n<html><body>\n\(paragraphs.joined(separator: "\n"))\n</body></html>"
+        let paragraphs = text.components(separatedBy: "\n\n").map { ["lines": $0.components(separatedBy: "\n")] }
+        return PageTemplates.render(["paragraphs": paragraphs], with: "mail-message")
     }
 
     /// RFC 2045 quoted-printable with CRLF line endings and soft breaks before 76 characters.
