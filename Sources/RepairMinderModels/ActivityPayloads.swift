@@ -89,6 +89,41 @@ public enum ActivityEventType: WireEnum {
     }
 }
 
+extension ActivityEventType {
+    /// The event as a person reads it (the console's tables, `repairminder activity`); one with
+    /// no words here, as the API names it ("Client created").
+    public var spokenName: String {
+        if let words { return words }
+        let words = rawValue.replacingOccurrences(of: "_", with: " ")
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+
+    private var words: String? {
+        switch self {
+        case .loginSucceeded: "Signed in"
+        case .loginFailed: "Wrong password"
+        case .twoFactorFailed: "Wrong code"
+        case .sessionRevoked: "Signed out a device"
+        case .tokenReuseDetected: "A stolen session was stopped"
+        case .passwordChanged: "Password changed"
+        case .passwordReset: "Password reset"
+        case .totpEnabled: "Authenticator app set up"
+        case .totpDisabled: "Authenticator app turned off"
+        case .recoveryCodeUsed: "Recovery code used"
+        case .passkeyAdded: "Passkey added"
+        case .passkeyRemoved: "Passkey removed"
+        case .registered: "Registered"
+        case .roleChanged: "Role changed"
+        case .userDeactivated: "Deactivated"
+        case .userReactivated: "Reactivated"
+        case .sessionsRevokedByAdmin: "Signed out everywhere by an admin"
+        case .factorsReset: "Sign-in methods reset"
+        case .policyChanged: "Shop security policy changed"
+        default: nil
+        }
+    }
+}
+
 /// One event of a staff user's activity log (`GET /api/auth/activity`): never a secret.
 public struct ActivityEvent: Codable, Sendable, Equatable, Identifiable {
     public var id: String

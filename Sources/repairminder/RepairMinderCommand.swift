@@ -8,8 +8,8 @@ struct RepairMinderCommand: AsyncParsableCommand {
         commandName: "repairminder",
         abstract: "The Repair Minder auth server, its tools, and a client to sign in from a terminal.",
         discussion: """
-            The client commands (login, whoami, logout, register, password, sessions, totp, \
-            passkeys, reki) talk to a running server through the SDK, as an app does; the \
+            The client commands (login, whoami, logout, register, password, sessions, activity, \
+            totp, passkeys, team, invitation, policy, clients, reki) talk to a running server through the SDK, as an app does; the \
             operator commands run where the server runs.
 
             Every server setting is a flag, a REPAIRMINDER_* environment variable and a key of \
@@ -29,7 +29,7 @@ struct RepairMinderCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, ConfigCommand.self, MigrateCommand.self, SeedCommand.self, OutboxCommand.self,
             OpenAPICommand.self, MailCommand.self, AuditCommand.self, CompanyCommand.self, AdminCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self, PasskeysCommand.self, RegisterCommand.self,
-            PasswordCommand.self, SessionsCommand.self, TeamCommand.self, InvitationCommand.self, PolicyCommand.self, ClientsCommand.self, REKICommand.self, KeysCommand.self, BackupCommand.self, RestoreCommand.self,
+            PasswordCommand.self, SessionsCommand.self, ActivityCommand.self, TeamCommand.self, InvitationCommand.self, PolicyCommand.self, ClientsCommand.self, REKICommand.self, KeysCommand.self, BackupCommand.self, RestoreCommand.self,
         ]
     )
 

@@ -59,6 +59,35 @@ import Testing
             #expect(try await auth.sessions().count == 2)
             #expect(try await auth.signOutOtherDevices() == 1)
             #expect(try await auth.sessions().map(\.current) == [true])
+
+            // The account's own security events, newest first, a page at a time.
+            let events = try await auth.activity(limit: 2)
+            #expect(events.items.map(\.type) == [.sessionRevoked, .sessionRevoked])
+            #expect(events.hasNextPage)
+            let all = try await auth.activity(limit: 100).items.map(\.type)
+            #expect(all.contains(.passwordChanged))
+            #expect(all.last == .registered)
+        }
+    }
+
+    /// `PushSettingsClient`: the devices and the preferences of the signed-in staff member.
+    @Test func aStaffMemberReadsAndChangesTheirNotifications() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let auth = await StaffAuth(api: server.client(url))
+            try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
+            try await auth.requestEmailCode()
+            try await auth.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
+            let api = await auth.api
+            let push = PushSettingsClient(api: api)
+            #expect(try await push.devices().isEmpty)
+            let token = String(repeating: "ab", count: 32)
+            _ = try await PushRegistration.register(token, role: .staff, api: api)
+            #expect(try await push.devices().map(\.deviceToken) == [token])
+            #expect(try await push.preferences() == PushPreferences())
+            let changed = try await push.update(PushPreferencesUpdate(orders: false))
+            #expect(changed == PushPreferences(orders: false))
+            #expect(try await push.preferences() == changed)
         }
     }
 

@@ -296,6 +296,11 @@ public final class StaffAuth {
         try await api.send(Routes.accountLifecycle.logoutOthers).revoked
     }
 
+    /// Page `page` of the account's security events (sign-ins, factor changes), newest first.
+    public func activity(page: Int = 1, limit: Int? = nil) async throws -> Page<ActivityEvent> {
+        try await api.page(Routes.accountLifecycle.activity, page: page, limit: limit)
+    }
+
     // MARK: Invitations (docs/API.md §12.4)
 
     /// What an invitation link (`/invite?token=`) offers: the shop, the role, the address.

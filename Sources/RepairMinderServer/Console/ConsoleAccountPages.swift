@@ -122,40 +122,9 @@ struct ConsoleAccountPages: Sendable {
     // MARK: Activity (§9.4)
 
     static func activityRow(_ event: ActivityEvent) -> ActivityRow {
-        var what = eventName(event.type)
+        var what = event.type.spokenName
         if let actor = event.actor { what += " (by \(actor.email))" }
         return ActivityRow(
             event: what, at: ConsoleDates.readable(event.at), ipAddress: event.ipAddress ?? "—", device: event.userAgent ?? "—")
     }
-
-    /// The event as a person reads it; a type this page has no words for, as the API names it.
-    static func eventName(_ type: ActivityEventType) -> String {
-        switch type {
-        case .loginSucceeded: "Signed in"
-        case .loginFailed: "Wrong password"
-        case .twoFactorFailed: "Wrong code"
-        case .sessionRevoked: "Signed out a device"
-        case .tokenReuseDetected: "A stolen session was stopped"
-        case .passwordChanged: "Password changed"
-        case .passwordReset: "Password reset"
-        case .totpEnabled: "Authenticator app set up"
-        case .totpDisabled: "Authenticator app turned off"
-        case .recoveryCodeUsed: "Recovery code used"
-        case .passkeyAdded: "Passkey added"
-        case .passkeyRemoved: "Passkey removed"
-        case .registered: "Registered"
-        case .roleChanged: "Role changed"
-        case .userDeactivated: "Deactivated"
-        case .userReactivated: "Reactivated"
-        case .sessionsRevokedByAdmin: "Signed out everywhere by an admin"
-        case .factorsReset: "Sign-in methods reset"
-        case .policyChanged: "Shop security policy changed"
-        default: type.rawValue.replacingOccurrences(of: "_", with: " ").capitalizedFirst
-        }
-    }
-}
-
-extension String {
-    /// The string with its first character uppercased.
-    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }

@@ -35,7 +35,8 @@ enum AccountInput {
     }
 }
 
-struct RegisterCommand: AsyncParsableCommand {
+struct RegisterCommand: AsyncParsableCommand, SendsRoutes {
+    static let sends: [any ErasableRoute] = [Routes.accountLifecycle.register, Routes.accountLifecycle.verifyRegistration]
     static let configuration = CommandConfiguration(
         commandName: "register",
         abstract: "Register a new shop and its first admin, then sign in (the shop waits for approval).",
@@ -101,7 +102,8 @@ struct PasswordCommand: AsyncParsableCommand {
             """,
         subcommands: [Reset.self, Change.self])
 
-    struct Reset: AsyncParsableCommand {
+    struct Reset: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.accountLifecycle.forgotPassword, Routes.accountLifecycle.resetPassword]
         static let configuration = CommandConfiguration(
             abstract: "Reset a forgotten staff password with a code emailed to you (signs out every device).",
             usage: """
@@ -137,7 +139,8 @@ struct PasswordCommand: AsyncParsableCommand {
         }
     }
 
-    struct Change: AsyncParsableCommand {
+    struct Change: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.staffAuth.me, Routes.accountLifecycle.changePassword]
         static let configuration = CommandConfiguration(
             abstract: "Set or change the signed-in staff member's password (signs out your other devices).",
             discussion: """
@@ -173,7 +176,8 @@ struct PasswordCommand: AsyncParsableCommand {
     }
 }
 
-struct SessionsCommand: AsyncParsableCommand {
+struct SessionsCommand: AsyncParsableCommand, SendsRoutes {
+    static let sends: [any ErasableRoute] = [Routes.accountLifecycle.sessions, Routes.accountLifecycle.revokeSession, Routes.accountLifecycle.logoutOthers]
     static let configuration = CommandConfiguration(
         commandName: "sessions",
         abstract: "List the devices signed in to your staff account; sign one or all the others out.",

@@ -11,7 +11,8 @@ import Darwin
 
 /// `repairminder clients import|export`: the shop's clients as CSV (docs/API.md §14).
 extension ClientsCommand {
-    struct Import: AsyncParsableCommand {
+    struct Import: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.clients.import]
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Add and update clients from a CSV file, all or nothing unless --partial.",
@@ -78,7 +79,8 @@ extension ClientsCommand {
         }
     }
 
-    struct Export: AsyncParsableCommand {
+    struct Export: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.clients.export]
         static let configuration = CommandConfiguration(
             commandName: "export",
             abstract: "Write every client of the shop as CSV, to a file or standard output.",

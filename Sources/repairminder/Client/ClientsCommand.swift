@@ -76,7 +76,8 @@ struct ClientsCommand: AsyncParsableCommand {
         say("Changed:     \(shown(client.updatedAt))")
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.clients.list]
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List the shop's clients, newest first or by name.",
@@ -110,12 +111,13 @@ struct ClientsCommand: AsyncParsableCommand {
             try await ClientsCommand.withClients(connection) { clients in
                 let found = try await clients.list(page: page, limit: limit, query: query, sort: sort)
                 for client in found.items { say(ClientsCommand.describe(client)) }
-                say("Page \(found.pagination.page) of \(max(found.pagination.totalPages, 1)), \(found.pagination.total) in all.")
+                say(found.footer)
             }
         }
     }
 
-    struct Search: AsyncParsableCommand {
+    struct Search: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.clients.search]
         static let configuration = CommandConfiguration(
             commandName: "search",
             abstract: "Find clients by the start of their address, a name or their phone number.",
@@ -148,7 +150,8 @@ struct ClientsCommand: AsyncParsableCommand {
         }
     }
 
-    struct Add: AsyncParsableCommand {
+    struct Add: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.clients.create]
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a client to the shop.",
@@ -182,7 +185,8 @@ struct ClientsCommand: AsyncParsableCommand {
         }
     }
 
-    struct Show: AsyncParsableCommand {
+    struct Show: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.clients.detail]
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show one client in full.",
@@ -207,7 +211,8 @@ struct ClientsCommand: AsyncParsableCommand {
         case on, off
     }
 
-    struct Edit: AsyncParsableCommand {
+    struct Edit: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.clients.update]
         static let configuration = CommandConfiguration(
             commandName: "edit",
             abstract: "Change a client's details or switch their portal off or on; options left out keep their value.",
@@ -251,7 +256,8 @@ struct ClientsCommand: AsyncParsableCommand {
         }
     }
 
-    struct Delete: AsyncParsableCommand {
+    struct Delete: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.clients.delete]
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete a client: their portal sessions with the shop end at once.",
@@ -277,7 +283,8 @@ struct ClientsCommand: AsyncParsableCommand {
         }
     }
 
-    struct Invite: AsyncParsableCommand {
+    struct Invite: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.clients.portalInvite]
         static let configuration = CommandConfiguration(
             commandName: "invite",
             abstract: "Email a client an invitation to follow their repairs in the shop's portal.",
@@ -300,7 +307,8 @@ struct ClientsCommand: AsyncParsableCommand {
         }
     }
 
-    struct Sessions: AsyncParsableCommand {
+    struct Sessions: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.clients.sessions]
         static let configuration = CommandConfiguration(
             commandName: "sessions",
             abstract: "List a client's live portal sessions with the shop.",
@@ -329,7 +337,8 @@ struct ClientsCommand: AsyncParsableCommand {
         }
     }
 
-    struct SignOut: AsyncParsableCommand {
+    struct SignOut: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.clients.signOut]
         static let configuration = CommandConfiguration(
             commandName: "sign-out",
             abstract: "End every portal session of a client with the shop (a shared tablet).",

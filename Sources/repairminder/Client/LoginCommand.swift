@@ -3,7 +3,8 @@ import Foundation
 import RepairMinderKit
 import RepairMinderModels
 
-struct LoginCommand: AsyncParsableCommand {
+struct LoginCommand: AsyncParsableCommand, SendsRoutes {
+    static let sends: [any ErasableRoute] = [Routes.staffAuth.login, Routes.staffAuth.requestTwoFactorCode, Routes.staffAuth.verifyTwoFactorCode, Routes.staffAuth.requestMagicLink, Routes.staffAuth.verifyMagicLink, Routes.staffAuth.me, Routes.customerAuth.requestMagicLink, Routes.customerAuth.verifyCode]
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Sign in to a Repair Minder server as staff or as a customer.",

@@ -3,7 +3,8 @@ import Foundation
 import RepairMinderKit
 import RepairMinderModels
 
-struct PasskeysCommand: AsyncParsableCommand {
+struct PasskeysCommand: AsyncParsableCommand, SendsRoutes {
+    static let sends: [any ErasableRoute] = [Routes.passkeys.list, Routes.passkeys.remove]
     static let configuration = CommandConfiguration(
         commandName: "passkeys",
         abstract: "List your passkeys, or remove one (staff).",

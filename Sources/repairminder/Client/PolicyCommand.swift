@@ -57,7 +57,8 @@ struct PolicyCommand: AsyncParsableCommand {
 
     static func days(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
 
-    struct Show: AsyncParsableCommand {
+    struct Show: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.securityPolicy.policy]
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show how the shop's staff must sign in.",
@@ -78,7 +79,8 @@ struct PolicyCommand: AsyncParsableCommand {
         }
     }
 
-    struct Change: AsyncParsableCommand {
+    struct Change: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.securityPolicy.update]
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Change how the shop's staff must sign in (admins); options left out keep their value.",

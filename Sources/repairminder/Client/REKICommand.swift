@@ -25,7 +25,8 @@ struct REKICommand: AsyncParsableCommand {
             """,
         subcommands: [Register.self, Login.self, Me.self, Logout.self])
 
-    struct Register: AsyncParsableCommand {
+    struct Register: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.reki.register]
         static let configuration = CommandConfiguration(
             abstract: "Create a REKI account and sign in (8 characters or more, not a common password).",
             discussion: """
@@ -47,7 +48,8 @@ struct REKICommand: AsyncParsableCommand {
         }
     }
 
-    struct Login: AsyncParsableCommand {
+    struct Login: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.reki.login]
         static let configuration = CommandConfiguration(
             abstract: "Sign in to a REKI account.",
             discussion: """
@@ -72,7 +74,8 @@ struct REKICommand: AsyncParsableCommand {
         }
     }
 
-    struct Me: AsyncParsableCommand {
+    struct Me: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.reki.me]
         static let configuration = CommandConfiguration(
             abstract: "Show the signed-in REKI user (refreshing the session if needed).",
             discussion: """
@@ -89,7 +92,8 @@ struct REKICommand: AsyncParsableCommand {
         }
     }
 
-    struct Logout: AsyncParsableCommand {
+    struct Logout: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.reki.logout]
         static let configuration = CommandConfiguration(
             abstract: "Sign out of REKI: ends the session on the server and forgets it here.",
             discussion: """

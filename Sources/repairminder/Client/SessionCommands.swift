@@ -3,7 +3,8 @@ import Foundation
 import RepairMinderKit
 import RepairMinderModels
 
-struct WhoamiCommand: AsyncParsableCommand {
+struct WhoamiCommand: AsyncParsableCommand, SendsRoutes {
+    static let sends: [any ErasableRoute] = [Routes.staffAuth.me, Routes.customerAuth.me]
     static let configuration = CommandConfiguration(
         commandName: "whoami",
         abstract: "Show who is signed in (refreshing the session if needed).",
@@ -34,7 +35,8 @@ struct WhoamiCommand: AsyncParsableCommand {
     }
 }
 
-struct LogoutCommand: AsyncParsableCommand {
+struct LogoutCommand: AsyncParsableCommand, SendsRoutes {
+    static let sends: [any ErasableRoute] = [Routes.staffAuth.logout, Routes.customerAuth.logout]
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Sign out: ends the session on the server and forgets the credentials here.",

@@ -17,7 +17,8 @@ struct TOTPCommand: AsyncParsableCommand {
             """,
         subcommands: [Setup.self, Status.self, Disable.self])
 
-    struct Setup: AsyncParsableCommand {
+    struct Setup: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.staffAuth.totpSetup, Routes.staffAuth.totpVerifySetup]
         static let configuration = CommandConfiguration(
             abstract: "Enrol an authenticator app: shows the secret (and a QR code if qrencode is installed), then asks for a code.",
             discussion: """
@@ -69,7 +70,8 @@ struct TOTPCommand: AsyncParsableCommand {
         }
     }
 
-    struct Status: AsyncParsableCommand {
+    struct Status: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.staffAuth.totpStatus]
         static let configuration = CommandConfiguration(
             abstract: "Show whether an authenticator app is enabled.",
             discussion: """
@@ -87,7 +89,8 @@ struct TOTPCommand: AsyncParsableCommand {
         }
     }
 
-    struct Disable: AsyncParsableCommand {
+    struct Disable: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.staffAuth.totpDisable]
         static let configuration = CommandConfiguration(
             abstract: "Turn the authenticator app off with a current code or a recovery code.",
             discussion: """

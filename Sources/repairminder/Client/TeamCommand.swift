@@ -21,8 +21,8 @@ struct TeamCommand: AsyncParsableCommand {
               repairminder team reset-factors 3f6c2a9e-1b7d-4c58-9e2a-6d1f0b8c4a27
             """,
         subcommands: [
-            List.self, Invite.self, Invitations.self, Role.self, Deactivate.self, Reactivate.self, Archive.self, Sessions.self,
-            SignOut.self, ResetFactors.self,
+            List.self, Show.self, Invite.self, Invitations.self, Role.self, Deactivate.self, Reactivate.self, Archive.self,
+            Sessions.self, Activity.self, SignOut.self, ResetFactors.self,
         ])
 
     /// Runs `body` with the team client of the signed-in session.
@@ -42,7 +42,8 @@ struct TeamCommand: AsyncParsableCommand {
             + (factors.isEmpty ? "" : "  (\(factors))")
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.team.members]
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List the members, newest first.",
@@ -69,12 +70,34 @@ struct TeamCommand: AsyncParsableCommand {
             try await TeamCommand.withTeam(connection) { team in
                 let found = try await team.members(page: page, status: status, matching: matching)
                 for member in found.items { say(TeamCommand.describe(member)) }
-                say("Page \(found.pagination.page) of \(max(found.pagination.totalPages, 1)), \(found.pagination.total) in all.")
+                say(found.footer)
             }
         }
     }
 
-    struct Invite: AsyncParsableCommand {
+    struct Show: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.team.member]
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Show one member: role, status and sign-in methods.",
+            usage: """
+                repairminder team show <id> [--server <url>]
+                """,
+            discussion: """
+                EXAMPLES:
+                  repairminder team show 3f6c2a9e-1b7d-4c58-9e2a-6d1f0b8c4a27
+                """)
+        @Argument(help: "The member's id.") var id: String
+        @OptionGroup var connection: ServerOptions
+
+        func run() async throws {
+            let id = id
+            try await TeamCommand.withTeam(connection) { team in say(TeamCommand.describe(try await team.member(id))) }
+        }
+    }
+
+    struct Invite: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.team.invite]
         static let configuration = CommandConfiguration(
             commandName: "invite",
             abstract: "Invite someone to the team: they are emailed a link that works once, for 7 days.",
@@ -104,7 +127,8 @@ struct TeamCommand: AsyncParsableCommand {
         }
     }
 
-    struct Invitations: AsyncParsableCommand {
+    struct Invitations: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.team.invitations, Routes.team.resendInvitation, Routes.team.revokeInvitation]
         static let configuration = CommandConfiguration(
             commandName: "invitations",
             abstract: "List the pending invitations, or resend or revoke one.",
@@ -143,7 +167,8 @@ struct TeamCommand: AsyncParsableCommand {
         }
     }
 
-    struct Role: AsyncParsableCommand {
+    struct Role: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.team.update]
         static let configuration = CommandConfiguration(
             commandName: "role",
             abstract: "Change a member's role; it takes effect at once on every device.",
@@ -167,6 +192,7 @@ struct TeamCommand: AsyncParsableCommand {
     }
 
     struct Deactivate: MemberChange {
+        static let sends: [any ErasableRoute] = [Routes.team.deactivate]
         static let configuration = CommandConfiguration(
             commandName: "deactivate",
             abstract: "Switch a leaver off: their sessions end at once.",
@@ -183,6 +209,7 @@ struct TeamCommand: AsyncParsableCommand {
     }
 
     struct Reactivate: MemberChange {
+        static let sends: [any ErasableRoute] = [Routes.team.reactivate]
         static let configuration = CommandConfiguration(
             commandName: "reactivate",
             abstract: "Let a deactivated member sign in again.",
@@ -199,6 +226,7 @@ struct TeamCommand: AsyncParsableCommand {
     }
 
     struct Archive: MemberChange {
+        static let sends: [any ErasableRoute] = [Routes.team.archive]
         static let configuration = CommandConfiguration(
             commandName: "archive",
             abstract: "Archive a member for good: they never sign in again, and the address stays taken.",
@@ -214,7 +242,8 @@ struct TeamCommand: AsyncParsableCommand {
         static func apply(_ team: TeamClient, _ id: String) async throws -> TeamMember { try await team.archive(id) }
     }
 
-    struct Sessions: AsyncParsableCommand {
+    struct Sessions: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.team.sessions]
         static let configuration = CommandConfiguration(
             commandName: "sessions",
             abstract: "List a member's signed-in devices, newest first.",
@@ -240,7 +269,30 @@ struct TeamCommand: AsyncParsableCommand {
         }
     }
 
-    struct SignOut: AsyncParsableCommand {
+    struct Activity: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.team.activity]
+        static let configuration = CommandConfiguration(
+            commandName: "activity",
+            abstract: "List a member's security events, newest first, with the admin who did each change.",
+            usage: """
+                repairminder team activity <id> [--page <page>] [--server <url>]
+                """,
+            discussion: """
+                EXAMPLES:
+                  repairminder team activity 3f6c2a9e-1b7d-4c58-9e2a-6d1f0b8c4a27
+                """)
+        @Argument(help: "The member's id.") var id: String
+        @Option(help: "Page number, from 1.") var page: Int = 1
+        @OptionGroup var connection: ServerOptions
+
+        func run() async throws {
+            let (id, page) = (id, page)
+            try await TeamCommand.withTeam(connection) { team in ActivityCommand.print(try await team.activity(of: id, page: page)) }
+        }
+    }
+
+    struct SignOut: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.team.signOut]
         static let configuration = CommandConfiguration(
             commandName: "sign-out",
             abstract: "End every session of a member.",
@@ -263,7 +315,8 @@ struct TeamCommand: AsyncParsableCommand {
         }
     }
 
-    struct ResetFactors: AsyncParsableCommand {
+    struct ResetFactors: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.team.resetFactors]
         static let configuration = CommandConfiguration(
             commandName: "reset-factors",
             abstract: "For someone who lost their phone: remove their authenticator app, recovery codes and passkeys, and sign them out.",
@@ -290,7 +343,7 @@ struct TeamCommand: AsyncParsableCommand {
 }
 
 /// A subcommand that changes one member's status and prints the member as changed.
-protocol MemberChange: AsyncParsableCommand {
+protocol MemberChange: AsyncParsableCommand, SendsRoutes {
     var id: String { get }
     var connection: ServerOptions { get }
     static func apply(_ team: TeamClient, _ id: String) async throws -> TeamMember
@@ -313,7 +366,8 @@ struct InvitationCommand: AsyncParsableCommand {
             """,
         subcommands: [Accept.self])
 
-    struct Accept: AsyncParsableCommand {
+    struct Accept: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.team.invitation, Routes.team.acceptInvitation]
         static let configuration = CommandConfiguration(
             commandName: "accept",
             abstract: "Join the shop the invitation is to, set a password, and sign in.",
