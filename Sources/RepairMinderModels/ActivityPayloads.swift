@@ -160,20 +160,6 @@ public struct ActivityEvent: Codable, Sendable, Equatable, Identifiable {
     enum CodingKeys: String, CodingKey {
         case id, type, at, ipAddress, userAgent, sessionId, actor, detail
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        // Explicit so unknown values are sent as `null`, not left out.
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(type, forKey: .type)
-        try c.encode(at, forKey: .at)
-        try c.encode(ipAddress, forKey: .ipAddress)
-        try c.encode(userAgent, forKey: .userAgent)
-        try c.encode(sessionId, forKey: .sessionId)
-        // Only on the events that have them: the keys older events never had stay absent.
-        try c.encodeIfPresent(actor, forKey: .actor)
-        try c.encodeIfPresent(detail, forKey: .detail)
-    }
 }
 
 extension ActivityEvent: WireObject {

@@ -52,21 +52,6 @@ public struct ShopClient: Codable, Sendable, Equatable, Identifiable {
         createdAt = try c.decode(String.self, forKey: .createdAt)
         updatedAt = try c.decode(String.self, forKey: .updatedAt)
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(email, forKey: .email)
-        try c.encode(firstName, forKey: .firstName)
-        try c.encode(lastName, forKey: .lastName)
-        try c.encode(name, forKey: .name)
-        try c.encode(phone, forKey: .phone)
-        try c.encode(notes, forKey: .notes)
-        try c.encode(portalEnabled ? 1 : 0, forKey: .portalEnabled)
-        try c.encode(lastPortalLogin, forKey: .lastPortalLogin)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 extension ShopClient: WireObject {
@@ -173,17 +158,6 @@ public struct ClientSession: Codable, Sendable, Equatable, Identifiable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        // Explicit so unknown values are sent as `null`, not left out.
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(isMobile, forKey: .isMobile)
-        try c.encode(userAgent, forKey: .userAgent)
-        try c.encode(ipAddress, forKey: .ipAddress)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(expiresAt, forKey: .expiresAt)
-    }
 }
 
 extension ClientSession: WireObject {
@@ -213,13 +187,6 @@ public struct ClientImportProblem: Codable, Sendable, Equatable {
         self.line = line
         self.column = column
         self.message = message
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(line, forKey: .line)
-        try c.encode(column, forKey: .column)
-        try c.encode(message, forKey: .message)
     }
 }
 

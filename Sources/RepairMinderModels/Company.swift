@@ -37,21 +37,6 @@ public struct Company: Codable, Sendable, Equatable, Identifiable {
         case vatRateAccessory = "vat_rate_accessory"
         case vatRateDevicePurchase = "vat_rate_device_purchase"
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        // Explicit so absent values are sent as `null`, as the backend does, not left out.
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(status, forKey: .status)
-        try c.encode(currencyCode, forKey: .currencyCode)
-        try c.encode(vatNumber, forKey: .vatNumber)
-        try c.encode(logoUrl, forKey: .logoUrl)
-        try c.encode(vatRateRepair, forKey: .vatRateRepair)
-        try c.encode(vatRateDeviceSale, forKey: .vatRateDeviceSale)
-        try c.encode(vatRateAccessory, forKey: .vatRateAccessory)
-        try c.encode(vatRateDevicePurchase, forKey: .vatRateDevicePurchase)
-    }
 }
 
 extension Company: WireObject {

@@ -78,16 +78,6 @@ public struct CustomerClient: Codable, Sendable, Equatable, Identifiable {
         name = try c.decodeIfPresent(String.self, forKey: .name)
             ?? Self.displayName(firstName: firstName, lastName: lastName, email: email)
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        // Explicit so missing names are sent as `null`, not left out.
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(firstName, forKey: .firstName)
-        try c.encode(lastName, forKey: .lastName)
-        try c.encode(email, forKey: .email)
-        try c.encode(name, forKey: .name)
-    }
 }
 
 extension CustomerClient: WireObject {
@@ -115,13 +105,6 @@ public struct CustomerCompany: Codable, Sendable, Equatable, Identifiable {
         self.id = id
         self.name = name
         self.logoUrl = logoUrl
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(logoUrl, forKey: .logoUrl)
     }
 }
 

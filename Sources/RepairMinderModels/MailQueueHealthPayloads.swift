@@ -96,17 +96,6 @@ public struct MailQueueFailure: Codable, Sendable, Equatable {
         self.attempts = attempts
         self.final = final
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        // Explicit so a failure without a reply says `null`, not nothing.
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(at, forKey: .at)
-        try c.encode(stage, forKey: .stage)
-        try c.encode(replyCode, forKey: .replyCode)
-        try c.encode(attempts, forKey: .attempts)
-        try c.encode(final, forKey: .final)
-    }
 }
 
 extension MailQueueFailure: WireObject {
@@ -144,15 +133,6 @@ public struct MailQueueHealth: Codable, Sendable, Equatable {
 
     /// How many failed attempts `recentFailures` lists at most.
     public static let listedFailures = 20
-
-    public func encode(to encoder: any Encoder) throws {
-        // Explicit so an empty queue's age says `null`, not nothing.
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(queued, forKey: .queued)
-        try c.encode(oldestQueuedAgeSeconds, forKey: .oldestQueuedAgeSeconds)
-        try c.encode(failedLastHour, forKey: .failedLastHour)
-        try c.encode(recentFailures, forKey: .recentFailures)
-    }
 }
 
 extension MailQueueHealth: WireObject {

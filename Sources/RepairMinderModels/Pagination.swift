@@ -34,15 +34,6 @@ public struct Pagination: Codable, Sendable, Equatable {
             totalPages = limit > 0 ? (total + limit - 1) / limit : 0
         }
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(page, forKey: .page)
-        try c.encode(limit, forKey: .limit)
-        try c.encode(total, forKey: .total)
-        try c.encode(totalPages, forKey: .totalPages)
-        try c.encode(totalPages, forKey: .totalPagesCamel)
-    }
 }
 
 extension Pagination: WireObject {

@@ -360,16 +360,6 @@ public struct Passkey: Codable, Sendable, Equatable, Identifiable {
         self.lastUsedAt = lastUsedAt
         self.backedUp = backedUp
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        // Explicit so a passkey never used is sent with `"lastUsedAt": null`.
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(lastUsedAt, forKey: .lastUsedAt)
-        try container.encode(backedUp, forKey: .backedUp)
-    }
 }
 
 extension Passkey: WireObject {

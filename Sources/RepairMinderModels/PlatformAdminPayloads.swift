@@ -22,18 +22,6 @@ public struct PlatformCompany: Codable, Sendable, Equatable, Identifiable {
         self.createdAt = createdAt
         self.ownerEmail = ownerEmail
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        // Explicit so a shop without an owner says `null`, not nothing.
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(status, forKey: .status)
-        try c.encode(staffCount, forKey: .staffCount)
-        try c.encode(clientCount, forKey: .clientCount)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(ownerEmail, forKey: .ownerEmail)
-    }
 }
 
 extension PlatformCompany: WireObject {
@@ -81,20 +69,6 @@ public struct PlatformUser: Codable, Sendable, Equatable, Identifiable {
         self.isActive = isActive
         self.archived = archived
         self.lastLogin = lastLogin
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(email, forKey: .email)
-        try c.encode(firstName, forKey: .firstName)
-        try c.encode(lastName, forKey: .lastName)
-        try c.encode(role, forKey: .role)
-        try c.encode(companyId, forKey: .companyId)
-        try c.encode(companyName, forKey: .companyName)
-        try c.encode(isActive, forKey: .isActive)
-        try c.encode(archived, forKey: .archived)
-        try c.encode(lastLogin, forKey: .lastLogin)
     }
 }
 
@@ -153,20 +127,6 @@ public struct PlatformAuditEvent: Codable, Sendable, Equatable, Identifiable {
         self.ipAddress = ipAddress
         self.userAgent = userAgent
         self.detail = detail
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(type, forKey: .type)
-        try c.encode(at, forKey: .at)
-        try c.encode(companyId, forKey: .companyId)
-        try c.encode(userId, forKey: .userId)
-        try c.encode(userEmail, forKey: .userEmail)
-        try c.encode(actor, forKey: .actor)
-        try c.encode(ipAddress, forKey: .ipAddress)
-        try c.encode(userAgent, forKey: .userAgent)
-        try c.encode(detail, forKey: .detail)
     }
 }
 

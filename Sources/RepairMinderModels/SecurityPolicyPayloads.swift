@@ -73,17 +73,6 @@ public struct SecurityPolicy: Codable, Sendable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case requiredFactor, allowMagicLink, enrolmentGraceDays, sessionMaxLifetimeDays, updatedAt, updatedBy
     }
-
-    /// `updatedAt` and `updatedBy` are written as `null` until an admin changes the policy.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(requiredFactor, forKey: .requiredFactor)
-        try c.encode(allowMagicLink, forKey: .allowMagicLink)
-        try c.encode(enrolmentGraceDays, forKey: .enrolmentGraceDays)
-        try c.encode(sessionMaxLifetimeDays, forKey: .sessionMaxLifetimeDays)
-        try c.encode(updatedAt, forKey: .updatedAt)
-        try c.encode(updatedBy, forKey: .updatedBy)
-    }
 }
 
 extension SecurityPolicy: WireObject {

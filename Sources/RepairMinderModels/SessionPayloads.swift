@@ -25,18 +25,6 @@ public struct SessionInfo: Codable, Sendable, Equatable, Identifiable {
     enum CodingKeys: String, CodingKey {
         case id, current, isMobile, userAgent, ipAddress, createdAt, lastUsedAt
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        // Explicit so unknown values are sent as `null`, not left out (docs/API.md §9.4 lists every key).
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(current, forKey: .current)
-        try c.encode(isMobile, forKey: .isMobile)
-        try c.encode(userAgent, forKey: .userAgent)
-        try c.encode(ipAddress, forKey: .ipAddress)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(lastUsedAt, forKey: .lastUsedAt)
-    }
 }
 
 extension SessionInfo: WireObject {

@@ -71,24 +71,6 @@ public struct StaffUser: Codable, Sendable, Equatable, Identifiable {
         createdAt = try c.decodeIfPresent(String.self, forKey: .createdAt)
         updatedAt = try c.decodeIfPresent(String.self, forKey: .updatedAt)
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(email, forKey: .email)
-        try c.encode(firstName, forKey: .firstName)
-        try c.encode(lastName, forKey: .lastName)
-        try c.encode(companyId, forKey: .companyId)
-        try c.encode(role, forKey: .role)
-        try c.encode(phiAccessLevel, forKey: .phiAccessLevel)
-        try c.encode(dataClassification, forKey: .dataClassification)
-        try c.encode(isActive ? 1 : 0, forKey: .isActive)
-        try c.encode(magicLinkEnabled.map { $0 ? 1 : 0 }, forKey: .magicLinkEnabled)
-        try c.encode(companyStatus, forKey: .companyStatus)
-        try c.encode(lastLogin, forKey: .lastLogin)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(updatedAt, forKey: .updatedAt)
-    }
 }
 
 extension StaffUser: WireObject {

@@ -35,15 +35,6 @@ public struct TeamMember: Codable, Sendable, Equatable, Identifiable {
         passkeyCount = try c.decodeIfPresent(Int.self, forKey: .passkeyCount) ?? 0
         archived = try c.decodeFlexibleBool(forKey: .archived) ?? false
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        try user.encode(to: encoder)
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(hasPassword ? 1 : 0, forKey: .hasPassword)
-        try c.encode(totpEnabled ? 1 : 0, forKey: .totpEnabled)
-        try c.encode(passkeyCount, forKey: .passkeyCount)
-        try c.encode(archived ? 1 : 0, forKey: .archived)
-    }
 }
 
 extension TeamMember: WireObject {

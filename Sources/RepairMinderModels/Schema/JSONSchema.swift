@@ -73,6 +73,15 @@ extension JSONSchema {
     public static func ref(_ type: any WireType.Type) -> JSONSchema { .reference(type) }
     /// `1` or `0`: the backend's integer booleans.
     public static var integerBoolean: JSONSchema { .integer(minimum: 0, maximum: 1) }
+
+    /// Whether this is `integerBoolean`, or `null` or it: a Swift `Bool` is sent as `1` or `0`.
+    var isIntegerBoolean: Bool {
+        switch self {
+        case .integer(minimum: 0, maximum: 1): true
+        case .nullable(let inner): inner.isIntegerBoolean
+        default: false
+        }
+    }
 }
 
 /// A type that travels over the wire: it documents its JSON shape and gives an example of it.
