@@ -15,10 +15,17 @@ final class FakeKeychain: CredentialStore, @unchecked Sendable {
     private var answers: [Answer] = []
     private var promptCount = 0
     private var locked = false
+    private var screenLocked = false
 
     var isLocked: Bool {
         get { lock.withLock { locked } }
         set { lock.withLock { locked = newValue } }
+    }
+    /// The phone is locked after its first unlock: ordinary items (after first unlock) work, but
+    /// `.biometryCurrentSet` ones (when passcode set) can be neither read nor written.
+    var refusesGuardedItems: Bool {
+        get { lock.withLock { screenLocked } }
+        set { lock.withLock { screenLocked = newValue } }
     }
     /// The prompts shown so far.
     var prompts: Int { lock.withLock { promptCount } }
@@ -36,6 +43,7 @@ final class FakeKeychain: CredentialStore, @unchecked Sendable {
             if locked { throw DeviceLocked() }
             guard let item = items[key] else { return nil }
             guard item.protection == .biometryCurrentSet else { return item.data }
+            if screenLocked { throw DeviceLocked() }
             promptCount += 1
             switch answers.isEmpty ? .cancel : answers.removeFirst() {
             case .pass: return item.data
@@ -56,7 +64,7 @@ final class FakeKeychain: CredentialStore, @unchecked Sendable {
 
     func write(_ data: Data, for key: CredentialKey, protection: CredentialProtection) throws {
         try lock.withLock {
-            if locked { throw DeviceLocked() }
+            if locked || (screenLocked && protection == .biometryCurrentSet) { throw DeviceLocked() }
             items[key] = (data, protection)
         }
     }

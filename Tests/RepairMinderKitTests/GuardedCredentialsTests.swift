@@ -79,6 +79,67 @@ import Testing
         try await server.run { url in try await Self.guardedSession(server: server, url: url) }
     }
 
+    /// A refresh while the phone is locked, when guarded items can be neither read nor written,
+    /// keeps the session: its tokens in memory, written when the phone is unlocked, and the
+    /// stored session whole meanwhile (issue 52, item 3). Before, the old item was deleted
+    /// first: both were lost, and the next launch's refresh looked like a stolen token's reuse.
+    @Test func aRefreshWhileThePhoneIsLockedKeepsTheSession() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in try await Self.lockedPhoneRefresh(server: server, url: url) }
+    }
+
+    static func lockedPhoneRefresh(server: LiveServer, url: URL) async throws {
+        do {
+            let store = FakeKeychain(), biometrics = FakeBiometrics()
+            let app = AppModel(api: server.client(url, store: store), lock: BiometricLockTests.lock(biometrics))
+            app.roles.select(.staff)
+            await app.launch()
+            try await SessionStateTests.signIn(app.staff, server: server)
+            biometrics.answers = [true]
+            await app.lock?.setEnabled(true)
+            let stored = try #require(store.raw(.staffGuarded))
+
+            store.refusesGuardedItems = true
+            server.clock.advance(by: 901)
+            #expect(try await app.api.send(Routes.staffAuth.me).user.email == DemoFixtures.adminEmail)
+            #expect(app.api.staffSessionIsUnsaved)
+            #expect(store.raw(.staffGuarded) == stored, "the stored session stays whole")
+            // Still locked: the next refresh sends the newest token, which the server takes.
+            server.clock.advance(by: 901)
+            #expect(try await app.api.send(Routes.staffAuth.me).user.email == DemoFixtures.adminEmail)
+
+            // Unlocked, back in front: the newest is written to the other item, then named.
+            store.refusesGuardedItems = false
+            app.appBecameActive()
+            #expect(!app.api.staffSessionIsUnsaved)
+            #expect(store.raw(.staffGuarded) == nil)
+            #expect(store.protection(of: .staffGuardedSpare) == .biometryCurrentSet)
+            #expect(store.raw(.staffGuardedCurrent) == Data(CredentialKey.staffGuardedSpare.rawValue.utf8))
+
+            // The next launch unlocks that one and refreshes with it: no reuse, the session lives.
+            let next = AppModel(api: server.client(url, store: store), lock: BiometricLockTests.lock(biometrics))
+            await next.launch()
+            store.answer(.pass)
+            await next.unlock()
+            #expect(next.screen == .staffMain)
+            #expect(try await next.api.send(Routes.staffAuth.me).user.email == DemoFixtures.adminEmail)
+            // Each later save goes to the other item; one holds the session, named. Signing out clears all three.
+            server.clock.advance(by: 901)
+            _ = try await next.api.send(Routes.staffAuth.me)
+            let held = try #require(Self.guardedHolder(store))
+            #expect([CredentialKey.staffGuarded, .staffGuardedSpare].filter { store.raw($0) != nil } == [held])
+            await next.staff.logout()
+            #expect([CredentialKey.staffGuarded, .staffGuardedSpare, .staffGuardedCurrent].allSatisfy { store.raw($0) == nil })
+        }
+    }
+
+    /// The guarded item that holds the session, as the ordinary item names it, when it is guarded.
+    static func guardedHolder(_ store: FakeKeychain) -> CredentialKey? {
+        let named = store.raw(.staffGuardedCurrent).flatMap { CredentialKey(rawValue: String(decoding: $0, as: UTF8.self)) }
+        guard let named, store.protection(of: named) == .biometryCurrentSet else { return nil }
+        return named
+    }
+
     static func guardedSession(server: LiveServer, url: URL) async throws {
         let store = FakeKeychain(), biometrics = FakeBiometrics()
         let first = AppModel(api: server.client(url, store: store), lock: BiometricLockTests.lock(biometrics))
@@ -99,7 +160,7 @@ import Testing
         server.clock.advance(by: 901)
         _ = try await first.api.send(Routes.staffAuth.me)
         #expect(store.raw(.staff) == nil)
-        #expect(store.protection(of: .staffGuarded) == .biometryCurrentSet)
+        #expect(Self.guardedHolder(store) != nil)
         #expect(store.prompts == 0)
 
         // Next launch: nothing can use the session before the Keychain's prompt passes.
@@ -131,7 +192,7 @@ import Testing
         // Turning the lock off moves the session back to an ordinary item.
         await app.lock?.setEnabled(false)
         #expect(!app.api.staffCredentialsAreGuarded)
-        #expect(store.raw(.staffGuarded) == nil)
+        #expect([CredentialKey.staffGuarded, .staffGuardedSpare, .staffGuardedCurrent].allSatisfy { store.raw($0) == nil })
         #expect(store.protection(of: .staff) == .standard)
         #expect(try store.staffCredentials()?.accessToken.isEmpty == false)
         #expect(try store.biometricLockSetting() == BiometricLockSetting(isEnabled: false, guardsCredentials: false))
@@ -143,7 +204,7 @@ import Testing
         #expect(store.raw(.staff) == nil)
         #expect(try store.staffProfile() != nil)
         await app.staff.logout()
-        #expect(store.raw(.staffGuarded) == nil)
+        #expect([CredentialKey.staffGuarded, .staffGuardedSpare, .staffGuardedCurrent].allSatisfy { store.raw($0) == nil })
         #expect(store.raw(.staff) == nil)
         #expect(try store.staffProfile() == nil)
         #expect(app.screen == .staffLogin)

@@ -86,7 +86,7 @@ public struct RepairMinderRootView: View {
             }
         }
         .onChange(of: scenePhase, initial: true) { _, phase in
-            if phase == .active { app.appBecameActive() } else { app.appWillResignActive() }
+            app.scenePhaseChanged(to: AppScenePhase(phase))
         }
     }
 }

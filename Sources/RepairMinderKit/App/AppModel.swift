@@ -221,6 +221,9 @@ public final class AppModel {
             Task { await retryReadingCredentials() }
             return
         }
+        // A refresh the locked device would not let be written is written now (the device is
+        // unlocked: the app is in front), whatever the app's own lock decides below.
+        try? api.saveUnsavedStaffSession()
         // With a lock, nothing starts before the launch has decided whether it is closed: the
         // launch calls this again when it is done.
         guard hasLaunched || lock == nil else { return }

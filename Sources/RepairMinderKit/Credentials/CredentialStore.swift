@@ -52,6 +52,10 @@ public enum CredentialKey: String, Sendable, CaseIterable {
     /// The staff session's refresh token under `.biometryCurrentSet` (`BiometricLock` with
     /// `guardsCredentials`): the access token is then in memory only.
     case staffGuarded = "staff-credentials-guarded"
+    /// The other of the two guarded items, used in turn (`GuardedItems`).
+    case staffGuardedSpare = "staff-credentials-guarded-spare"
+    /// Which of the two guarded items holds the session: an ordinary item, readable without a prompt.
+    case staffGuardedCurrent = "staff-credentials-guarded-current"
     /// The biometric lock's setting (`BiometricLockSetting`).
     case biometricLock = "biometric-lock"
     /// The last signed-in staff member and company, for an offline launch.

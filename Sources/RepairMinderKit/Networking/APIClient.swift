@@ -48,7 +48,7 @@ public actor APIClient {
         self.announcer = announcer
         staffSession = RefreshingSession(
             .staff(announcing: announcer), store: store, sender: sender, maxRefreshesPerMinute: maxRefreshesPerMinute, now: now,
-            guardedKey: .staffGuarded)
+            guardedItems: .staff)
         // What is stored, read without a prompt: a guarded session says what its enrolment is
         // once unlocked and refreshed.
         announcer.enrolment.send(EnrolmentStatus(staffSession.vault.peek()))
@@ -227,6 +227,14 @@ public actor APIClient {
     /// Whether the staff session is guarded by biometrics (`BiometricLockSetting.guardsCredentials`):
     /// its refresh token under `.biometryCurrentSet`, its access token in memory only.
     public nonisolated var staffCredentialsAreGuarded: Bool { staffSession.vault.isGuarded }
+
+    /// Whether the guarded staff session in memory is newer than the stored one: its refresh came
+    /// while the device refused to write guarded items (locked). `saveUnsavedStaffSession()`
+    /// writes it; `AppModel` does at each return to the foreground.
+    public nonisolated var staffSessionIsUnsaved: Bool { staffSession.vault.hasUnsavedSession }
+
+    /// Writes a guarded staff session that a locked device refused (`staffSessionIsUnsaved`).
+    public nonisolated func saveUnsavedStaffSession() throws { try staffSession.vault.saveUnsaved() }
 
     /// Whether a guarded staff session is stored and not yet read in this launch: nothing can
     /// use it before `unlockStaffSession()`.

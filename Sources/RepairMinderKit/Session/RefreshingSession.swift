@@ -22,7 +22,7 @@ import FoundationNetworking
 ///   the callers waiting for it carry on with the new session (or fail: signed out).
 ///
 /// The credentials are kept by a `SessionVault`: as they are, or guarded by biometrics with the
-/// access token in memory only (`guardedKey`, the staff session).
+/// access token in memory only (`guardedItems`, the staff session).
 actor RefreshingSession {
     nonisolated let kind: SessionKind
     nonisolated let store: any CredentialStore
@@ -36,11 +36,11 @@ actor RefreshingSession {
 
     init(
         _ kind: SessionKind, store: any CredentialStore, sender: RequestSender, maxRefreshesPerMinute: Int,
-        now: @escaping @Sendable () -> Date, guardedKey: CredentialKey? = nil
+        now: @escaping @Sendable () -> Date, guardedItems: GuardedItems? = nil
     ) {
         self.kind = kind
         self.store = store
-        vault = SessionVault(store: store, key: kind.key, guardedKey: guardedKey)
+        vault = SessionVault(store: store, key: kind.key, guardedItems: guardedItems)
         self.sender = sender
         self.now = now
         gate = RefreshGate(maxPerMinute: maxRefreshesPerMinute, now: now)

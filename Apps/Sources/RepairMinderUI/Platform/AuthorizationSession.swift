@@ -5,29 +5,35 @@ import RepairMinderKit
 /// One `ASAuthorizationController` run: its delegate, kept alive until the controller answers,
 /// which converts the credential where it arrives (the main actor). Cancelling the Swift task
 /// cancels the controller, whose sheet then closes.
+///
+/// Not generic, and its delegate methods in its own body's extensions: Apple's compiler refuses
+/// a generic class's conformance to an Objective-C protocol in an extension, and `@objc`
+/// members in a generic class's extensions (`ObjectiveCRulesTests` checks the screens for that).
 @available(iOS 17, macOS 14, *)
 @MainActor
-final class AuthorizationSession<Answer: Sendable>: NSObject {
+final class AuthorizationSession: NSObject {
     private let anchor: ASPresentationAnchor
     private let scope: PasskeyRequestScope
-    private let convert: (any ASAuthorizationCredential) throws -> Answer
-    private var continuation: CheckedContinuation<Answer, any Error>?
+    /// Where the controller's answer goes: converted and handed to the waiting task.
+    private var answer: ((Result<any ASAuthorizationCredential, any Error>) -> Void)?
     private var controller: ASAuthorizationController?
     private var started = ContinuousClock.now
     private var cancelledByTask = false
 
-    init(anchor: ASPresentationAnchor, scope: PasskeyRequestScope, convert: @escaping (any ASAuthorizationCredential) throws -> Answer) {
+    init(anchor: ASPresentationAnchor, scope: PasskeyRequestScope) {
         self.anchor = anchor
         self.scope = scope
-        self.convert = convert
     }
 
-    /// Shows the system sheet for `request` and waits for its answer.
-    func perform(_ request: ASAuthorizationRequest) async throws -> Answer {
+    /// Shows the system sheet for `request`, waits for its answer and converts it with `convert`
+    /// on the main actor: the credential (not Sendable) never leaves it.
+    func perform<Answer: Sendable>(
+        _ request: ASAuthorizationRequest, convert: @escaping (any ASAuthorizationCredential) throws -> Answer
+    ) async throws -> Answer {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Answer, any Error>) in
                 guard !Task.isCancelled else { return continuation.resume(throwing: PasskeyError.cancelled) }
-                self.continuation = continuation
+                answer = { result in continuation.resume(with: result.flatMap { credential in Result { try convert(credential) } }) }
                 let controller = ASAuthorizationController(authorizationRequests: [request])
                 controller.delegate = self
                 controller.presentationContextProvider = self
@@ -49,9 +55,9 @@ final class AuthorizationSession<Answer: Sendable>: NSObject {
         controller.cancel()
     }
 
-    private func finish(_ result: Result<Answer, any Error>) {
-        continuation?.resume(with: result)
-        continuation = nil
+    private func finish(_ result: Result<any ASAuthorizationCredential, any Error>) {
+        answer?(result)
+        answer = nil
         controller = nil
     }
 }
@@ -59,7 +65,7 @@ final class AuthorizationSession<Answer: Sendable>: NSObject {
 @available(iOS 17, macOS 14, *)
 extension AuthorizationSession: ASAuthorizationControllerDelegate {
     func authorizationController(controller: ASAuthorizationController, didCompleteWithAuthorization authorization: ASAuthorization) {
-        finish(Result { try convert(authorization.credential) })
+        finish(.success(authorization.credential))
     }
 
     func authorizationController(controller: ASAuthorizationController, didCompleteWithError error: any Error) {

@@ -86,7 +86,7 @@ public final class PlatformPasskeyAuthenticator: PasskeyAuthenticator {
         guard let anchor = anchor() else {
             throw PasskeyRequestPolicy.error(for: .notInteractive, scope: .anyDevice, after: .zero, taskCancelled: false)
         }
-        return try await AuthorizationSession(anchor: anchor, scope: scope, convert: convert).perform(makeRequest())
+        return try await AuthorizationSession(anchor: anchor, scope: scope).perform(makeRequest(), convert: convert)
     }
 
     private static func bytes(_ base64URL: String) throws -> Data {
