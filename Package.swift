@@ -4,6 +4,14 @@ import PackageDescription
 // The server, the wire types, the SDK and the CLI. The SwiftUI screens are a package of their
 // own, Apps/, so nothing here can see a stand-in of an Apple framework.
 
+// The SDK's privacy manifest ships in its bundle on Apple platforms (App Store submissions read
+// it there); elsewhere there is no App Store, and no bundle for the SDK to carry.
+#if os(Linux) || os(Windows)
+let privacyManifest = (resources: [Resource](), exclude: ["PrivacyInfo.xcprivacy"])
+#else
+let privacyManifest = (resources: [Resource.copy("PrivacyInfo.xcprivacy")], exclude: [String]())
+#endif
+
 let package = Package(
     name: "RepairMinder",
     platforms: [.macOS(.v15), .iOS(.v17)],
@@ -70,7 +78,9 @@ let package = Package(
         ),
         .target(
             name: "RepairMinderKit",
-            dependencies: ["RepairMinderModels"]
+            dependencies: ["RepairMinderModels"],
+            exclude: privacyManifest.exclude,
+            resources: privacyManifest.resources
         ),
         .executableTarget(
             name: "repairminder",

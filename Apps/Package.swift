@@ -31,10 +31,13 @@ let screenFrameworks: [Target.Dependency] = [
     "SwiftUI", "Combine", "UIKit", "UserNotifications", "AuthenticationServices", "LocalAuthentication",
 ]
 let screenSettings: [SwiftSetting] = [.define("SWIFTUI_STAND_IN")]
+// No App Store here: the privacy manifest ships only in an Apple platform's bundle.
+let privacyManifest = (resources: [Resource](), exclude: ["PrivacyInfo.xcprivacy"])
 #else
 let appleStandIns: [Target] = []
 let screenFrameworks: [Target.Dependency] = []
 let screenSettings: [SwiftSetting] = []
+let privacyManifest = (resources: [Resource.copy("PrivacyInfo.xcprivacy")], exclude: [String]())
 #endif
 
 let package = Package(
@@ -56,6 +59,8 @@ let package = Package(
                 .product(name: "RepairMinderKit", package: "RepairMinder"),
                 .product(name: "RepairMinderModels", package: "RepairMinder"),
             ] + screenFrameworks,
+            exclude: privacyManifest.exclude,
+            resources: privacyManifest.resources,
             swiftSettings: screenSettings
         ),
         .testTarget(
