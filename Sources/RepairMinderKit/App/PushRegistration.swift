@@ -58,11 +58,7 @@ public enum PushRegistration {
     /// or the session, was at fault.
     static func isWorthRetrying(_ error: any Error) -> Bool {
         if error is CancellationError || Task.isCancelled { return false }
-        switch error as? APIError {
-        case .network?, .rateLimited?: return true
-        case .server(let status, _, _)?: return status >= 500
-        case nil: return true  // a transport error the client did not classify
-        default: return false
-        }
+        // A transport error the client did not classify may pass too.
+        return (error as? APIError)?.isRetryable ?? true
     }
 }

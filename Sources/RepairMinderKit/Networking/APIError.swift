@@ -24,8 +24,8 @@ public enum APIError: Error, Sendable, Equatable {
     case sessionExpired(code: ErrorCode?)
     /// No credentials of the kind this endpoint needs are stored.
     case notSignedIn
-    /// The server could not be reached, or the connection failed.
-    case network(String)
+    /// The server could not be reached, or the connection failed: why (`NetworkFailure.kind`).
+    case network(NetworkFailure)
     /// The response was not what the contract says.
     case decoding(String)
     /// A refresh loop was stopped: more refreshes than allowed in a short window.
@@ -57,7 +57,7 @@ public enum APIError: Error, Sendable, Equatable {
             return message
         case .sessionExpired: return "Your session has ended. Please sign in again."
         case .notSignedIn: return "You are not signed in."
-        case .network(let detail): return "Cannot reach the server: \(detail)"
+        case .network(let failure): return failure.userMessage
         case .decoding(let detail): return "Unexpected answer from the server: \(detail)"
         case .refreshLimitExceeded: return "Too many session refreshes. Please try again shortly."
         case .invalidRequest(let detail): return "The request could not be made: \(detail)"
@@ -73,6 +73,23 @@ public enum APIError: Error, Sendable, Equatable {
         case .enrolmentRequired: return .factorEnrolmentRequired
         case .clientExists: return .clientExists
         default: return nil
+        }
+    }
+}
+
+extension APIError: LocalizedError {
+    /// The words an app shows: the server's message for a refusal, plain words for the rest.
+    public var errorDescription: String? { message }
+
+    /// Whether the same request may succeed later without the person changing anything: a
+    /// network failure other than a failed secure connection, a 429 (after `retryAfter`), a
+    /// 5xx, a stopped refresh loop. A refusal, an ended session or a malformed answer is not.
+    public var isRetryable: Bool {
+        switch self {
+        case .network(let failure): failure.isRetryable
+        case .rateLimited, .refreshLimitExceeded: true
+        case .server(let status, _, _): status >= 500
+        default: false
         }
     }
 }

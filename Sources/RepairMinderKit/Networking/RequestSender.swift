@@ -38,7 +38,7 @@ struct RequestSender: Sendable {
             guard answer.1.statusCode == 503, attempt < tries else { return answer }
             try await sleep(retry.delay(beforeRetry: attempt, retryAfter: RetryAfter.seconds(in: answer.1)))
         }
-        throw APIError.network("no try was made")
+        throw APIError.network(NetworkFailure(kind: .other, detail: "no try was made"))
     }
 
     private func record(_ outgoing: OutgoingRequest, status: Int?, attempt: Int, since started: ContinuousClock.Instant, failure: String?) {
@@ -54,7 +54,7 @@ struct RequestSender: Sendable {
         let prefix = components?.percentEncodedPath.trimmingSuffix("/") ?? ""
         components?.percentEncodedPath = prefix + outgoing.path
         if !outgoing.query.isEmpty { components?.queryItems = outgoing.query }
-        guard let url = components?.url else { throw APIError.network("bad URL for \(outgoing.path)") }
+        guard let url = components?.url else { throw APIError.invalidRequest("bad URL for \(outgoing.path)") }
         var request = URLRequest(url: url)
         request.httpMethod = outgoing.method.rawValue
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
@@ -75,7 +75,7 @@ struct RequestSender: Sendable {
         } catch let error as URLError where error.code == .cancelled {
             throw CancellationError()
         } catch {
-            throw APIError.network(error.localizedDescription)
+            throw APIError.network(NetworkFailure(error))
         }
     }
 }
