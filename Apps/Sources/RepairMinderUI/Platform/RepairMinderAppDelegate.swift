@@ -43,12 +43,13 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
         let store = Self.credentialStore
         // A reinstalled app starts signed out: the Keychain kept the old session (FirstLaunch).
         _ = try? FirstLaunch.clearCredentialsIfNewInstall(store)
-        let api = APIClient(baseURL: Self.serverURL, store: store)
+        let transport = Self.transport
+        let api = APIClient(baseURL: Self.serverURL, store: store, transport: transport)
         // Passkeys are shown over the key window of the scene in front (ForegroundWindow).
         let passkeys = PlatformPasskeyAuthenticator { ForegroundWindow.keyWindow() }
         // The configuration: bundled, then the server's, cached between launches.
         let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first
-        let config = try? ConfigStore(baseURL: Self.serverURL, cacheDirectory: caches)
+        let config = try? ConfigStore(baseURL: Self.serverURL, cacheDirectory: caches, transport: transport)
         // The Face ID / Touch ID lock, off until the person turns it on in Settings.
         let lock = BiometricLock(authenticator: LocalAuthenticationAuthenticator())
         app = AppModel(api: api, push: SystemPushNotifications(), passkeys: passkeys, config: config, lock: lock)
@@ -63,6 +64,13 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
         #else
         KeychainCredentialStore()
         #endif
+    }
+
+    /// How every request to the server is sent: a `URLSession`. Override it to pin the server's
+    /// certificate (a `URLSession` whose delegate checks the server trust; docs/sdk.md,
+    /// "Certificate pinning"), to add a proxy, or to record traffic in a debug build.
+    open class var transport: any HTTPTransport {
+        URLSessionTransport()
     }
 
     /// The server, from the app's Info.plist key `RepairMinderServerURL`.
