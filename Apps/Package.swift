@@ -50,7 +50,9 @@ let package = Package(
         .library(name: "RepairMinderUI", targets: ["RepairMinderUI"])
     ],
     dependencies: [
-        .package(name: "RepairMinder", path: "..")
+        .package(name: "RepairMinder", path: ".."),
+        // The screens' Objective-C rules (ObjectiveCRulesTests) are checked on their syntax tree.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         .target(
@@ -65,7 +67,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RepairMinderUITests",
-            dependencies: ["RepairMinderUI", .product(name: "RepairMinderKit", package: "RepairMinder")]
+            dependencies: [
+                "RepairMinderUI", .product(name: "RepairMinderKit", package: "RepairMinder"),
+                .product(name: "SwiftParser", package: "swift-syntax"), .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]
         ),
     ] + appleStandIns,
     swiftLanguageModes: [.v6]
