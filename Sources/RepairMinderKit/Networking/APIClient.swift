@@ -24,6 +24,9 @@ import FoundationNetworking
 /// (`retry`, exponential backoff with jitter, the waits slept with `sleep`: `Task.sleep` unless
 /// a test gives its own); `log` hears every try, without headers, bodies, tokens or query
 /// values. Every request carries the User-Agent of docs/API.md §1.
+///
+/// An app whose extensions share its session (a Keychain access group) gives every process the
+/// same `refreshLease`, a file in the app group's container: one refresh at a time across them.
 public actor APIClient {
     public nonisolated let baseURL: URL
     public nonisolated let store: any CredentialStore
@@ -36,7 +39,8 @@ public actor APIClient {
         baseURL: URL, store: any CredentialStore, transport: any HTTPTransport = URLSessionTransport(),
         userAgent: String = RepairMinderUserAgent.value(), maxRefreshesPerMinute: Int = 10,
         retry: RetryPolicy = .standard, log: (@Sendable (RequestRecord) -> Void)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }, sleep: @escaping @Sendable (Duration) async throws -> Void = SDKClock.system.sleep
+        now: @escaping @Sendable () -> Date = { Date() }, sleep: @escaping @Sendable (Duration) async throws -> Void = SDKClock.system.sleep,
+        refreshLease: RefreshLease? = nil
     ) {
         self.baseURL = baseURL
         self.store = store
@@ -48,7 +52,7 @@ public actor APIClient {
         self.announcer = announcer
         staffSession = RefreshingSession(
             .staff(announcing: announcer), store: store, sender: sender, maxRefreshesPerMinute: maxRefreshesPerMinute, now: now,
-            guardedItems: .staff)
+            guardedItems: .staff, lease: refreshLease)
         // What is stored, read without a prompt: a guarded session says what its enrolment is
         // once unlocked and refreshed.
         announcer.enrolment.send(EnrolmentStatus(staffSession.vault.peek()))

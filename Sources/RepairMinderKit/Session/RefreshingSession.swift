@@ -30,13 +30,15 @@ actor RefreshingSession {
     private let sender: RequestSender
     private let now: @Sendable () -> Date
     private let gate: RefreshGate<SessionCredentials>
+    /// Taken around each refresh when other processes share the store (`RefreshLease`).
+    private let lease: RefreshLease?
     /// Moves on at every sign-in and sign-out: a refresh that started in another generation
     /// must not write its tokens back.
     private var generation = 0
 
     init(
         _ kind: SessionKind, store: any CredentialStore, sender: RequestSender, maxRefreshesPerMinute: Int,
-        now: @escaping @Sendable () -> Date, guardedItems: GuardedItems? = nil
+        now: @escaping @Sendable () -> Date, guardedItems: GuardedItems? = nil, lease: RefreshLease? = nil
     ) {
         self.kind = kind
         self.store = store
@@ -44,6 +46,7 @@ actor RefreshingSession {
         self.sender = sender
         self.now = now
         gate = RefreshGate(maxPerMinute: maxRefreshesPerMinute, now: now)
+        self.lease = lease
     }
 
     /// The stored credentials; nil when signed out (`CredentialAccessError.sessionLocked` while
@@ -123,6 +126,16 @@ actor RefreshingSession {
     }
 
     private func refresh(using credentials: SessionCredentials) async throws -> SessionCredentials {
+        guard let lease else { return try await exchange(credentials) }
+        return try await lease.holding {
+            // Another process may have refreshed while this one waited: its tokens are stored.
+            if let stored = try vault.read(), stored.refreshToken != credentials.refreshToken { return stored }
+            return try await exchange(credentials)
+        }
+    }
+
+    /// Spends `credentials`' refresh token for new tokens, and keeps them.
+    private func exchange(_ credentials: SessionCredentials) async throws -> SessionCredentials {
         let started = now(), startedIn = generation
         let answer = try await sender.send(try kind.refreshRequest(credentials.refreshToken), bearer: nil)
         // Signed out (or in again) while the refresh was in flight: its tokens are not wanted.
