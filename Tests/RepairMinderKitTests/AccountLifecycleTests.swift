@@ -74,10 +74,7 @@ import Testing
     @Test func aStaffMemberReadsAndChangesTheirNotifications() async throws {
         let server = try await LiveServer()
         try await server.run { url in
-            let auth = await StaffAuth(api: server.client(url))
-            try await auth.login(email: DemoFixtures.adminEmail, password: DemoFixtures.adminPassword)
-            try await auth.requestEmailCode()
-            try await auth.verifySecondFactor(code: try await server.latestCode(to: DemoFixtures.adminEmail))
+            let auth = try await TeamClientTests.signedIn(server, url, DemoFixtures.adminEmail, DemoFixtures.adminPassword)
             let api = await auth.api
             let push = PushSettingsClient(api: api)
             #expect(try await push.devices().isEmpty)

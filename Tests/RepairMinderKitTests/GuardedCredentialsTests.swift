@@ -91,12 +91,7 @@ import Testing
     static func lockedPhoneRefresh(server: LiveServer, url: URL) async throws {
         do {
             let store = FakeKeychain(), biometrics = FakeBiometrics()
-            let app = AppModel(api: server.client(url, store: store), lock: BiometricLockTests.lock(biometrics))
-            app.roles.select(.staff)
-            await app.launch()
-            try await SessionStateTests.signIn(app.staff, server: server)
-            biometrics.answers = [true]
-            await app.lock?.setEnabled(true)
+            let app = try await Self.signedInWithTheLockOn(server: server, url: url, store: store, biometrics: biometrics)
             let stored = try #require(store.raw(.staffGuarded))
 
             store.refusesGuardedItems = true
@@ -133,6 +128,18 @@ import Testing
         }
     }
 
+    /// An app signed in as the demo admin on `store`, with the Face ID lock turned on (so the
+    /// session is guarded).
+    static func signedInWithTheLockOn(server: LiveServer, url: URL, store: FakeKeychain, biometrics: FakeBiometrics) async throws -> AppModel {
+        let app = AppModel(api: server.client(url, store: store), lock: BiometricLockTests.lock(biometrics))
+        app.roles.select(.staff)
+        await app.launch()
+        try await SessionStateTests.signIn(app.staff, server: server)
+        biometrics.answers = [true]
+        await app.lock?.setEnabled(true)
+        return app
+    }
+
     /// The guarded item that holds the session, as the ordinary item names it, when it is guarded.
     static func guardedHolder(_ store: FakeKeychain) -> CredentialKey? {
         let named = store.raw(.staffGuardedCurrent).flatMap { CredentialKey(rawValue: String(decoding: $0, as: UTF8.self)) }
@@ -142,12 +149,7 @@ import Testing
 
     static func guardedSession(server: LiveServer, url: URL) async throws {
         let store = FakeKeychain(), biometrics = FakeBiometrics()
-        let first = AppModel(api: server.client(url, store: store), lock: BiometricLockTests.lock(biometrics))
-        first.roles.select(.staff)
-        await first.launch()
-        try await SessionStateTests.signIn(first.staff, server: server)
-        biometrics.answers = [true]
-        await first.lock?.setEnabled(true)
+        let first = try await Self.signedInWithTheLockOn(server: server, url: url, store: store, biometrics: biometrics)
         #expect(first.api.staffCredentialsAreGuarded)
         // The refresh token is under .biometryCurrentSet; no access token is stored at all.
         #expect(store.protection(of: .staffGuarded) == .biometryCurrentSet)

@@ -54,27 +54,49 @@ public struct ServerHarness: Sendable {
         runningClock: Bool = false, firstInLine: Bool = false, configure: (inout ServerSettings) -> Void = { _ in }
     ) async throws {
         settings = try await TestPostgres.preparing(firstInLine: firstInLine) {
-            var settings = Self.defaultSettings()
-            if TestPostgres.isAvailable { settings.databaseURL = try await TestPostgres.createDatabase() }
-            configure(&settings)
+            // Once more after a failure: on PostgreSQL, among hundreds of tests on two cores, a
+            // connection can fail to open in time (seen once here, 2026-11-29: a `PSQLError` in
+            // one of 746 preparations). A second failure is the test's, with the driver's reason.
             do {
-                let database = try await Database.openMigrated(settings: settings, logger: Self.quietLogger)
-                do {
-                    try await DemoFixtures.loadAccounts(into: database, bcryptCost: settings.bcryptCost)
-                } catch {
-                    await database.close()
-                    throw error
-                }
-                await database.close()
+                return try await Self.prepare(configure)
             } catch {
-                await Self.remove(settings)
-                throw error
+                do {
+                    return try await Self.prepare(configure)
+                } catch {
+                    throw PreparationFailed(reason: String(reflecting: error))
+                }
             }
-            return settings
         }
         // Started once the database is ready, not before its wait in line: a test that compares
         // the server's time with the wall clock (PyJWT checking `exp`) starts level with it.
         clock = TestClock(running: runningClock)
+    }
+
+    /// A fresh database (on PostgreSQL when the tests have one) with the demo fixtures.
+    private static func prepare(_ configure: (inout ServerSettings) -> Void) async throws -> ServerSettings {
+        var settings = Self.defaultSettings()
+        if TestPostgres.isAvailable { settings.databaseURL = try await TestPostgres.createDatabase() }
+        configure(&settings)
+        do {
+            let database = try await Database.openMigrated(settings: settings, logger: Self.quietLogger)
+            do {
+                try await DemoFixtures.loadAccounts(into: database, bcryptCost: settings.bcryptCost)
+            } catch {
+                await database.close()
+                throw error
+            }
+            await database.close()
+        } catch {
+            await Self.remove(settings)
+            throw error
+        }
+        return settings
+    }
+
+    /// The test's database could not be prepared, twice: why, in the driver's own words.
+    public struct PreparationFailed: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { "the test's database could not be prepared: \(reason)" }
     }
 
     /// Builds the application on `settings` (the harness's unless given), reading the

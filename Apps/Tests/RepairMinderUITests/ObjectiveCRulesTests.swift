@@ -233,17 +233,12 @@ private final class TypeCollector: SyntaxVisitor {
         return .visitChildren
     }
 
-    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        record(node, name: node.name.text, kind: .other, isGeneric: node.genericParameterClause != nil, inheritance: node.inheritanceClause, members: node.memberBlock)
-        return .visitChildren
-    }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { recordOther(node) }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { recordOther(node) }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { recordOther(node) }
 
-    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-        record(node, name: node.name.text, kind: .other, isGeneric: node.genericParameterClause != nil, inheritance: node.inheritanceClause, members: node.memberBlock)
-        return .visitChildren
-    }
-
-    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+    /// A struct, enum or actor: never an Objective-C type.
+    private func recordOther(_ node: some DeclGroupSyntax & NamedDeclSyntax & WithGenericParametersSyntax) -> SyntaxVisitorContinueKind {
         record(node, name: node.name.text, kind: .other, isGeneric: node.genericParameterClause != nil, inheritance: node.inheritanceClause, members: node.memberBlock)
         return .visitChildren
     }

@@ -35,7 +35,7 @@ enum AccountInput {
     }
 }
 
-struct RegisterCommand: AsyncParsableCommand, SendsRoutes {
+struct RegisterCommand: MainActorClientCommand, SendsRoutes {
     static let sends: [any ErasableRoute] = [Routes.accountLifecycle.register, Routes.accountLifecycle.verifyRegistration]
     static let configuration = CommandConfiguration(
         commandName: "register",
@@ -68,13 +68,8 @@ struct RegisterCommand: AsyncParsableCommand, SendsRoutes {
     @Option(help: "The emailed code instead of asking for it.") var code: String?
     @OptionGroup var connection: ServerOptions
 
-    func run() async throws {
-        let context = try ClientContext(server: connection.server)
-        try await context.run { try await perform(context) }
-    }
-
     @MainActor
-    private func perform(_ context: ClientContext) async throws {
+    func perform(_ context: ClientContext) async throws {
         let company = try AccountInput.value(company, prompt: "Shop name: ", name: "--company")
         let first = try AccountInput.value(firstName, prompt: "First name: ", name: "--first-name")
         let last = try AccountInput.value(lastName, prompt: "Last name: ", name: "--last-name")
@@ -102,7 +97,7 @@ struct PasswordCommand: AsyncParsableCommand {
             """,
         subcommands: [Reset.self, Change.self])
 
-    struct Reset: AsyncParsableCommand, SendsRoutes {
+    struct Reset: MainActorClientCommand, SendsRoutes {
         static let sends: [any ErasableRoute] = [Routes.accountLifecycle.forgotPassword, Routes.accountLifecycle.resetPassword]
         static let configuration = CommandConfiguration(
             abstract: "Reset a forgotten staff password with a code emailed to you (signs out every device).",
@@ -121,13 +116,8 @@ struct PasswordCommand: AsyncParsableCommand {
         @Option(help: "The emailed code instead of asking for it.") var code: String?
         @OptionGroup var connection: ServerOptions
 
-        func run() async throws {
-            let context = try ClientContext(server: connection.server)
-            try await context.run { try await perform(context) }
-        }
-
         @MainActor
-        private func perform(_ context: ClientContext) async throws {
+        func perform(_ context: ClientContext) async throws {
             let email = try AccountInput.value(email, prompt: "Email: ", name: "--email")
             let auth = StaffAuth(api: context.api)
             // Run again soon after a first try, it waits out the spacing between two codes.
@@ -139,7 +129,7 @@ struct PasswordCommand: AsyncParsableCommand {
         }
     }
 
-    struct Change: AsyncParsableCommand, SendsRoutes {
+    struct Change: MainActorClientCommand, SendsRoutes {
         static let sends: [any ErasableRoute] = [Routes.staffAuth.me, Routes.accountLifecycle.changePassword]
         static let configuration = CommandConfiguration(
             abstract: "Set or change the signed-in staff member's password (signs out your other devices).",
@@ -154,13 +144,8 @@ struct PasswordCommand: AsyncParsableCommand {
                 """)
         @OptionGroup var connection: ServerOptions
 
-        func run() async throws {
-            let context = try ClientContext(server: connection.server)
-            try await context.run { try await perform(context) }
-        }
-
         @MainActor
-        private func perform(_ context: ClientContext) async throws {
+        func perform(_ context: ClientContext) async throws {
             let auth = StaffAuth(api: context.api)
             let me = try await context.api.send(Routes.staffAuth.me)
             var current: String?
@@ -176,7 +161,7 @@ struct PasswordCommand: AsyncParsableCommand {
     }
 }
 
-struct SessionsCommand: AsyncParsableCommand, SendsRoutes {
+struct SessionsCommand: MainActorClientCommand, SendsRoutes {
     static let sends: [any ErasableRoute] = [Routes.accountLifecycle.sessions, Routes.accountLifecycle.revokeSession, Routes.accountLifecycle.logoutOthers]
     static let configuration = CommandConfiguration(
         commandName: "sessions",
@@ -198,13 +183,8 @@ struct SessionsCommand: AsyncParsableCommand, SendsRoutes {
         if revoke != nil && others { throw ValidationError("choose one of --revoke and --others") }
     }
 
-    func run() async throws {
-        let context = try ClientContext(server: connection.server)
-        try await context.run { try await perform(context) }
-    }
-
     @MainActor
-    private func perform(_ context: ClientContext) async throws {
+    func perform(_ context: ClientContext) async throws {
         let auth = StaffAuth(api: context.api)
         if let revoke {
             try await auth.revokeSession(revoke)

@@ -4,7 +4,7 @@ import RepairMinderKit
 import RepairMinderModels
 
 /// `repairminder activity`: the signed-in staff member's security events (docs/API.md §9.4).
-struct ActivityCommand: AsyncParsableCommand, SendsRoutes {
+struct ActivityCommand: MainActorClientCommand, SendsRoutes {
     static let sends: [any ErasableRoute] = [Routes.accountLifecycle.activity]
     static let configuration = CommandConfiguration(
         commandName: "activity",
@@ -23,13 +23,8 @@ struct ActivityCommand: AsyncParsableCommand, SendsRoutes {
     @Option(help: "Page number, from 1.") var page: Int = 1
     @OptionGroup var connection: ServerOptions
 
-    func run() async throws {
-        let context = try ClientContext(server: connection.server)
-        try await context.run { try await perform(context) }
-    }
-
     @MainActor
-    private func perform(_ context: ClientContext) async throws {
+    func perform(_ context: ClientContext) async throws {
         ActivityCommand.print(try await StaffAuth(api: context.api).activity(page: page))
     }
 

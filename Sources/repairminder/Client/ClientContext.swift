@@ -87,3 +87,18 @@ struct ClientInputError: Error {
     let message: String
     init(_ message: String) { self.message = message }
 }
+
+/// A client command whose work runs on the main actor (the SDK's sign-in state machines live
+/// there): `run()` opens the context of `connection`'s server and calls `perform` inside it,
+/// where a failure becomes the tool's one error line and exit code (`ClientContext.run`).
+protocol MainActorClientCommand: AsyncParsableCommand, Sendable {
+    var connection: ServerOptions { get }
+    @MainActor func perform(_ context: ClientContext) async throws
+}
+
+extension MainActorClientCommand {
+    func run() async throws {
+        let context = try ClientContext(server: connection.server)
+        try await context.run { try await perform(context) }
+    }
+}

@@ -366,7 +366,7 @@ struct InvitationCommand: AsyncParsableCommand {
             """,
         subcommands: [Accept.self])
 
-    struct Accept: AsyncParsableCommand, SendsRoutes {
+    struct Accept: MainActorClientCommand, SendsRoutes {
         static let sends: [any ErasableRoute] = [Routes.team.invitation, Routes.team.acceptInvitation]
         static let configuration = CommandConfiguration(
             commandName: "accept",
@@ -387,13 +387,8 @@ struct InvitationCommand: AsyncParsableCommand {
         @Flag(name: .customLong("no-password"), help: "Join without a password.") var noPassword = false
         @OptionGroup var connection: ServerOptions
 
-        func run() async throws {
-            let context = try ClientContext(server: connection.server)
-            try await context.run { try await perform(context) }
-        }
-
         @MainActor
-        private func perform(_ context: ClientContext) async throws {
+        func perform(_ context: ClientContext) async throws {
             let auth = StaffAuth(api: context.api)
             let offer = try await auth.invitation(token: token)
             Terminal.note("\(shown(offer.company.name)) invites \(shown(offer.email)) as \(shown(offer.role.rawValue)).")
