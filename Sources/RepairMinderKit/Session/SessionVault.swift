@@ -16,6 +16,9 @@ final class SessionVault: @unchecked Sendable {
     /// The guarded items; nil for a kind that is never guarded (REKI).
     let guardedItems: GuardedItems?
     private let lock = NSLock()
+    /// Held for a whole `saveUnsaved()`: a refresh's save and the foreground's retry must not
+    /// interleave, or an older token could be written over a newer one.
+    private let writing = NSLock()
     private var memory: SessionCredentials?
     private var guarded: Bool
     /// `memory` is newer than the guarded item.
@@ -85,6 +88,10 @@ final class SessionVault: @unchecked Sendable {
     /// Writes the guarded session in memory to the item that does not hold the older one, then
     /// names it as the holder, then deletes the older: the stored session is whole at every step.
     func saveUnsaved() throws {
+        try writing.withLock { try writeUnsaved() }
+    }
+
+    private func writeUnsaved() throws {
         guard let guardedItems, let pending = lock.withLock({ unsaved ? memory : nil }) else { return }
         var kept = pending
         kept.accessToken = ""
