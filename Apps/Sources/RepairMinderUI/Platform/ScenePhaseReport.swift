@@ -1,3 +1,4 @@
+#if canImport(SwiftUI)
 import RepairMinderKit
 import SwiftUI
 
@@ -15,3 +16,4 @@ extension AppScenePhase {
         }
     }
 }
+#endif
