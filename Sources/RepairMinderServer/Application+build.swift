@@ -235,8 +235,12 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         // The page the reset mail links to: HTML for browsers, so beside the table (see its type).
         REKIResetPageController(reki: reki).mount(on: routes)
     }
-    PushController(
-        tokens: DeviceTokenStore(database: database), preferences: PushPreferencesStore(database: database), clock: clock
+    let (deviceTokens, pushPreferences) = (DeviceTokenStore(database: database), PushPreferencesStore(database: database))
+    PushController(tokens: deviceTokens, preferences: pushPreferences, clock: clock).mount(on: routes)
+    AccountDeletionController(
+        settings: settings, clock: clock, deletion: AccountDeletion(revocation: revocation), hasher: parts.hasher,
+        database: database, sessionList: sessionList, passkeys: passkeyController, totp: totp, tokens: deviceTokens,
+        preferences: pushPreferences
     ).mount(on: routes)
     // The web console: HTML for browsers over the same controllers, so beside the table.
     let console = Console(

@@ -10,12 +10,17 @@ import Testing
     static let strictFeatures = [
         Routes.passkeys.name, Routes.team.name, Routes.securityPolicy.name, Routes.clients.name, Routes.platformAdmin.name,
     ]
+    /// Routes added to the older features later, as strict as the new features (§9.5).
+    static let strictRoutes = [Routes.accountLifecycle.deleteAccount.description]
 
-    /// Every JSON body type of the served routes, with whether its feature is one of §11 onwards.
+    /// Every JSON body type of the served routes, with whether its feature is one of §11 onwards
+    /// (or the route is one of `strictRoutes`).
     static var bodies: [(type: any WireRequest.Type, strict: Bool, route: String)] {
         Routes.features.flatMap { feature in
             feature.routes.filter { $0.availability == .served }.compactMap { route in
-                (route.requestType as? any WireRequest.Type).map { ($0, strictFeatures.contains(feature.name), route.description) }
+                (route.requestType as? any WireRequest.Type).map {
+                    ($0, strictFeatures.contains(feature.name) || strictRoutes.contains(route.description), route.description)
+                }
             }
         }
     }

@@ -66,6 +66,8 @@ public struct DocumentedFailure: Sendable, Hashable {
     public static let weakPassword = DocumentedFailure(400, .weakPassword)
     public static let emailTaken = DocumentedFailure(409, .emailTaken)
     public static let companyNameTaken = DocumentedFailure(409, .companyNameTaken)
+    public static let reauthenticationRequired = DocumentedFailure(403, .reauthenticationRequired)
+    public static let shopCloseRequired = DocumentedFailure(409, .shopCloseRequired)
 
     // The team (§12).
     public static let invitationPending = DocumentedFailure(409, .invitationPending)

@@ -58,6 +58,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let weakPassword = ErrorCode(rawValue: "WEAK_PASSWORD")
     public static let emailTaken = ErrorCode(rawValue: "EMAIL_TAKEN")
     public static let companyNameTaken = ErrorCode(rawValue: "COMPANY_NAME_TAKEN")
+    /// Deleting an account without a password needs a sign-in of the last 10 minutes (§9.5).
+    public static let reauthenticationRequired = ErrorCode(rawValue: "REAUTHENTICATION_REQUIRED")
+    /// The shop's only active member deletes their account only with `closeShop` (§9.5).
+    public static let shopCloseRequired = ErrorCode(rawValue: "SHOP_CLOSE_REQUIRED")
 
     // The team (§12).
     public static let invitationPending = ErrorCode(rawValue: "INVITATION_PENDING")

@@ -39,6 +39,16 @@ extension Routes {
             .get, "/api/auth/activity", .staff, "The caller's security events, newest first, paginated",
             quarantine: .allowed, format: .paginatedEnvelope, query: [.page, .limit],
             failures: [.validationError])
+
+        public let deleteAccount = Route<DeleteAccountRequest, MessageResponse>(
+            .delete, "/api/auth/me", .staff,
+            "Delete the signed-in staff member's account: every session ends, the address is free again, the audit keeps the fact",
+            quarantine: .allowed, enrolment: .allowed, budgets: [.failedSecrets(by: .callerEmail)],
+            inputRuleBeyondSchema: "password is required when the user has a password",
+            failures: [.invalidCredentials, .reauthenticationRequired, .lastAdmin, .shopCloseRequired])
+        public let exportAccount = Route<EmptyPayload, AccountExport>(
+            .get, "/api/auth/me/export", .staff, "Everything the server keeps about the signed-in staff member, as JSON",
+            quarantine: .allowed, enrolment: .allowed)
     }
     /// Account lifecycle: the routes of this feature.
     public static let accountLifecycle = AccountLifecycle()

@@ -13,6 +13,10 @@ extension Routes {
             .get, "/api/customer/auth/me", .customer, "The signed-in customer and their company")
         public let logout = Route<EmptyPayload, EmptyPayload>(
             .post, "/api/customer/auth/logout", .customer, "Revoke the customer session")
+        public let deleteAccount = Route<EmptyPayload, MessageResponse>(
+            .delete, "/api/customer/auth/me", .customer,
+            "Delete the customer's account: their record in every shop becomes anonymous and every session ends",
+            failures: [.reauthenticationRequired])
     }
     /// Customer sign-in: the routes of this feature.
     public static let customerAuth = CustomerAuth()

@@ -3,8 +3,8 @@ import RepairMinderModels
 import SQLKit
 
 /// What an operator did to a shop or a staff account with `repairminder company ...`,
-/// `repairminder seed` or `repairminder admin create`, recorded in the activity log beside the staff's own events with the
-/// actor (the OS user). They are in `repairminder audit` only, never in a user's
+/// `repairminder seed` or `repairminder admin create` (or an account's owner, deleting it),
+/// recorded in the activity log beside the staff's own events with the actor (the OS user). They are in `repairminder audit` only, never in a user's
 /// `GET /api/auth/activity`, whose event types are a published list (docs/API.md §9.4).
 public enum OperatorEventType: String, Sendable, CaseIterable {
     /// A registration was approved: pending_approval → active.
@@ -25,6 +25,10 @@ public enum OperatorEventType: String, Sendable, CaseIterable {
     case platformAdminInvited = "platform_admin_invited"
     /// `repairminder admin create --reissue` revoked a pending invitation to send a new one (`detail: {"email"}`).
     case platformAdminInvitationRevoked = "platform_admin_invitation_revoked"
+    /// A staff member deleted their own account (docs/API.md §9.5; `actor` "account owner").
+    case accountDeleted = "account_deleted"
+    /// A customer deleted their account: the shop's client record became anonymous (`detail: {"clientId"}`).
+    case customerAccountDeleted = "customer_account_deleted"
 
     /// The event a change of a shop's status from `before` to `after` is.
     public static func statusChange(from before: String, to after: CompanyStatus) -> OperatorEventType {

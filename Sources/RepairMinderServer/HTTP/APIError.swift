@@ -98,6 +98,16 @@ extension APIError {
     static let emailTaken = APIError(.emailTaken, "An account with this email already exists")
     static let companyNameTaken = APIError(
         .companyNameTaken, "A shop with this name is already registered. Choose another name.")
+    /// Deleting an account (§9.5): no password to ask for, and the sign-in is too old to stand for one.
+    static let reauthenticationRequired = APIError(
+        .reauthenticationRequired, "Sign in again to delete your account: your sign-in must be less than 10 minutes old.")
+    static let lastAdminCannotLeave = APIError(
+        .lastAdmin, "You are the shop's last active admin. Make another member an admin before you delete your account.")
+    static let lastPlatformAdminCannotLeave = APIError(
+        .lastAdmin, "You are the platform's last administrator. Invite another with repairminder admin create first.")
+    static let shopCloseRequired = APIError(
+        .shopCloseRequired,
+        "You are the shop's only active member: deleting your account closes the shop. Send closeShop: true to delete both.")
 
     // The team (docs/API.md §12).
     static let memberNotFound = APIError(.notFound, "No such member of your shop")

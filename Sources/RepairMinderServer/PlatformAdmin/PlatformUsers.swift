@@ -11,7 +11,7 @@ struct PlatformUsers: Sendable {
     /// One page of staff accounts, by address, whose address or names contain `query`
     /// (case-insensitively); and how many there are.
     func page(query: String?, companyId: String? = nil, page: Int, limit: Int) async throws -> ([PlatformUser], total: Int) {
-        var conditions: [SQLQueryString] = ["1 = 1"]
+        var conditions: [SQLQueryString] = ["u.deleted_at IS NULL"]
         if let query, !query.isEmpty {
             let pattern = "%" + TeamStore.likeEscaped(query.lowercased()) + "%"
             conditions.append("""

@@ -542,6 +542,12 @@ public enum Migrations {
             "ALTER TABLE sessions ADD COLUMN console_token_hash TEXT",
             "CREATE UNIQUE INDEX sessions_console_token ON sessions (console_token_hash)",
         ]),
+        Step(version: 23, name: "deleted staff accounts", statements: [
+            // docs/API.md §9.5: a deleted account's row stays, emptied (its address becomes
+            // 'deleted:<id>', so the real one can register again), because the audit log, the
+            // invitations and the shop's policy refer to it by id. No list shows such a row.
+            "ALTER TABLE users ADD COLUMN deleted_at DOUBLE PRECISION",
+        ]),
     ]
 
     /// The newest schema this build knows.

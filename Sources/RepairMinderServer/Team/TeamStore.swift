@@ -67,11 +67,11 @@ struct TeamStore: Sendable {
         }
         return try await database.withConnection { db in
             let total = try await db.raw(
-                "SELECT COUNT(*) AS n FROM users u WHERE u.company_id = \(bind: companyId) \(status.condition) \(matching)"
+                "SELECT COUNT(*) AS n FROM users u WHERE u.company_id = \(bind: companyId) AND u.deleted_at IS NULL \(status.condition) \(matching)"
             ).first(decodingColumn: "n", as: Int.self) ?? 0
             let rows = try await db.raw(
                 """
-                SELECT \(Self.memberColumns) FROM users u WHERE u.company_id = \(bind: companyId) \(status.condition) \(matching)
+                SELECT \(Self.memberColumns) FROM users u WHERE u.company_id = \(bind: companyId) AND u.deleted_at IS NULL \(status.condition) \(matching)
                 ORDER BY u.created_at DESC, u.id DESC LIMIT \(literal: limit) OFFSET \(literal: (page - 1) * limit)
                 """
             ).all()
@@ -87,7 +87,7 @@ struct TeamStore: Sendable {
     static func member(id: String, companyId: String, on db: any SQLDatabase) async throws -> MemberRow {
         guard
             let row = try await db.raw(
-                "SELECT \(memberColumns) FROM users u WHERE u.id = \(bind: id) AND u.company_id = \(bind: companyId)"
+                "SELECT \(memberColumns) FROM users u WHERE u.id = \(bind: id) AND u.company_id = \(bind: companyId) AND u.deleted_at IS NULL"
             ).first()
         else { throw APIError.memberNotFound }
         return try member(row)
