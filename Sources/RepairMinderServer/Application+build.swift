@@ -237,11 +237,11 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     }
     let (deviceTokens, pushPreferences) = (DeviceTokenStore(database: database), PushPreferencesStore(database: database))
     PushController(tokens: deviceTokens, preferences: pushPreferences, clock: clock).mount(on: routes)
-    AccountDeletionController(
+    let ownAccount = AccountDeletionController(
         settings: settings, clock: clock, deletion: AccountDeletion(revocation: revocation), hasher: parts.hasher,
         database: database, sessionList: sessionList, passkeys: passkeyController, totp: totp, tokens: deviceTokens,
-        preferences: pushPreferences
-    ).mount(on: routes)
+        preferences: pushPreferences)
+    ownAccount.mount(on: routes)
     // The web console: HTML for browsers over the same controllers, so beside the table.
     let console = Console(
         templates: parts.consoleTemplates, sessions: ConsoleSessionStore(database: database), callers: staffCallers, guards: guards,
@@ -264,7 +264,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         account: ConsoleAccountPages(
             console: console, sessionList: sessionList, password: passwords, activity: activity,
             authenticator: ConsoleAuthenticatorPages(console: console, controller: totp),
-            passkeys: ConsolePasskeyPages(console: console, controller: passkeyController)),
+            passkeys: ConsolePasskeyPages(console: console, controller: passkeyController), ownAccount: ownAccount),
         clients: ConsoleClientPages(console: console, clients: clients),
         policy: ConsolePolicyPages(console: console, policies: securityPolicy, team: team)
     ).mount(on: router)

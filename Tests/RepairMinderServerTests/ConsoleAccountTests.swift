@@ -15,6 +15,51 @@ import Testing
 @Suite struct ConsoleAccountTests {
     // MARK: The password
 
+    // MARK: Deletion and export (§9.5)
+
+    @Test func aMemberDownloadsTheirDataAndDeletesTheirAccount() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let browser = try await ConsoleBrowser.signedIn(client, DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
+            let export = try await browser.get("/console/account/export")
+            #expect(export.status == .ok)
+            #expect(export.headers[.contentDisposition] == #"attachment; filename="repairminder-account.json""#)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(export.html.utf8)) as? [String: Any])
+            #expect((json["user"] as? [String: Any])?["email"] as? String == DemoFixtures.engineerEmail)
+
+            let unconfirmed = try await browser.post("/console/account/delete", ["password": DemoFixtures.engineerPassword, "confirm": "delete"])
+            #expect(unconfirmed.status == .badRequest)
+            #expect(unconfirmed.problem == "Type DELETE to confirm that the account is to be deleted.")
+            let wrong = try await browser.post("/console/account/delete", ["password": "not my password", "confirm": "DELETE"])
+            #expect(wrong.status == .unauthorized)
+            #expect(wrong.problem == "Invalid credentials")
+            let forged = try await browser.post(
+                "/console/account/delete", ["password": DemoFixtures.engineerPassword, "confirm": "DELETE", "csrf": "forged"])
+            #expect(forged.status == .forbidden)
+            #expect(try await browser.get("/console/account").status == .ok)
+
+            let deleted = try await browser.post("/console/account/delete", ["password": DemoFixtures.engineerPassword, "confirm": "DELETE"])
+            #expect(deleted.status == .seeOther)
+            #expect(deleted.location == "/console/sign-in?notice=account-deleted")
+            #expect(try await browser.get("/console/sign-in?notice=account-deleted").notice == "Your account has been deleted, and every device signed out.")
+            try await client.post("/api/auth/login", ["email": DemoFixtures.engineerEmail, "password": DemoFixtures.engineerPassword])
+                .expectFailure(.unauthorized, "INVALID_CREDENTIALS")
+        }
+    }
+
+    /// The shop's last active admin is told why, and nothing is deleted.
+    @Test func theLastAdminIsToldToHandOver() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let browser = try await ConsoleBrowser.signedIn(client)
+            let refused = try await browser.post(
+                "/console/account/delete", ["password": DemoFixtures.adminPassword, "confirm": "DELETE", "closeShop": "true"])
+            #expect(refused.status == .conflict)
+            #expect(refused.problem == "You are the shop's last active admin. Make another member an admin before you delete your account.")
+            #expect(try await browser.get("/console/account").status == .ok)
+        }
+    }
+
     @Test func aWrongCurrentPasswordChangesNothing() async throws {
         let server = try await TestServer()
         try await server.run { client in

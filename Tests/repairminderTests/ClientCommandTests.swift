@@ -302,6 +302,33 @@ import Testing
         #expect(try server.client(["reki", "me"]).output == register.output)
     }
 
+    /// `account export` writes the JSON; `account delete` wants --yes from a script and, for the
+    /// shop's only member, --close-shop; then the tool is signed out and the address is free.
+    @Test func accountExportAndDelete() async throws {
+        let server = try Server()
+        let email = "ada@fixit.test"
+        let register = try server.client(
+            ["register", "--company", "Fixit Phones", "--first-name", "Ada", "--last-name", "Lovelace", "--email", email, "--server", server.url],
+            input: [{ _ in "violet kettle 1987 drum" }, { _ in try server.latestCode(to: email) }])
+        #expect(register.status == 0, "\(register.error)")
+        let export = try server.client(["account", "export"])
+        #expect(export.status == 0, "\(export.error)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(export.output.utf8)) as? [String: Any])
+        #expect((json["user"] as? [String: Any])?["email"] as? String == email)
+
+        let unconfirmed = try server.client(["account", "delete"], input: [{ _ in "violet kettle 1987 drum" }])
+        #expect(unconfirmed.status == 2, "\(unconfirmed.error)")
+        #expect(unconfirmed.error.contains("add --yes to delete the account from a script"))
+        let alone = try server.client(["account", "delete", "--yes"], input: [{ _ in "violet kettle 1987 drum" }])
+        #expect(alone.status == 1)
+        #expect(alone.error.contains("You are the shop's only active member"))
+        #expect(try server.client(["whoami"]).status == 0)
+        let deleted = try server.client(["account", "delete", "--yes", "--close-shop"], input: [{ _ in "violet kettle 1987 drum" }])
+        #expect(deleted.status == 0, "\(deleted.error)")
+        #expect(deleted.error.contains("Your account has been deleted. You are signed out."))
+        #expect(try server.client(["whoami"]).status == 1)
+    }
+
     @Test func registerSessionsAndPasswords() async throws {
         let server = try Server()
         let email = "ada@fixit.test"

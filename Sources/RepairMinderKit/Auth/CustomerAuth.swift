@@ -134,6 +134,16 @@ public final class CustomerAuth {
         state = .signedOut
     }
 
+    /// Deletes the customer's account (docs/API.md §9.5): their record in every shop becomes
+    /// anonymous and every device is signed out. The sign-in must be less than 10 minutes old
+    /// (the error `.reauthenticationRequired` says to sign in again with a new code).
+    public func deleteAccount() async throws {
+        _ = try await api.send(Routes.customerAuth.deleteAccount)
+        registeredDeviceToken = nil
+        try? await api.signedOut(.customer, reason: .accountDeleted)
+        state = .signedOut
+    }
+
     private func finish(_ response: CustomerTokenResponse) async throws {
         try await api.signedIn(customer: response)
         state = .signedIn(CustomerMeResponse(client: response.client, company: response.company))

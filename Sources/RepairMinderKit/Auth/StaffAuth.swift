@@ -280,6 +280,27 @@ public final class StaffAuth {
         if let me = try? await api.send(Routes.staffAuth.me) { state = .signedIn(me) }
     }
 
+    /// Deletes the signed-in account for good (docs/API.md §9.5): every device is signed out,
+    /// this one included, and the address can be used again. `password` is required when the
+    /// account has one; without one, the sign-in must be less than 10 minutes old (the error
+    /// `.reauthenticationRequired` says to sign in again). The shop's only active member must
+    /// pass `closeShop` (the error `.shopCloseRequired` asks for it), which closes the shop too.
+    public func deleteAccount(password: String?, closeShop: Bool = false) async throws {
+        _ = try await api.send(
+            Routes.accountLifecycle.deleteAccount, DeleteAccountRequest(password: password, closeShop: closeShop ? true : nil))
+        registeredDeviceToken = nil
+        try? await api.signedOut(.staff, reason: .accountDeleted)
+        enrolment = .fullAccess
+        recoveryCodesToAcknowledge = []
+        state = .signedOut
+    }
+
+    /// Everything the server keeps about the signed-in account, as the server sends it (JSON an
+    /// app can share or save): its profile, factors, devices and every security event.
+    public func exportAccount() async throws -> AccountExport {
+        try await api.send(Routes.accountLifecycle.exportAccount)
+    }
+
     /// The account's signed-in devices, newest first; `current` marks this one.
     public func sessions() async throws -> [SessionInfo] {
         try await api.send(Routes.accountLifecycle.sessions)

@@ -19,4 +19,6 @@ public enum SignOutReason: Sendable, Equatable {
     case sessionRejected(code: ErrorCode?)
     /// The customer token was refused or expired.
     case tokenRejected
+    /// The person deleted their account (docs/API.md §9.5).
+    case accountDeleted
 }

@@ -21,6 +21,7 @@ public enum AuthState: Sendable, Equatable {
             return "Your account is no longer active. Please contact your shop's administrator."
         case .sessionRejected: return "Your session has ended. Please sign in again."
         case .tokenRejected: return "Your session has ended. Please sign in again."
+        case .accountDeleted: return "Your account has been deleted."
         }
     }
 }

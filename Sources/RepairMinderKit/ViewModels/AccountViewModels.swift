@@ -156,6 +156,71 @@ public final class ChangePasswordViewModel: AsyncForm {
     }
 }
 
+/// Settings → "Delete account" (App Review's guideline 5.1.1(v), docs/API.md §9.5), for staff
+/// and customers: the password when the account has one, a typed confirmation, and, for a
+/// shop's only member, the shop's closing too.
+@MainActor @Observable
+public final class DeleteAccountViewModel: AsyncForm {
+    public var password = ""
+    /// The person types DELETE, so a stray tap deletes nothing.
+    public var confirmation = ""
+    public var isLoading = false
+    public var errorMessage: String?
+    /// Set when the server answered that the shop closes with the account: the screen says so
+    /// and the next submit confirms it.
+    public private(set) var mustCloseShop = false
+    /// Set when the sign-in is too old to stand for a password: the screen offers to sign out.
+    public private(set) var mustSignInAgain = false
+    private let staff: StaffAuth?
+    private let customer: CustomerAuth?
+
+    public convenience init(staff: StaffAuth) { self.init(staff: staff, customer: nil) }
+    public convenience init(customer: CustomerAuth) { self.init(staff: nil, customer: customer) }
+
+    /// For whichever of the two is signed in (Settings holds one).
+    init(staff: StaffAuth?, customer: CustomerAuth?) {
+        self.staff = staff
+        self.customer = customer
+    }
+
+    /// The word typed to confirm.
+    public static let confirmationWord = "DELETE"
+
+    /// Whether the password is asked for (a staff account that has one).
+    public var hasPassword: Bool {
+        if case .signedIn(let me) = staff?.state { return me.hasPassword }
+        return false
+    }
+
+    public var canSubmit: Bool {
+        (!hasPassword || !password.isEmpty) && confirmation.trimmingCharacters(in: .whitespaces) == Self.confirmationWord && !isLoading
+    }
+
+    /// Deletes the account; the app then shows sign-in with the notice "Your account has been deleted."
+    public func submit() async {
+        guard canSubmit else { return }
+        let (closeShop, password) = (mustCloseShop, hasPassword ? self.password : nil)
+        await perform {
+            do {
+                if let staff {
+                    try await staff.deleteAccount(password: password, closeShop: closeShop)
+                } else {
+                    try await customer?.deleteAccount()
+                }
+            } catch let error as APIError {
+                mustCloseShop = error.code == .shopCloseRequired
+                mustSignInAgain = error.code == .reauthenticationRequired
+                throw error
+            }
+        }
+    }
+
+    /// After `mustSignInAgain`: signs out, so the person signs in again and comes back.
+    public func signInAgain() async {
+        if let staff { await staff.logout() } else { await customer?.logout() }
+    }
+}
+
 /// Settings → "Signed-in devices": every session of the account, this one marked; sign one or
 /// all the others out.
 @MainActor @Observable

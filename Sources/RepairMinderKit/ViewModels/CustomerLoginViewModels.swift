@@ -68,6 +68,11 @@ public final class SettingsViewModel {
     /// The staff sign-in this screen belongs to (for the password and devices screens); nil for a customer.
     public var staffAuth: StaffAuth? { staff }
 
+    /// The "Delete account" screen's model, for whoever is signed in.
+    public func deleteAccountModel() -> DeleteAccountViewModel {
+        DeleteAccountViewModel(staff: staff, customer: customer)
+    }
+
     /// Whether Settings shows "Team": the signed-in staff member may manage it (an admin).
     public var canManageTeam: Bool {
         guard case .signedIn(let me) = staff?.state else { return false }

@@ -14,6 +14,7 @@ struct ConsoleAccountPages: Sendable {
     let activity: ActivityController
     let authenticator: ConsoleAuthenticatorPages
     let passkeys: ConsolePasskeyPages
+    let ownAccount: AccountDeletionController
 
     func mount(on pages: ConsoleMounting) {
         pages.get("/account") { try await show($0) }
@@ -22,6 +23,8 @@ struct ConsoleAccountPages: Sendable {
             return console.redirect("/account?notice=signed-out-member")
         }
         pages.post("/account/password") { try await changePassword($0, $1) }
+        pages.post("/account/delete") { try await deleteAccount($0, $1) }
+        pages.get("/account/export") { try await export($0) }
         authenticator.mount(on: pages)
         passkeys.mount(on: pages, account: self)
     }
@@ -117,6 +120,35 @@ struct ConsoleAccountPages: Sendable {
             return try await show(page, problem: error.message, status: error.status)
         }
         return console.redirect("/account?notice=password-changed")
+    }
+
+    // MARK: Deletion and export (§9.5)
+
+    /// The API's deletion (its password check, the shop-keeps-an-admin rule and their words),
+    /// once DELETE is typed; then the cookie goes with the session and sign-in says why.
+    private func deleteAccount(_ page: ConsolePageRequest, _ form: ConsoleForm) async throws -> Response {
+        guard form.text("confirm").trimmingCharacters(in: .whitespaces) == "DELETE" else {
+            return try await show(page, problem: "Type DELETE to confirm that the account is to be deleted.", status: .badRequest)
+        }
+        let body = DeleteAccountRequest(
+            password: page.staff.user.passwordHash == nil ? nil : form.text("password"), closeShop: form.text("closeShop") == "true" ? true : nil)
+        do {
+            _ = try await console.call(Routes.accountLifecycle.deleteAccount, page, body: body, ownAccount.deleteStaff)
+        } catch let error as APIError where error.status.code < 500 && error.code != .rateLimited {
+            return try await show(page, problem: error.message, status: error.status)
+        }
+        return console.redirect("/sign-in?notice=account-deleted", headers: [.setCookie: ConsoleCookies.clearing(ConsoleCookies.session)])
+    }
+
+    /// The export as a file to save (`Content-Disposition: attachment`).
+    private func export(_ page: ConsolePageRequest) async throws -> Response {
+        let export = try await console.call(Routes.accountLifecycle.exportAccount, page, body: EmptyPayload(), ownAccount.export)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json; charset=utf-8", .contentDisposition: #"attachment; filename="repairminder-account.json""#],
+            body: ResponseBody(byteBuffer: ByteBuffer(data: try encoder.encode(export))))
     }
 
     // MARK: Activity (§9.4)

@@ -220,6 +220,7 @@ enum ConsoleNotice {
     static func text(_ key: String) -> String? {
         switch key {
         case "signed-out": "You signed out."
+        case "account-deleted": "Your account has been deleted, and every device signed out."
         case "joined": "Welcome to the team. To sign in with a passkey from now on, add one below; otherwise we email you a code each time."
         case "password-reset": "Your password is changed and every session of yours has ended. Sign in with the new one."
         case "enrol": "Your shop requires a stronger way to sign in. Set it up below to use the rest of the console."

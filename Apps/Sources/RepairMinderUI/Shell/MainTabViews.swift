@@ -160,6 +160,9 @@ struct SettingsView: View {
                 }
             }
             Section {
+                NavigationLink("Delete Account") { DeleteAccountView(model: model.deleteAccountModel()) }
+            }
+            Section {
                 Button(role: .destructive) {
                     Task { await model.signOut() }
                 } label: {
