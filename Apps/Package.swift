@@ -23,12 +23,13 @@ let appleStandIns: [Target] = [
     .target(
         name: "LocalAuthentication", dependencies: ["StandInAvailability"], path: "StandIns/LocalAuthentication",
         swiftSettings: standInSettings),
+    .target(name: "Network", dependencies: ["StandInAvailability"], path: "StandIns/Network", swiftSettings: standInSettings),
     .target(
         name: "SwiftUI", dependencies: ["Combine", "UIKit", "StandInAvailability"], path: "StandIns/SwiftUI",
         swiftSettings: standInSettings),
 ]
 let screenFrameworks: [Target.Dependency] = [
-    "SwiftUI", "Combine", "UIKit", "UserNotifications", "AuthenticationServices", "LocalAuthentication",
+    "SwiftUI", "Combine", "UIKit", "UserNotifications", "AuthenticationServices", "LocalAuthentication", "Network",
 ]
 let screenSettings: [SwiftSetting] = [.define("SWIFTUI_STAND_IN")]
 // No App Store here: the privacy manifest ships only in an Apple platform's bundle.

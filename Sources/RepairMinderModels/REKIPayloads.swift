@@ -103,6 +103,19 @@ extension REKIResetPasswordRequest: WireRequest {
     }
 }
 
+/// `DELETE /auth/me` body (docs/API.md §10): the account's password, asked again.
+public struct REKIDeleteAccountRequest: Codable, Sendable, Equatable {
+    public var password: String
+    public init(password: String) { self.password = password }
+}
+
+extension REKIDeleteAccountRequest: WireRequest {
+    public static var unknownFields: UnknownFields { .tolerated }
+    public static let fields: [RequestField<Self>] = [.string("password", \.password, FieldRules.secret)]
+    /// Not a demo password: trying the example must not delete the account schemathesis uses.
+    public static var example: REKIDeleteAccountRequest { REKIDeleteAccountRequest(password: "not the password") }
+}
+
 /// Every REKI failure: `{"statusCode": 401, "message": "Invalid credentials", "timestamp": "..."}`.
 public struct REKIErrorBody: Codable, Sendable, Equatable {
     public var statusCode: Int

@@ -42,6 +42,22 @@ import FoundationNetworking
         }
     }
 
+    @Test func deleteAccountEndsTheSessionHereAndThere() async throws {
+        let server = try await LiveServer()
+        try await server.run { url in
+            let store = InMemoryCredentialStore()
+            let client = server.rekiClient(url, store: store)
+            _ = try await client.register(email: Self.email, password: Self.password)
+            let tokens = try #require(try store.rekiCredentials())
+            await #expect(throws: APIError.self) { try await client.deleteAccount(password: "not it") }
+            #expect(try await client.isSignedIn)
+            try await client.deleteAccount(password: Self.password)
+            #expect(try await client.isSignedIn == false)
+            #expect(try await Self.post(url, "/auth/refresh", ["refreshToken": tokens.refreshToken]) == 401)
+            _ = try await client.register(email: Self.email, password: Self.password)
+        }
+    }
+
     @Test func registerMeRefreshLogout() async throws {
         let server = try await LiveServer()
         try await server.run { url in

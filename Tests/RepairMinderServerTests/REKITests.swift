@@ -109,6 +109,33 @@ import Testing
         }
     }
 
+    /// `DELETE /auth/me`: the password again; then nothing of the account is left, its tokens
+    /// are refused and the address registers again.
+    @Test func deletingTheAccountLeavesNothing() async throws {
+        let server = try await TestServer()
+        try await server.run(.live) { client in
+            let registered = try await register(client)
+            let other = try await client.post("/auth/login", ["email": Self.email, "password": Self.password])
+            let token = registered.top("access_token")
+            try await client.send(.delete, "/auth/me", json: #"{"password":"wrong"}"#, bearer: token)
+                .expectREKIFailure(.unauthorized, "Invalid credentials")
+            try await client.send(.delete, "/auth/me", json: "{}", bearer: token).expectREKIFailure(.badRequest, "password is required")
+            try await client.send(.delete, "/auth/me", json: #"{"password":"\#(Self.password)"}"#).expectREKIFailure(.unauthorized, "Unauthorized")
+            #expect(try await count(server, "reki_users") == 1)
+
+            let deleted = try await client.send(.delete, "/auth/me", json: #"{"password":"\#(Self.password)"}"#, bearer: token)
+            #expect(deleted.status == .ok)
+            #expect(deleted.json as NSDictionary == ["message": "success"])
+            for table in ["reki_users", "reki_sessions", "reki_refresh_tokens"] { #expect(try await count(server, table) == 0, "\(table)") }
+            for session in [registered, other] {
+                try await client.send(.get, "/auth/me", bearer: session.top("access_token")).expectREKIFailure(.unauthorized, "Unauthorized")
+                try await client.post("/auth/refresh", ["refreshToken": session.top("refresh_token") ?? ""])
+                    .expectREKIFailure(.unauthorized, "Unauthorized")
+            }
+            _ = try await register(client)
+        }
+    }
+
     @Test func wrongPasswordAndUnknownEmailAnswerTheSame() async throws {
         let server = try await TestServer()
         try await server.run(.live) { client in

@@ -58,6 +58,9 @@ public final class AppModel {
     /// The credential store could not be read at launch (`Screen.credentialsUnreadable`).
     public private(set) var credentialsUnreadable = false
     @ObservationIgnored private var keepingFresh: Task<Void, Never>?
+    /// The device has no usable network path (`NetworkPathMonitoring`): the foreground refresh
+    /// waits for it. Screens may say so ("You're offline").
+    public private(set) var isOffline = false
     /// Whether the app is in the foreground (`appBecameActive` until `appWillResignActive`).
     @ObservationIgnored private var isActive = false
     /// What the foreground refresh reads the time from and sleeps on.
@@ -68,10 +71,11 @@ public final class AppModel {
     ///   `config`: the app configuration, fetched from the server at launch. `lock`: asks for
     ///   Face ID or Touch ID before the stored session is used (when the person turned it on).
     ///   `clock`: the time and the sleeping of the foreground refresh (and of push registration's
-    ///   retries); the wall clock unless a test moves one by hand.
+    ///   retries); the wall clock unless a test moves one by hand. `network`: the device's network
+    ///   path (`SystemNetworkPathMonitor` in an app): refreshes pause while it is unsatisfied.
     public init(
         api: APIClient, push system: (any PushSystem)? = nil, passkeys: (any PasskeyAuthenticator)? = nil, config: ConfigStore? = nil,
-        lock: BiometricLock? = nil, clock: SDKClock = .system
+        lock: BiometricLock? = nil, clock: SDKClock = .system, network: (any NetworkPathMonitoring)? = nil
     ) {
         self.api = api
         self.clock = clock
@@ -96,6 +100,29 @@ public final class AppModel {
                 guard let self else { return }
                 if let notice = state.notice { self.notice = notice }
             }
+        }
+        if let paths = network?.statuses() {
+            Task { [weak self] in
+                for await status in paths {
+                    guard let self else { return }
+                    self.networkPathChanged(to: status)
+                }
+            }
+        }
+    }
+
+    /// Offline: the foreground refresh stops (its tries would fail). Back online: in the
+    /// foreground, an `.offline` session is checked and the refresh starts again at once.
+    private func networkPathChanged(to status: NetworkPathStatus) {
+        let offline = status == .unsatisfied
+        guard offline != isOffline else { return }
+        isOffline = offline
+        if offline {
+            keepingFresh?.cancel()
+            keepingFresh = nil
+        } else if isActive, hasLaunched || lock == nil, lock?.isLocked != true {
+            Task { await recheckOffline() }
+            keepFresh()
         }
     }
 
@@ -239,7 +266,15 @@ public final class AppModel {
         }
         Task { await recheckOffline() }
         if let push { Task { await push.appBecameActive() } }
+        keepFresh()
+    }
+
+    /// Refreshes a staff session a minute before each expiry, until the app leaves the
+    /// foreground or the network path goes (nothing while it is gone).
+    private func keepFresh() {
         keepingFresh?.cancel()
+        keepingFresh = nil
+        guard !isOffline else { return }
         let (api, clock) = (self.api, self.clock)
         keepingFresh = Task {
             while !Task.isCancelled {

@@ -63,7 +63,9 @@ public final class CustomerAuth {
     /// Keeps the signed-in customer for an offline launch; forgets them once signed out.
     private func rememberProfile() {
         switch state {
-        case .signedIn(let me): try? api.store.saveCustomerProfile(me)
+        case .signedIn(let me):
+            try? api.store.saveCustomerProfile(me)
+            api.userRead(.customer(me))
         case .signedOut: try? api.store.delete(.customerProfile)
         case .offline, .codeSent, .selectingCompany: break
         }

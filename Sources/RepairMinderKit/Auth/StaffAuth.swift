@@ -100,7 +100,9 @@ public final class StaffAuth {
     /// Keeps the signed-in staff member for an offline launch; forgets them once signed out.
     private func rememberProfile() {
         switch state {
-        case .signedIn(let me): try? api.store.saveStaffProfile(me)
+        case .signedIn(let me):
+            try? api.store.saveStaffProfile(me)
+            api.userRead(.staff(me))
         case .signedOut: try? api.store.delete(.staffProfile)
         case .offline, .awaitingSecondFactor, .awaitingMagicCode: break
         }

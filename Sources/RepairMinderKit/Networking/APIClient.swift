@@ -114,6 +114,18 @@ public actor APIClient {
     /// number of listeners may follow it at once (the app's navigation, the auth machines).
     public nonisolated func authStates() -> AsyncStream<AuthState> { announcer.states.stream() }
 
+    /// Who is signed in, as last read from the server; nil when signed out (or not read yet
+    /// after a launch: `restoreSession()` reads it).
+    public nonisolated var signedInUser: SignedInUser? { announcer.users.value ?? nil }
+
+    /// A new listener to who is signed in: the current user first (nil when nobody), then every
+    /// change (a sign-in, a sign-out, the user or their shop read again and different). The
+    /// session's state (`authStates()`) says whether there is a session; this says who it is.
+    public nonisolated func signedInUsers() -> AsyncStream<SignedInUser?> { announcer.users.stream() }
+
+    /// The sign-in machines report who they read as signed in (`SignedInUser`).
+    nonisolated func userRead(_ user: SignedInUser) { announcer.userRead(user) }
+
     /// A new listener to session events (`signedIn`, `tokenRefreshed`, `signedOut`) from now on;
     /// each use of this property is a listener of its own.
     public nonisolated var events: AsyncStream<AuthEvent> { announcer.events.stream() }

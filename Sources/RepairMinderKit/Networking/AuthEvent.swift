@@ -9,6 +9,10 @@ public enum AuthEvent: Sendable, Equatable {
     /// the shop was suspended (or set back to pending) during the session. `StaffAuth` moves
     /// to the quarantine screen (docs/API.md §4); the session itself goes on.
     case quarantined(APIError.QuarantineStatus)
+    /// Who is signed in was read and differs from before: at sign-in, and whenever the app
+    /// reads the user again (`reload()`, a password set, the shop's status). Also replayed by
+    /// `APIClient.signedInUsers()`.
+    case userUpdated(SignedInUser)
 }
 
 /// Why a session ended.

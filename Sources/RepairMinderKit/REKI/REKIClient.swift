@@ -68,6 +68,13 @@ public actor REKIClient {
         try await session.end()
     }
 
+    /// Deletes the account for good with its password (seed 002: "clear tokens on account
+    /// deletion"): every session ends on the server, and this one is forgotten here.
+    public func deleteAccount(password: String) async throws {
+        _ = try await sendSignedIn(Routes.reki.deleteAccount, REKIDeleteAccountRequest(password: password))
+        try await session.end()
+    }
+
     /// Asks for a reset link; the server answers the same for every address.
     @discardableResult
     public func requestPasswordReset(email: String) async throws -> String {

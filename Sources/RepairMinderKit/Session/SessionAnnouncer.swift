@@ -7,6 +7,16 @@ struct SessionAnnouncer: Sendable {
     let states: Broadcast<AuthState>
     let events = Broadcast<AuthEvent>()
     let enrolment: Broadcast<EnrolmentStatus>
+    /// Who is signed in (nil: nobody, or not read from the server yet), replayed.
+    let users = Broadcast<SignedInUser?>(replaying: .some(nil))
+
+    /// The sign-in machines read who is signed in (a sign-in, `reload()`, a change they made):
+    /// announced when it differs from what was announced before.
+    func userRead(_ user: SignedInUser) {
+        guard users.value != .some(user) else { return }
+        users.send(user)
+        events.send(.userUpdated(user))
+    }
 
     /// A staff sign-in is announced with what its token response said of the shop's policy.
     func signedIn(_ role: AppRole, enrolment status: EnrolmentStatus = .fullAccess) {
@@ -17,6 +27,7 @@ struct SessionAnnouncer: Sendable {
 
     func signedOut(_ role: AppRole, reason: SignOutReason) {
         if role == .staff { enrolment.send(.fullAccess) }
+        users.send(nil)
         states.send(.signedOut(reason: reason))
         events.send(.signedOut(role: role, reason: reason))
     }

@@ -21,6 +21,9 @@ extension Routes {
         public let me = Route<EmptyPayload, REKIUser>(.get, "/auth/me", .reki, "The signed-in REKI user", format: .plain)
         public let logout = Route<EmptyPayload, MessageResponse>(
             .post, "/auth/logout", .reki, "End the session: its refresh and access tokens stop working", format: .plain)
+        public let deleteAccount = Route<REKIDeleteAccountRequest, MessageResponse>(
+            .delete, "/auth/me", .reki, "Delete the REKI account: every session ends and the address is free again",
+            budgets: [.clientIP], format: .plain, failures: [.invalidCredentials])
         public let forgotPassword = Route<ForgotPasswordRequest, MessageResponse>(
             .post, "/auth/forgot-password", .none, "Email a password reset link (the same answer for every address)",
             budgets: [.clientIP, .codeEmails(by: .bodyEmail, namespace: "reki")], format: .plain)

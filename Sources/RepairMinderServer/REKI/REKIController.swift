@@ -24,6 +24,7 @@ struct REKIController {
         routes.on(Routes.reki.refresh, use: refresh)
         routes.on(Routes.reki.me, use: me)
         routes.on(Routes.reki.logout, use: logout)
+        routes.on(Routes.reki.deleteAccount, use: deleteAccount)
         routes.on(Routes.reki.forgotPassword, use: forgotPassword)
         routes.on(Routes.reki.resetPassword, use: resetPassword)
     }
@@ -98,6 +99,27 @@ struct REKIController {
         // Whether the session was still live does not change the answer.
         _ = try await revocation.transaction {
             try await $0.revoke(session: session, realm: .reki, reason: "logout", device: device, now: now)
+        }
+        return MessageResponse(message: "success")
+    }
+
+    /// The password again, then in one transaction every session ended and the account with
+    /// its sessions, refresh tokens and reset links deleted: REKI keeps no audit log, so
+    /// nothing of it stays (docs/API.md §10).
+    @Sendable func deleteAccount(_ call: RouteCall<REKIDeleteAccountRequest>) async throws -> MessageResponse {
+        let user = try call.rekiUser.user
+        guard try await hasher.verify(call.body.password, against: user.passwordHash) != nil else { throw APIError.invalidCredentials }
+        let now = clock.now()
+        try await revocation.transaction { deleting in
+            try await deleting.revokeAll(ofUser: user.id, realm: .reki, reason: "account_deleted", device: nil, now: now)
+            let db = deleting.db
+            try await db.raw(
+                "DELETE FROM reki_refresh_tokens WHERE session_id IN (SELECT id FROM reki_sessions WHERE user_id = \(bind: user.id))"
+            ).run()
+            for table in ["reki_sessions", "reki_password_resets"] {
+                try await db.raw("DELETE FROM \(ident: table) WHERE user_id = \(bind: user.id)").run()
+            }
+            try await db.raw("DELETE FROM reki_users WHERE id = \(bind: user.id)").run()
         }
         return MessageResponse(message: "success")
     }

@@ -22,8 +22,9 @@ struct REKICommand: AsyncParsableCommand {
               repairminder reki login --email you@example.com
               repairminder reki me
               repairminder reki logout
+              repairminder reki delete-account
             """,
-        subcommands: [Register.self, Login.self, Me.self, Logout.self])
+        subcommands: [Register.self, Login.self, Me.self, Logout.self, DeleteAccount.self])
 
     struct Register: AsyncParsableCommand, SendsRoutes {
         static let sends: [any ErasableRoute] = [Routes.reki.register]
@@ -88,6 +89,33 @@ struct REKICommand: AsyncParsableCommand {
             let context = try ClientContext(server: connection.server)
             try await context.run(signInHint: REKICommand.signInHint) {
                 say(REKICommand.describe(try await context.reki.me()))
+            }
+        }
+    }
+
+    struct DeleteAccount: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.reki.deleteAccount]
+        static let configuration = CommandConfiguration(
+            commandName: "delete-account",
+            abstract: "Delete the signed-in REKI account for good (its password is asked again).",
+            discussion: """
+                Every session of the account ends and nothing of it is kept; the address can \
+                register again.
+
+                EXAMPLES:
+                  repairminder reki delete-account
+                  echo 'violet kettle 1987' | repairminder reki delete-account
+                """)
+        @OptionGroup var connection: ServerOptions
+
+        func run() async throws {
+            let context = try ClientContext(server: connection.server)
+            try await context.run(signInHint: REKICommand.signInHint) {
+                guard let password = Terminal.askSecret("Password: "), !password.isEmpty else {
+                    throw ClientInputError("a password is required (the first line of standard input in scripts)")
+                }
+                try await context.reki.deleteAccount(password: password)
+                Terminal.note("Your REKI account has been deleted.")
             }
         }
     }

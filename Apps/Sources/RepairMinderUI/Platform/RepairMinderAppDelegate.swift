@@ -52,7 +52,8 @@ open class RepairMinderAppDelegate: NSObject, UIApplicationDelegate, UNUserNotif
         let config = try? ConfigStore(baseURL: Self.serverURL, cacheDirectory: caches, transport: transport)
         // The Face ID / Touch ID lock, off until the person turns it on in Settings.
         let lock = BiometricLock(authenticator: LocalAuthenticationAuthenticator())
-        app = AppModel(api: api, push: SystemPushNotifications(), passkeys: passkeys, config: config, lock: lock)
+        app = AppModel(
+            api: api, push: SystemPushNotifications(), passkeys: passkeys, config: config, lock: lock, network: SystemNetworkPathMonitor())
         super.init()
     }
 
