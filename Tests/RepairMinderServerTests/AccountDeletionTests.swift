@@ -88,6 +88,21 @@ import Testing
         }
     }
 
+    /// Guessing the password here runs into the per-account failure budget (§7), as a login's does.
+    @Test func wrongPasswordsAreCountedLikeLogins() async throws {
+        let server = try await TestServer { $0.loginFailureLimit = 3 }
+        try await server.run { client in
+            let token = try #require(try await client.signIn(engineer, DemoFixtures.engineerPassword).string("token"))
+            for _ in 1...3 {
+                try await delete(client, #"{"password":"wrong"}"#, bearer: token).expectFailure(.unauthorized, "INVALID_CREDENTIALS")
+            }
+            try await delete(client, #"{"password":"\#(DemoFixtures.engineerPassword)"}"#, bearer: token)
+                .expectFailure(.tooManyRequests, "RATE_LIMITED")
+            #expect(try await client.send(.get, "/api/auth/me", bearer: token).status == .ok)
+            #expect(try await count(server, "activity_log WHERE type =", "account_deleted") == 0)
+        }
+    }
+
     @Test func aShopsLastActiveAdminIsRefusedWhileOthersRemain() async throws {
         let server = try await TestServer()
         try await server.run { client in

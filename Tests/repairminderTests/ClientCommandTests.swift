@@ -302,14 +302,19 @@ import Testing
         #expect(try server.client(["reki", "me"]).output == register.output)
     }
 
+    /// `register` of Ada and her shop Fixit Phones, signing the tool in as her.
+    private static func registerFixitPhones(_ server: Server, _ email: String) throws -> (status: Int32, output: String, error: String) {
+        try server.client(
+            ["register", "--company", "Fixit Phones", "--first-name", "Ada", "--last-name", "Lovelace", "--email", email, "--server", server.url],
+            input: [{ _ in "violet kettle 1987 drum" }, { _ in try server.latestCode(to: email) }])
+    }
+
     /// `account export` writes the JSON; `account delete` wants --yes from a script and, for the
     /// shop's only member, --close-shop; then the tool is signed out and the address is free.
     @Test func accountExportAndDelete() async throws {
         let server = try Server()
         let email = "ada@fixit.test"
-        let register = try server.client(
-            ["register", "--company", "Fixit Phones", "--first-name", "Ada", "--last-name", "Lovelace", "--email", email, "--server", server.url],
-            input: [{ _ in "violet kettle 1987 drum" }, { _ in try server.latestCode(to: email) }])
+        let register = try Self.registerFixitPhones(server, email)
         #expect(register.status == 0, "\(register.error)")
         let export = try server.client(["account", "export"])
         #expect(export.status == 0, "\(export.error)")
@@ -332,9 +337,7 @@ import Testing
     @Test func registerSessionsAndPasswords() async throws {
         let server = try Server()
         let email = "ada@fixit.test"
-        let register = try server.client(
-            ["register", "--company", "Fixit Phones", "--first-name", "Ada", "--last-name", "Lovelace", "--email", email, "--server", server.url],
-            input: [{ _ in "violet kettle 1987 drum" }, { _ in try server.latestCode(to: email) }])
+        let register = try Self.registerFixitPhones(server, email)
         #expect(register.status == 0, "\(register.error)")
         #expect(register.error.contains("Registered and signed in as Ada Lovelace <ada@fixit.test>, admin at Fixit Phones (pending_approval)"))
         let sessions = try server.client(["sessions"])

@@ -82,7 +82,7 @@ extension CompanySummary {
     static func all(where condition: SQLQueryString, on db: any SQLDatabase) async throws -> [CompanySummary] {
         try await db.raw(
             """
-            SELECT c.id, c.name, c.status, c.created_at, (SELECT COUNT(*) FROM users u WHERE u.company_id = c.id) AS staff
+            SELECT c.id, c.name, c.status, c.created_at, (SELECT COUNT(*) FROM users u WHERE u.company_id = c.id AND u.deleted_at IS NULL) AS staff
             FROM companies c WHERE \(condition) ORDER BY c.created_at, c.name
             """
         ).all().map(CompanySummary.init(row:))

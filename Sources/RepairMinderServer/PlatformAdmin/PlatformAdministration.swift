@@ -96,8 +96,8 @@ struct PlatformAdministration: Sendable {
     /// A shop's row with its counts and its first admin.
     private static let columns: SQLQueryString = """
         c.id, c.name, c.status, c.created_at, c.client_count,
-        (SELECT COUNT(*) FROM users u WHERE u.company_id = c.id) AS staff_count,
-        (SELECT u.email FROM users u WHERE u.company_id = c.id AND u.role IN ('admin', 'master_admin')
+        (SELECT COUNT(*) FROM users u WHERE u.company_id = c.id AND u.deleted_at IS NULL) AS staff_count,
+        (SELECT u.email FROM users u WHERE u.company_id = c.id AND u.role IN ('admin', 'master_admin') AND u.deleted_at IS NULL
             ORDER BY u.created_at, u.id LIMIT 1) AS owner_email
         """
 
