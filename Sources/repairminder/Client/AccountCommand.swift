@@ -8,6 +8,13 @@ struct AccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "account",
         abstract: "Delete your account, or export what the server keeps about it.",
+        discussion: """
+            Your own account, whoever you are signed in as (docs/API.md §9.5).
+
+            EXAMPLES:
+              repairminder account export --output my-account.json
+              repairminder account delete
+            """,
         subcommands: [Delete.self, Export.self])
 
     struct Delete: MainActorClientCommand, SendsRoutes {
