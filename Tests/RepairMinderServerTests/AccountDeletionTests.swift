@@ -200,7 +200,14 @@ import Testing
             try await client.send(.delete, "/api/customer/auth/me", bearer: stale).expectFailure(.forbidden, "REAUTHENTICATION_REQUIRED")
             #expect(try await count(server, "clients WHERE deleted_at IS NULL AND email =", email) == 2)
 
-            let token = try #require(try await client.customerSignIn(email, companyName: "Acme Repairs").string("token"))
+            let signedIn = try await client.customerSignIn(email, companyName: "Acme Repairs")
+            let token = try #require(signedIn.string("token"))
+            // The shop's staff change the record: their event names the address.
+            let clientId = try #require((signedIn.data["client"] as? [String: Any])?["id"] as? String)
+            let admin = try #require(try await client.signIn().string("token"))
+            #expect(try await client.send(.patch, "/api/clients/\(clientId)", json: #"{"notes":"Prefers email"}"#, bearer: admin).status == .ok)
+            #expect(try await count(server, "activity_log WHERE type = 'client_updated' AND detail LIKE", "%" + email + "%") == 1)
+
             let deleted = try await client.send(.delete, "/api/customer/auth/me", bearer: token)
             #expect(deleted.status == .ok)
             #expect(deleted.string("message") == "Your account has been deleted")
@@ -212,6 +219,7 @@ import Testing
             #expect(try await count(server, "clients WHERE first_name IS NULL AND deleted_email IS NULL AND email LIKE", "deleted:%") == 2)
             #expect(try await count(server, "activity_log WHERE type =", "customer_account_deleted") == 2)
             #expect(try await count(server, "activity_log WHERE detail LIKE", "%" + email + "%") == 0)
+            #expect(try await count(server, "activity_log WHERE type = 'client_updated' AND detail =", #"{"clientId":"\#(clientId)"}"#) == 1)
             // The address no longer signs in anywhere: no code is mailed.
             let mailsBefore = try await client.mail(to: email).count
             #expect(try await client.post("/api/customer/auth/request-magic-link", ["email": email]).status == .ok)

@@ -67,6 +67,10 @@ public struct RepairMinderRootView: View {
         .overlay(alignment: .top) {
             if let problem = app.launchProblem {
                 Text(problem).font(.callout).padding().background(.thinMaterial, in: .rect(cornerRadius: 8)).padding()
+            } else if app.isOffline {
+                // The network path is gone (`SystemNetworkPathMonitor`): requests would fail.
+                Label("You're offline", systemImage: "wifi.slash")
+                    .font(.callout).padding().background(.thinMaterial, in: .rect(cornerRadius: 8)).padding()
             }
         }
         .alert("Signed out", isPresented: .constant(app.notice != nil), presenting: app.notice) { _ in
