@@ -13,6 +13,8 @@ public enum Permission: String, Sendable, Hashable, CaseIterable {
     case usersManage = "users:manage"
     /// Change the shop's own settings.
     case companyManage = "company:manage"
+    /// Register the shop's connected apps: OAuth clients that sign its staff in (§16.1).
+    case appsManage = "apps:manage"
     /// Administer every shop of the platform.
     case companiesManage = "companies:manage"
 }
@@ -30,8 +32,8 @@ extension UserRole {
         case .engineer: engineer
         case .seniorEngineer: engineer + [.ordersWrite, .enquiriesWrite]
         case .office: office + [.devicesRead]
-        case .admin: sorted(engineer + office + [.usersManage, .companyManage])
-        case .masterAdmin: sorted(engineer + office + [.usersManage, .companyManage, .companiesManage])
+        case .admin: sorted(engineer + office + [.usersManage, .companyManage, .appsManage])
+        case .masterAdmin: sorted(engineer + office + [.usersManage, .companyManage, .appsManage, .companiesManage])
         case .unknown: []
         }
     }

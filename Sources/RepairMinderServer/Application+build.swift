@@ -217,6 +217,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         administration: PlatformAdministration(database: database), users: PlatformUsers(database: database, revocation: revocation),
         audit: PlatformAudit(database: database), database: database, clock: clock)
     platformAdmin.mount(on: routes)
+    OAuthAppController(store: OAuthAppStore(database: database), clock: clock).mount(on: routes)
     let totp = TOTPController(app: authenticatorApp, clock: clock)
     totp.mount(on: routes)
     CustomerAuthController(

@@ -29,7 +29,7 @@ struct RepairMinderCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, ConfigCommand.self, MigrateCommand.self, SeedCommand.self, OutboxCommand.self,
             OpenAPICommand.self, MailCommand.self, AuditCommand.self, CompanyCommand.self, AdminCommand.self, LoginCommand.self, WhoamiCommand.self, LogoutCommand.self, TOTPCommand.self, PasskeysCommand.self, RegisterCommand.self, AccountCommand.self,
-            PasswordCommand.self, SessionsCommand.self, ActivityCommand.self, TeamCommand.self, InvitationCommand.self, PolicyCommand.self, ClientsCommand.self, REKICommand.self, KeysCommand.self, BackupCommand.self, RestoreCommand.self,
+            PasswordCommand.self, SessionsCommand.self, ActivityCommand.self, TeamCommand.self, InvitationCommand.self, PolicyCommand.self, AppsCommand.self, ClientsCommand.self, REKICommand.self, KeysCommand.self, BackupCommand.self, RestoreCommand.self,
         ]
     )
 

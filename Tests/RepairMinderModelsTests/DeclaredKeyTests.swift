@@ -66,7 +66,7 @@ import Testing
         case .integer(let minimum, _): return .number(Double(minimum ?? 1))
         case .number: return .number(1.5)
         case .boolean: return true
-        case .array(let items): return .array([try sample(items)])
+        case .array(let items, _): return .array([try sample(items)])
         case .object(let properties, _):
             return .object(Dictionary(uniqueKeysWithValues: try properties.map { ($0.name, try sample($0.schema)) }))
         case .nullable(let inner): return try sample(inner)

@@ -12,7 +12,7 @@ import Testing
         ("sixDigitCode", FieldRules.sixDigitCode), ("secondFactorCode", FieldRules.secondFactorCode),
         ("challengeToken", FieldRules.challengeToken), ("refreshToken", FieldRules.refreshToken),
         ("deviceToken", FieldRules.deviceToken), ("newPassword", FieldRules.newPassword),
-        ("text(maxLength: 100)", FieldRules.text(maxLength: 100)),
+        ("text(maxLength: 100)", FieldRules.text(maxLength: 100)), ("redirectUri", OAuthRedirectURI.rule), ("scope", OAuthScope.rule),
     ]
 
     static let samples: [String] = {
@@ -22,6 +22,9 @@ import Testing
             "ABCD23456", "ada@acme.test", " Ada@Acme.Test\n", "ada@acme", "@acme.test", "ada@@acme.test", "ada@.test",
             "ada@acme..test", "a da@acme.test", "ada\u{202E}@acme.test", "ada\u{0}@acme.test", "ädä@äcme.test",
             "ada@acme.test\u{A0}", "x1<ada@acme.test>", "😀@acme.test",
+            "https://app.test/cb", " https://app.test/cb", "https://app.test/c b", "https://app.test/cb#x", "https://*.app.test",
+            "http://127.0.0.1", "http://127.0.0.1:5000/cb", "http://[::1]/", "http://127.0.0.10/cb", "https://app.test/é",
+            "openid", "clients:read", " openid",
         ]
         for count in [63, 64, 65, 100, 101, 128, 129, 254, 255, 512, 513, 1024, 1025] {
             samples.append(String(repeating: "a", count: count))
@@ -86,6 +89,36 @@ import Testing
                 #expect(!properties.isEmpty, "\(body.schemaName) declares no fields")
                 #expect(Set(properties.map(\.name)).count == properties.count, "\(body.schemaName) lists a field twice")
             }
+        }
+    }
+}
+
+/// Redirect URIs (docs/API.md §16.1): what may be registered, and what a request must send to match.
+@Suite struct RedirectURIRuleTests {
+    @Test func onlyHTTPSOrLoopbackWithoutFragmentsOrWildcards() {
+        for good in ["https://app.test/cb", "https://app.test:8443/cb?x=1", "http://127.0.0.1/cb", "http://127.0.0.1:5000/cb", "http://[::1]:5000/"] {
+            #expect(OAuthRedirectURI.problem(good) == nil, "\(good)")
+            #expect((try? OAuthRedirectURI.rule.check(good, "uri")) != nil, "\(good)")
+        }
+        for bad in [
+            "http://app.test/cb", "https://app.test/cb#x", "https://*.app.test/cb", "http://localhost/cb", "app:/cb",
+            "https://u:p@app.test/cb", "https:///cb", "/cb", "http://127.0.0.1.evil.test/cb",
+        ] {
+            #expect(OAuthRedirectURI.problem(bad) != nil, "\(bad)")
+        }
+    }
+
+    @Test func matchingIsExactButForALoopbackPort() {
+        let web = "https://app.test/cb", native = "http://127.0.0.1/cb"
+        #expect(OAuthRedirectURI.matches(web, registered: web))
+        for nearMiss in ["https://app.test/cb/", "https://app.test:444/cb", "https://app.test/cb?x=1", "https://APP.test/cb", "http://app.test/cb"] {
+            #expect(!OAuthRedirectURI.matches(nearMiss, registered: web), "\(nearMiss)")
+        }
+        #expect(OAuthRedirectURI.matches("http://127.0.0.1:53122/cb", registered: native))
+        #expect(OAuthRedirectURI.matches("http://127.0.0.1:53122/cb", registered: "http://127.0.0.1:8000/cb"))
+        for nearMiss in ["http://127.0.0.1:53122/cb/", "http://127.0.0.1:53122/cb?x", "http://[::1]:53122/cb", "http://localhost:53122/cb",
+                         "http://u@127.0.0.1:53122/cb"] {
+            #expect(!OAuthRedirectURI.matches(nearMiss, registered: native), "\(nearMiss)")
         }
     }
 }

@@ -184,8 +184,9 @@ enum SchemaChecker {
         case .string(let rules):
             guard case .string(let text) = value else { return ["\(path): \(value) is not a string"] }
             return stringProblems(text, rules, at: path)
-        case .array(let items):
+        case .array(let items, let maxItems):
             guard case .array(let elements) = value else { return ["\(path): \(value) is not an array"] }
+            if let maxItems, elements.count > maxItems { return ["\(path): \(elements.count) items, more than \(maxItems)"] }
             return elements.enumerated().flatMap { index, element in
                 problems(element, items, at: "\(path)[\(index)]", depth: depth)
             }

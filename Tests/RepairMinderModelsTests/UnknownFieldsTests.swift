@@ -8,7 +8,7 @@ import Testing
 @Suite struct UnknownFieldsTests {
     /// The features of §11 onwards: every body of theirs refuses what it does not know.
     static let strictFeatures = [
-        Routes.passkeys.name, Routes.team.name, Routes.securityPolicy.name, Routes.clients.name, Routes.platformAdmin.name,
+        Routes.passkeys.name, Routes.team.name, Routes.securityPolicy.name, Routes.clients.name, Routes.platformAdmin.name, Routes.apps.name,
     ]
     /// Routes added to the older features later, as strict as the new features (§9.5).
     static let strictRoutes = [Routes.accountLifecycle.deleteAccount.description]

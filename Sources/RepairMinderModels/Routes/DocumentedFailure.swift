@@ -57,6 +57,10 @@ public struct DocumentedFailure: Sendable, Hashable {
     public static let passkeyRefused = DocumentedFailure(400, .passkeyInvalid)
     public static let passkeyLimit = DocumentedFailure(409, .passkeyLimit)
 
+    // Connected apps (§16).
+    public static let appLimit = DocumentedFailure(409, .appLimit)
+    public static let appHasNoSecret = DocumentedFailure(409, .appHasNoSecret)
+
     // Quarantine and the shop's policy (§4, §13).
     public static let accountPendingApproval = DocumentedFailure(403, .accountPendingApproval)
     public static let accountSuspended = DocumentedFailure(403, .accountSuspended)

@@ -50,6 +50,10 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let passkeyInvalid = ErrorCode(rawValue: "PASSKEY_INVALID")
     public static let passkeyLimit = ErrorCode(rawValue: "PASSKEY_LIMIT")
 
+    // Connected apps (§16).
+    public static let appLimit = ErrorCode(rawValue: "APP_LIMIT")
+    public static let appHasNoSecret = ErrorCode(rawValue: "APP_HAS_NO_SECRET")
+
     // Quarantine (§4).
     public static let accountPendingApproval = ErrorCode(rawValue: "ACCOUNT_PENDING_APPROVAL")
     public static let accountSuspended = ErrorCode(rawValue: "ACCOUNT_SUSPENDED")

@@ -5,7 +5,7 @@ public enum Routes {
     /// (`RouteFeature.routes`); this list is the one place a new feature is added.
     public static let features: [any RouteFeature] = [
         staffAuth, passkeys, customerAuth, accounts, accountLifecycle, team, securityPolicy, push, `public`, dashboard, devices, orders,
-        clients, platformAdmin, tickets, customerPortal, reki,
+        clients, platformAdmin, apps, tickets, customerPortal, reki,
     ]
 
     /// Every route, served and client-only.

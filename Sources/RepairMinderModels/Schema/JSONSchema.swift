@@ -5,7 +5,8 @@ public indirect enum JSONSchema: Sendable {
     case integer(minimum: Int? = nil, maximum: Int? = nil)
     case number
     case boolean
-    case array(JSONSchema)
+    /// A list of `items`, at most `maxItems` long when given.
+    case array(JSONSchema, maxItems: Int? = nil)
     /// Properties in the order they are documented; `required` names those always present.
     case object([Property], description: String? = nil)
     /// The value or `null`.
@@ -103,7 +104,7 @@ extension JSONSchema {
     public var references: [any WireType.Type] {
         switch self {
         case .reference(let type): [type]
-        case .nullable(let inner), .array(let inner): inner.references
+        case .nullable(let inner), .array(let inner, _): inner.references
         case .oneOf(let choices): choices.flatMap(\.references)
         case .object(let properties, _): properties.flatMap(\.schema.references)
         case .string, .integer, .number, .boolean, .anything: []

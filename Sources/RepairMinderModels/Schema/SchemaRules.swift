@@ -32,5 +32,8 @@ enum WireExample {
     static let refreshToken = "q9Zr4LwT2xVb7NcY1mKs8HdP3fJg6RtE0aUo5iWe-Q_"
     static let challengeToken = "Xk2vN8pQ4rT6wY0aC3eG5iL7nR9sU1xZ_bD-fH2jM4o"
     static let deviceToken = "a3f1c9e07b2d4f6881c5e9d3b7a2f0e4c8d1b6a9e3f7c2d5b0a4e8f1c6d9b3a7"
+    static let appId = "0193b2d4-5e6f-7a81-9b2c-3d4e5f6a7b8c"
+    static let oauthClientId = "rmapp_Vb7NcY1mKs8HdP3fJg6RtE"
+    static let oauthClientSecret = "rmsec_4LwT2xVb7NcY1mKs8HdP3fJg6RtE0aUo5iWe-Q_q9Zr"
     static let logoURL = "https://api.acme.test/api/branding/\(companyId)/logo"
 }

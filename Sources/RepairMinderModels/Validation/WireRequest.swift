@@ -87,6 +87,34 @@ public struct RequestField<Body>: Sendable {
             read: { $0[keyPath: path] }, isGiven: { $0[keyPath: path] != nil })
     }
 
+    /// A list of strings that must be present, at most `maxItems` long, each checked by `rule`
+    /// (a problem names the item: `redirectUris[1] is too long`).
+    public static func list(_ name: String, _ path: WritableKeyPath<Body, [String]> & Sendable, _ rule: StringRule, maxItems: Int) -> Self {
+        RequestField(
+            property: .init(name, .array(rule.schema, maxItems: maxItems)),
+            check: { body throws(FieldProblem) in body[keyPath: path] = try checkList(body[keyPath: path], name, rule, maxItems) })
+    }
+
+    /// A list of strings that may be left out or be `null`, checked as `list` when given.
+    public static func optionalList(_ name: String, _ path: WritableKeyPath<Body, [String]?> & Sendable, _ rule: StringRule, maxItems: Int)
+        -> Self
+    {
+        RequestField(
+            property: .init(name, .nullable(.array(rule.schema, maxItems: maxItems)), required: false),
+            check: { body throws(FieldProblem) in
+                guard let items = body[keyPath: path] else { return }
+                body[keyPath: path] = try checkList(items, name, rule, maxItems)
+            },
+            isGiven: { $0[keyPath: path] != nil })
+    }
+
+    private static func checkList(_ items: [String], _ name: String, _ rule: StringRule, _ maxItems: Int) throws(FieldProblem) -> [String] {
+        guard items.count <= maxItems else { throw FieldProblem("\(name) takes at most \(maxItems) items") }
+        var checked: [String] = []
+        for (index, item) in items.enumerated() { checked.append(try rule.check(item, "\(name)[\(index)]")) }
+        return checked
+    }
+
     /// An object field with rules of its own, checked by them; a problem is named by its path
     /// (`credential.response.signature is required`).
     public static func object<Nested: WireRequest>(_ name: String, _ path: WritableKeyPath<Body, Nested> & Sendable) -> Self {

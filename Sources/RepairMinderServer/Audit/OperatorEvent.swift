@@ -29,6 +29,12 @@ public enum OperatorEventType: String, Sendable, CaseIterable {
     case accountDeleted = "account_deleted"
     /// A customer deleted their account: the shop's client record became anonymous (`detail: {"clientId"}`).
     case customerAccountDeleted = "customer_account_deleted"
+    /// A connected app was registered, changed, deleted, or given a new secret (docs/API.md
+    /// §16.1; `detail: {"clientId", "name"}`, and the changed fields' names for a change).
+    case appRegistered = "app_registered"
+    case appUpdated = "app_updated"
+    case appDeleted = "app_deleted"
+    case appSecretRotated = "app_secret_rotated"
 
     /// The event a change of a shop's status from `before` to `after` is.
     public static func statusChange(from before: String, to after: CompanyStatus) -> OperatorEventType {

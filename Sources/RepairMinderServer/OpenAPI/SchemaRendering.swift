@@ -43,7 +43,10 @@ struct SchemaRendering {
             return .object(members)
         case .number: return ["type": "number"]
         case .boolean: return ["type": "boolean"]
-        case .array(let items): return ["type": "array", "items": render(items)]
+        case .array(let items, let maxItems):
+            var members: [String: JSONValue] = ["type": "array", "items": render(items)]
+            if let maxItems { members["maxItems"] = .number(Double(maxItems)) }
+            return .object(members)
         case .object(let properties, let description):
             var members: [String: JSONValue] = ["type": "object"]
             members["properties"] = .object(

@@ -548,6 +548,32 @@ public enum Migrations {
             // invitations and the shop's policy refer to it by id. No list shows such a row.
             "ALTER TABLE users ADD COLUMN deleted_at DOUBLE PRECISION",
         ]),
+        Step(version: 24, name: "connected apps", statements: [
+            // docs/API.md §16.1: an OAuth client of a shop (`company_id`) or of the platform
+            // (NULL). Lists are JSON arrays, scopes space-separated as OAuth writes them; a
+            // secret is kept as its SHA-256 (256 random bits: no stretching needed), the one it
+            // replaced until `previous_secret_expires_at`.
+            """
+            CREATE TABLE oauth_apps (
+                id TEXT PRIMARY KEY,
+                client_id TEXT NOT NULL UNIQUE,
+                company_id TEXT REFERENCES companies(id),
+                name TEXT NOT NULL,
+                type TEXT NOT NULL,
+                redirect_uris TEXT NOT NULL,
+                post_logout_redirect_uris TEXT NOT NULL,
+                scopes TEXT NOT NULL,
+                first_party INTEGER NOT NULL DEFAULT 0,
+                secret_hash TEXT,
+                previous_secret_hash TEXT,
+                previous_secret_expires_at DOUBLE PRECISION,
+                created_by TEXT,
+                created_at DOUBLE PRECISION NOT NULL,
+                updated_at DOUBLE PRECISION NOT NULL
+            )
+            """,
+            "CREATE INDEX oauth_apps_company ON oauth_apps (company_id, created_at)",
+        ]),
     ]
 
     /// The newest schema this build knows.
