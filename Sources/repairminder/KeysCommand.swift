@@ -83,7 +83,8 @@ struct KeysRotateCommand: ParsableCommand {
               [--jwt-secret <secret>] [<options>]
             """,
         discussion: """
-            Keys that no longer verify anything (replaced longer than an access-token lifetime \
+            Each rotation also adds a new RS256 key, which signs OpenID Connect ID tokens (docs/API.md \
+            §16) on the same schedule. Keys that no longer verify anything (replaced longer than an access-token lifetime \
             ago) are dropped from the file. In a new file the first key signs at once. The \
             token lifetimes (--access-token-ttl, --customer-session-ttl-web, \
             --customer-session-ttl-mobile) must be the servers': they say how long a replaced \
@@ -113,7 +114,7 @@ struct KeysRotateCommand: ParsableCommand {
     var jwtSecret: String?
 
     func validate() throws {
-        guard let algorithm = SigningKeyAlgorithm(rawValue: jwtAlgorithm), algorithm != .hs256 else {
+        guard let algorithm = SigningKeyAlgorithm(rawValue: jwtAlgorithm), [.es256, .eddsa].contains(algorithm) else {
             throw ValidationError("--jwt-algorithm must be ES256 or EdDSA, got \"\(jwtAlgorithm)\"")
         }
         guard keyActivationDelay >= 0 else { throw ValidationError("--key-activation-delay must not be negative") }
@@ -130,7 +131,7 @@ struct KeysRotateCommand: ParsableCommand {
             tokenLifetime: try KeySetOptions.lifetime(of: settings), now: now,
             retiring: jwtSecret ?? settings.jwtSecret)
         let when = added.activatesAt <= now ? "now" : "from \(Self.format(added.activatesAt))"
-        say("Added \(added.algorithm) key \(added.kid) to \(path): published now, signs \(when).")
+        say("Added \(added.algorithm) key \(added.kid) to \(path), and an RS256 key for ID tokens: published now, sign \(when).")
         if !dropped.isEmpty { say("Dropped keys that no longer verify anything: \(dropped.joined(separator: ", ")).") }
         say("Running servers pick it up within 5 seconds; no restart needed.")
     }

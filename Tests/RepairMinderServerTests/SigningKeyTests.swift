@@ -12,9 +12,17 @@ import Testing
 /// §2.6): a key pair of the key set signs, `/.well-known/jwks.json` publishes its public half,
 /// and the audience tells the kinds of token apart.
 @Suite struct SigningKeyTests {
+    /// The access tokens' keys `/.well-known/jwks.json` publishes (the ID tokens' RS256 keys,
+    /// docs/API.md §16, are `idTokenKeys`).
     static func jwks(_ client: TestClient) async throws -> (reply: Reply, keys: [[String: Any]]) {
         let reply = try await client.send(.get, "/.well-known/jwks.json")
-        return (reply, try #require(reply.json["keys"] as? [[String: Any]]))
+        return (reply, try #require(reply.json["keys"] as? [[String: Any]]).filter { $0["alg"] as? String != "RS256" })
+    }
+
+    /// The ID tokens' keys the JWKS publishes.
+    static func idTokenKeys(_ client: TestClient) async throws -> [[String: Any]] {
+        let reply = try await client.send(.get, "/.well-known/jwks.json")
+        return try #require(reply.json["keys"] as? [[String: Any]]).filter { $0["alg"] as? String == "RS256" }
     }
 
     static func parts(of token: String) throws -> (header: [String: Any], claims: [String: Any]) {
@@ -46,6 +54,10 @@ import Testing
             #expect(reply.headers[.contentType] == "application/json")
             // Only the new key pair: the test's HS256 secret is never published.
             #expect(keys.count == 1)
+            // Beside it, the ID tokens' RS256 key, its public half only.
+            let idKeys = try await Self.idTokenKeys(client)
+            #expect(idKeys.count == 1 && idKeys.allSatisfy { $0["kty"] as? String == "RSA" && $0["n"] != nil && $0["e"] as? String == "AQAB" })
+            #expect(idKeys.allSatisfy { $0["d"] == nil && $0["p"] == nil && $0["q"] == nil && $0["use"] as? String == "sig" })
             let key = try #require(keys.first)
             let header = try Self.parts(of: token).header
             #expect(key["kid"] as? String == header["kid"] as? String)
@@ -91,7 +103,12 @@ import Testing
         #expect(first == again)
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
-        #expect(first.keys.count == 1 && first.keys[0].alg == .es256 && first.keys[0].d != nil)
+        #expect(first.keys.count == 2 && first.keys[0].alg == .es256 && first.keys[0].d != nil)
+        // And the ID tokens' key: RS256, 2048 bits, its private members stored as RFC 7518 names them.
+        let rsa = first.keys[1]
+        #expect(rsa.alg == .rs256 && rsa.kty == "RSA" && rsa.n.flatMap { Data(base64URLEncoded: $0) }?.count == 256)
+        #expect([rsa.d, rsa.p, rsa.q, rsa.dp, rsa.dq, rsa.qi].allSatisfy { $0 != nil })
+        #expect(first.idTokenKey(at: 100)?.kid == rsa.kid && first.signingKey(at: 100)?.kid == first.keys[0].kid)
     }
 
     /// Switching from HS256 signs nobody out: a token of the secret keeps working until it
@@ -103,6 +120,7 @@ import Testing
             saved.value = try #require(try await client.signIn().string("token"))
             let (_, keys) = try await Self.jwks(client)
             #expect(keys.isEmpty)
+            #expect(try await Self.idTokenKeys(client).isEmpty)
         } then: { client in
             #expect(try await client.send(.get, "/api/auth/me", bearer: saved.value).status == .ok)
             let fresh = try #require(try await client.signIn().string("token"))
@@ -269,13 +287,19 @@ import Testing
             }
             try await b.send(.get, "/api/customer/auth/me", bearer: customer).expectFailure(.unauthorized, "UNAUTHORIZED")
             let listed = try SigningKeyAdministration.list(path: path, tokenLifetime: lifetime, now: server.clock.now)
-            // (The tests' HS256 secret is in the set too, retired when the set was made.)
-            #expect(listed.filter { $0.algorithm != "HS256" }.map(\.state) == [.retired(verifiesUntil: added.activatesAt + lifetime), .signing])
+            // (The tests' HS256 secret is in the set too, retired when the set was made.) The ID
+            // tokens' keys rotate beside the access tokens', each family on its own.
+            let retired = SigningKeyAdministration.KeyStatus.State.retired(verifiesUntil: added.activatesAt + lifetime)
+            #expect(listed.filter { $0.algorithm == "ES256" }.map(\.state) == [retired, .signing])
+            #expect(listed.filter { $0.algorithm == "RS256" }.map(\.state) == [retired, .signing])
+            let idTokenKey = try #require(listed.last { $0.algorithm == "RS256" }?.kid)
             // The next rotation drops the old keys from the file.
             let next = try SigningKeyAdministration.rotate(
                 path: path, algorithm: .eddsa, activationDelay: 0, tokenLifetime: lifetime, now: server.clock.now)
-            #expect(next.dropped.contains(old) && next.dropped.count == 2)
-            #expect(try SigningKeyFile.load(path).keys.map(\.kid) == [added.kid, next.added.kid])
+            #expect(next.dropped.contains(old) && next.dropped.count == 3)
+            let kept = try SigningKeyFile.load(path).keys
+            #expect(kept.filter { $0.alg != .rs256 }.map(\.kid) == [added.kid, next.added.kid])
+            #expect(kept.filter { $0.alg == .rs256 }.count == 2 && kept.contains { $0.kid == idTokenKey })
         }
     }
 

@@ -78,6 +78,7 @@ public struct ServerHarness: Sendable {
         if TestPostgres.isAvailable { settings.databaseURL = try await TestPostgres.createDatabase() }
         configure(&settings)
         do {
+            try Self.writeSigningKeys(for: settings)
             let database = try await Database.openMigrated(settings: settings, logger: Self.quietLogger)
             do {
                 try await DemoFixtures.loadAccounts(into: database, bcryptCost: settings.bcryptCost)
@@ -91,6 +92,23 @@ public struct ServerHarness: Sendable {
             throw error
         }
         return settings
+    }
+
+    /// One ID token key (RS256) for every server of the process: a 2048-bit key takes a tenth
+    /// of a second to make, and hundreds of servers would each make their own.
+    private static let sharedIDTokenKey = Result { try SigningKeySet.generate(.rs256, activatesAt: 0) }
+
+    /// The key set the server would make at its first start (`SigningKeyFile.loadOrCreate`),
+    /// written before it starts, with the process's shared ID token key: a key pair of the
+    /// access tokens' algorithm and the HS256 secret it replaces, verifying. A test that names
+    /// its own file, or uses HS256 alone, is left as it is.
+    private static func writeSigningKeys(for settings: ServerSettings) throws {
+        let path = settings.signingKeysPath
+        guard settings.jwtAlgorithm != .hs256, !FileManager.default.fileExists(atPath: path) else { return }
+        try DataDirectory.create(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        let retiring = settings.jwtSecret.map { [SigningKeySet.symmetric(secret: $0, activatesAt: 0)] } ?? []
+        let keys = retiring + [try SigningKeySet.generate(settings.jwtAlgorithm, activatesAt: 0), try sharedIDTokenKey.get()]
+        try SigningKeyFile.write(SigningKeySet(keys: keys), to: path)
     }
 
     /// The test's database could not be prepared, twice: why, in the driver's own words.

@@ -99,17 +99,18 @@ import Testing
         #expect(missing.error == "error: no key set at \(path); create one with: repairminder keys rotate --signing-keys \(path)\n")
         let first = try Self.run(["keys", "rotate", "--signing-keys", path])
         #expect(first.status == 0)
-        #expect(first.output.contains("Added ES256 key") && first.output.contains("signs now"))
+        #expect(first.output.contains("Added ES256 key") && first.output.contains("and an RS256 key for ID tokens") && first.output.contains("sign now"))
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         let second = try Self.run(["keys", "rotate", "--signing-keys", path, "--jwt-algorithm", "EdDSA"])
         #expect(second.status == 0)
-        #expect(second.output.contains("Added EdDSA key") && second.output.contains("signs from"))
+        #expect(second.output.contains("Added EdDSA key") && second.output.contains("sign from"))
         let list = try Self.run(["keys", "list", "--signing-keys", path])
         let lines = list.output.split(separator: "\n")
-        #expect(lines.count == 2)
-        #expect(lines.first?.contains("ES256  signing") == true)
-        #expect(lines.last?.contains("EdDSA  published, signs from") == true)
+        // Each rotation added an access tokens' key and an ID tokens' one.
+        #expect(lines.count == 4)
+        #expect(lines[0].contains("ES256  signing") && lines[1].contains("RS256  signing"))
+        #expect(lines[2].contains("EdDSA  published, signs from") && lines[3].contains("RS256  published, signs from"))
         // A switch from HS256: the old secret goes in when the set is made, verifying only.
         let switched = dataDir + "/switched.json"
         let secret = String(repeating: "s", count: 40)

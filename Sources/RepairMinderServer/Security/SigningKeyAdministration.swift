@@ -20,10 +20,11 @@ public enum SigningKeyAdministration {
         public let state: State
     }
 
-    /// Adds a key of `algorithm` to the set at `path` (creating the file, 0600, when there is
-    /// none): published at once, signing `activationDelay` seconds from `now` so that caches of
-    /// the JWKS have it first (at once in a new file: nothing can have cached it). Keys past
-    /// their last verification are dropped. Returns the new key and the `kid`s dropped.
+    /// Adds a key of `algorithm` and an ID token key (RS256) to the set at `path` (creating the
+    /// file, 0600, when there is none): published at once, signing `activationDelay` seconds
+    /// from `now` so that caches of the JWKS have them first (at once in a new file: nothing can
+    /// have cached it). Keys past their last verification are dropped. Returns the new access
+    /// token key and the `kid`s dropped.
     ///
     /// `retiring`, when the set is created: the HS256 secret used until now, which keeps
     /// verifying its tokens for `tokenLifetime` (a switch from HS256 signs nobody out).
@@ -33,14 +34,17 @@ public enum SigningKeyAdministration {
     ) throws -> (added: KeyStatus, dropped: [String]) {
         guard FileManager.default.fileExists(atPath: path) else {
             let set = try SigningKeyFile.loadOrCreate(path, algorithm: algorithm, retiring: secret, now: now)
-            return (try require(statuses(of: set, lifetime: tokenLifetime, now: now).last), [])
+            let added = set.signingKey(at: now)?.kid
+            return (try require(statuses(of: set, lifetime: tokenLifetime, now: now).first { $0.kid == added }), [])
         }
         var set = try SigningKeyFile.load(path)
         let kept = set.verificationKeys(at: now, lifetime: tokenLifetime)
         let dropped = set.keys.map(\.kid).filter { kid in !kept.contains { $0.kid == kid } }
-        set.keys = kept + [try SigningKeySet.generate(algorithm, activatesAt: now + max(0, activationDelay))]
+        let activatesAt = now + max(0, activationDelay)
+        let added = try SigningKeySet.generate(algorithm, activatesAt: activatesAt)
+        set.keys = kept + [added, try SigningKeySet.generate(.rs256, activatesAt: activatesAt)]
         try SigningKeyFile.write(set, to: path)
-        return (try require(statuses(of: set, lifetime: tokenLifetime, now: now).last), dropped)
+        return (try require(statuses(of: set, lifetime: tokenLifetime, now: now).first { $0.kid == added.kid }), dropped)
     }
 
     /// The keys of the set at `path`, oldest first, with what each does at `now`.
@@ -49,10 +53,10 @@ public enum SigningKeyAdministration {
     }
 
     private static func statuses(of set: SigningKeySet, lifetime: Double, now: Double) -> [KeyStatus] {
-        let signing = set.signingKey(at: now)?.kid
+        let signing = [set.signingKey(at: now)?.kid, set.idTokenKey(at: now)?.kid]
         return set.keys.map { key in
             let state: KeyStatus.State =
-                if key.kid == signing { .signing } else if let retired = set.retirement(of: key, at: now) {
+                if signing.contains(key.kid) { .signing } else if let retired = set.retirement(of: key, at: now) {
                     .retired(verifiesUntil: retired + lifetime)
                 } else { .published }
             return KeyStatus(kid: key.kid, algorithm: key.alg.rawValue, activatesAt: key.activatesAt, state: state)

@@ -20,16 +20,23 @@ enum SigningKeyFile {
         return set
     }
 
-    /// The set at `path`; when there is none, a new one with one `algorithm` key active at
-    /// once, and `retiring` (the HS256 secret used so far) verifying for an access token's
-    /// lifetime more, so that switching from HS256 signs nobody out. Two processes creating
-    /// it together end up with the same set.
-    static func loadOrCreate(_ path: String, algorithm: SigningKeySet.Algorithm, retiring secret: String?, now: Double) throws
-        -> SigningKeySet
-    {
-        if FileManager.default.fileExists(atPath: path) { return try load(path) }
+    /// The set at `path`; when there is none, a new one with one `algorithm` key and one ID
+    /// token key (RS256) active at once, and `retiring` (the HS256 secret used so far)
+    /// verifying for an access token's lifetime more, so that switching from HS256 signs nobody
+    /// out. Two processes creating it together end up with the same set. An existing set
+    /// without an ID token key gets one, when `addingIDTokenKey` (development: in production
+    /// `repairminder keys rotate` adds it, so that two instances never add two).
+    static func loadOrCreate(
+        _ path: String, algorithm: SigningKeySet.Algorithm, retiring secret: String?, now: Double, addingIDTokenKey: Bool = true
+    ) throws -> SigningKeySet {
+        if FileManager.default.fileExists(atPath: path) {
+            let set = try load(path)
+            guard addingIDTokenKey, let completed = try set.addingIDTokenKey(at: now) else { return set }
+            try write(completed, to: path)
+            return completed
+        }
         try DataDirectory.create(URL(fileURLWithPath: path).deletingLastPathComponent().path)
-        var keys = [try SigningKeySet.generate(algorithm, activatesAt: now)]
+        var keys = [try SigningKeySet.generate(algorithm, activatesAt: now), try SigningKeySet.generate(.rs256, activatesAt: now)]
         if let secret { keys.insert(SigningKeySet.symmetric(secret: secret, activatesAt: 0), at: 0) }
         try SecretFile.createIfAbsent(try text(of: SigningKeySet(keys: keys)), at: path)
         return try load(path)

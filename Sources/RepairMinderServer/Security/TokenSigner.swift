@@ -17,11 +17,13 @@ final class TokenSigner: @unchecked Sendable {
         case expired
     }
 
-    /// The keys as this signer uses them: which one signs, which verify, which are published.
+    /// The keys as this signer uses them: which one signs, which verify, which are published,
+    /// and which signs ID tokens (docs/API.md §16; none with an HS256 secret alone).
     struct Keys: Sendable, Equatable {
         let signing: SigningKeySet.Key
         let verifying: [SigningKeySet.Key]
         let published: PublicJWKS
+        var idToken: SigningKeySet.Key? = nil
 
         /// An HS256 secret that signs, and the previous one, which only verifies; nothing published.
         static func hs256(secret: String, previous: String?) -> Keys {
@@ -48,7 +50,11 @@ final class TokenSigner: @unchecked Sendable {
             signingID = JWKIdentifier(string: keys.signing.kid)
             collection = JWTKeyCollection()
             try await TokenSigner.add(keys.signing, to: collection)
-            for key in keys.verifying where key.kid != keys.signing.kid { try await TokenSigner.add(key, to: collection) }
+            var added = [keys.signing.kid]
+            for key in keys.verifying + [keys.idToken].compactMap({ $0 }) where !added.contains(key.kid) {
+                try await TokenSigner.add(key, to: collection)
+                added.append(key.kid)
+            }
         }
     }
 
@@ -96,6 +102,37 @@ final class TokenSigner: @unchecked Sendable {
                 throw SettingsError("HS256 key \(key.kid) is under 32 bytes")
             }
             await collection.add(hmac: HMACKey(from: k), digestAlgorithm: .sha256, kid: kid)
+        case .rs256:
+            guard let n = key.n, let e = key.e, let d = key.d, let p = key.p, let q = key.q else {
+                throw SettingsError("signing key \(key.kid) lacks one of the RSA members n, e, d, p, q")
+            }
+            let rsa = try Insecure.RSA.PrivateKey(modulus: n, exponent: e, privateExponent: d, prime1: p, prime2: q)
+            await collection.add(rsa: rsa, digestAlgorithm: .sha256, kid: kid)
+        }
+    }
+
+    /// An ID token (docs/API.md §16.5) carrying `payload`, signed with the set's RS256 key
+    /// (typed `JWT`, naming the key); nil when there is no such key (HS256 alone).
+    func signIDToken(_ payload: some JWTPayload) async throws -> String? {
+        let state = current
+        guard let key = state.keys.idToken else { return nil }
+        var header = JWTHeader()
+        header.typ = "JWT"
+        return try await state.collection.sign(payload, kid: JWKIdentifier(string: key.kid), header: header)
+    }
+
+    /// The payload of an ID token this server signed with a key it still has (`id_token_hint`
+    /// at logout, which may name an expired token: `exp` is the caller's to judge).
+    func verifyIDToken<Payload: JWTPayload>(_ token: String, as type: Payload.Type) async throws -> Payload {
+        let state = current
+        guard let header = Self.header(of: token), header.alg == SigningKeyAlgorithm.rs256.rawValue,
+            let key = ([state.keys.signing] + state.keys.verifying + [state.keys.idToken].compactMap { $0 })
+                .first(where: { $0.kid == header.kid }), key.alg == .rs256
+        else { throw VerificationError.malformed }
+        do {
+            return try await state.collection.verify(token, as: Payload.self)
+        } catch {
+            throw VerificationError.badSignature
         }
     }
 
@@ -192,7 +229,7 @@ extension TokenSigner {
         guard let signing = set.signingKey(at: now) else { throw SettingsError("\(path) has no key active yet") }
         return Keys(
             signing: signing, verifying: set.verificationKeys(at: now, lifetime: lifetime),
-            published: set.publicJWKS(at: now, lifetime: lifetime))
+            published: set.publicJWKS(at: now, lifetime: lifetime), idToken: set.idTokenKey(at: now))
     }
 }
 
