@@ -37,6 +37,12 @@ public enum ActivityEventType: WireEnum {
     case clientsImported
     /// The shop's clients were exported (a bulk read of personal data).
     case clientsExported
+    /// A connected app was allowed scopes, given an authorization code, had a code used twice
+    /// (what it started was revoked), or was taken back (docs/API.md §16; `detail.clientId`).
+    case oauthConsentGiven
+    case oauthAuthorized
+    case oauthCodeReplayed
+    case oauthConsentWithdrawn
     /// An event a newer server records that this version has no name for.
     case unknown(String)
 
@@ -47,7 +53,7 @@ public enum ActivityEventType: WireEnum {
         .invitationSent, .invitationRevoked, .invitationAccepted, .roleChanged, .userDeactivated, .userReactivated,
         .userArchived, .sessionsRevokedByAdmin, .factorsReset, .memberUpdated, .policyChanged,
         .clientCreated, .clientUpdated, .clientDeleted, .clientPortalInvited, .clientSessionsRevoked, .clientsImported,
-        .clientsExported,
+        .clientsExported, .oauthConsentGiven, .oauthAuthorized, .oauthCodeReplayed, .oauthConsentWithdrawn,
     ]
 
     /// The value as the wire spells it.
@@ -84,6 +90,10 @@ public enum ActivityEventType: WireEnum {
         case .clientSessionsRevoked: "client_sessions_revoked"
         case .clientsImported: "clients_imported"
         case .clientsExported: "clients_exported"
+        case .oauthConsentGiven: "oauth_consent_given"
+        case .oauthAuthorized: "oauth_authorized"
+        case .oauthCodeReplayed: "oauth_code_replayed"
+        case .oauthConsentWithdrawn: "oauth_consent_withdrawn"
         case .unknown(let raw): raw
         }
     }
@@ -105,6 +115,10 @@ extension ActivityEventType {
         case .twoFactorFailed: "Wrong code"
         case .sessionRevoked: "Signed out a device"
         case .tokenReuseDetected: "A stolen session was stopped"
+        case .oauthConsentGiven: "Allowed an app"
+        case .oauthAuthorized: "Signed in to an app"
+        case .oauthCodeReplayed: "An app's sign-in was used twice and ended"
+        case .oauthConsentWithdrawn: "Took back an app's access"
         case .passwordChanged: "Password changed"
         case .passwordReset: "Password reset"
         case .totpEnabled: "Authenticator app set up"

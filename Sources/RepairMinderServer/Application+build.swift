@@ -217,7 +217,10 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         administration: PlatformAdministration(database: database), users: PlatformUsers(database: database, revocation: revocation),
         audit: PlatformAudit(database: database), database: database, clock: clock)
     platformAdmin.mount(on: routes)
-    OAuthAppController(store: OAuthAppStore(database: database), clock: clock).mount(on: routes)
+    let oauthApps = OAuthAppStore(database: database)
+    let grants = OAuthGrantStore(database: database, revocation: revocation)
+    let appsController = OAuthAppController(store: oauthApps, grants: grants, clock: clock)
+    appsController.mount(on: routes)
     let totp = TOTPController(app: authenticatorApp, clock: clock)
     totp.mount(on: routes)
     CustomerAuthController(
@@ -265,10 +268,22 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
         account: ConsoleAccountPages(
             console: console, sessionList: sessionList, password: passwords, activity: activity,
             authenticator: ConsoleAuthenticatorPages(console: console, controller: totp),
-            passkeys: ConsolePasskeyPages(console: console, controller: passkeyController), ownAccount: ownAccount),
+            passkeys: ConsolePasskeyPages(console: console, controller: passkeyController), ownAccount: ownAccount,
+            connectedApps: appsController),
         clients: ConsoleClientPages(console: console, clients: clients),
         policy: ConsolePolicyPages(console: console, policies: securityPolicy, team: team)
     ).mount(on: router)
+    // The OpenID Connect provider (docs/API.md §16): OAuth's own shapes (forms, redirects,
+    // RFC 6749's errors), so beside the table.
+    OAuthAuthorizeController(console: console, apps: oauthApps, grants: grants, revocation: revocation, issuer: settings.serverURL)
+        .mount(on: router)
+    OAuthTokenController(
+        apps: oauthApps, grants: grants, accounts: accounts, signer: signer,
+        rotation: RefreshTokenRotation(database: database, hashing: hashing, settings: settings, metrics: parts.metrics, revocation: revocation),
+        limits: limits, settings: settings, clock: clock
+    ).mount(on: router)
+    OAuthDiscoveryController(console: console, apps: oauthApps, signer: signer, revocation: revocation, issuer: settings.serverURL)
+        .mount(on: router)
     extra(routes)
     // A route the table serves that no controller mounted stops the start, naming it: a client
     // would otherwise meet a 404 the contract does not have. (REKI's routes are off with --reki false.)

@@ -42,8 +42,12 @@ import Testing
             let served = Set(Routes.served.map(\.description))
             // Beside the table, and only these: the HTML pages REKI's reset mail, an invitation
             // mail and a portal invitation link to.
+            // And the OpenID Connect provider's endpoints (docs/API.md §16), in OAuth's own shapes.
             let pages = Set([REKIResetPageController.path, InvitationPageController.path].flatMap { ["GET \($0)", "POST \($0)"] })
                 .union(["GET \(ClientPortal.pagePath)"])
+                .union(["/oauth/authorize", "/oauth/userinfo", "/oauth/logout"].flatMap { ["GET \($0)", "POST \($0)"] })
+                .union(["/oauth/authorize/decision", "/oauth/token", "/oauth/revoke", "/oauth/introspect"].map { "POST \($0)" })
+                .union(["GET /.well-known/openid-configuration"])
             #expect(mounted.subtracting(served) == pages, "mounted but not in the table as served")
             #expect(served.subtracting(mounted).isEmpty, "served in the table but not mounted")
             #expect(mounted.count == served.count + pages.count)

@@ -54,4 +54,17 @@ public struct ConnectedAppsClient: Sendable {
             owner == .shop ? Routes.apps.rotateShopAppSecret : Routes.apps.rotatePlatformAppSecret,
             OAuthSecretRotation(previousSecretValidSeconds: previousSecretValidSeconds), path: [id])
     }
+
+    /// The apps the signed-in person allowed to sign them in, newest first (any staff member,
+    /// whatever `owner` is).
+    public func authorized() async throws -> [AuthorizedApp] {
+        try await api.send(Routes.apps.authorizedApps)
+    }
+
+    /// Takes back what the signed-in person allowed app `clientId`: its sessions end at once and
+    /// it asks again next time. How many sessions ended; `NOT_FOUND` for an app never allowed.
+    @discardableResult
+    public func withdraw(_ clientId: String) async throws -> Int {
+        try await api.send(Routes.apps.withdrawApp, path: [clientId]).revoked
+    }
 }

@@ -183,3 +183,36 @@ public enum OAuthAppRules {
     /// How long it does when the rotation does not say.
     public static let defaultOverlapSeconds = 86_400
 }
+
+/// An app the signed-in person allowed (docs/API.md §16.3), as My account lists it.
+public struct AuthorizedApp: Codable, Sendable, Equatable, Identifiable {
+    public var clientId: String
+    public var name: String
+    /// Whose app it is: the shop's name, or "Repair Minder" for the platform's.
+    public var owner: String
+    public var scopes: [String]
+    public var grantedAt: String
+
+    public var id: String { clientId }
+
+    public init(clientId: String, name: String, owner: String, scopes: [String], grantedAt: String) {
+        self.clientId = clientId
+        self.name = name
+        self.owner = owner
+        self.scopes = scopes
+        self.grantedAt = grantedAt
+    }
+}
+
+extension AuthorizedApp: WireObject {
+    public static let fields: [ResponseField<Self>] = [
+        .init("clientId", \.clientId, .nonEmptyText), .init("name", \.name, .nonEmptyText), .init("owner", \.owner, .nonEmptyText),
+        .init("scopes", \.scopes, .array(.text)), .init("grantedAt", \.grantedAt, .timestamp),
+    ]
+    public static var schema: JSONSchema { .object(fields, description: "An app the person allowed, with the scopes allowed") }
+    public static var example: AuthorizedApp {
+        AuthorizedApp(
+            clientId: WireExample.oauthClientId, name: "Acme bookings", owner: "Acme Repairs", scopes: ["openid", "profile", "email"],
+            grantedAt: WireExample.timestamp)
+    }
+}

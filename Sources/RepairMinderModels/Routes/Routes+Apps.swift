@@ -42,6 +42,12 @@ extension Routes {
         public let rotatePlatformAppSecret = Route<OAuthSecretRotation, OAuthApp>(
             .post, "/api/admin/apps/{id}/secret", .staff, "Give a confidential platform app a new secret (in this answer only)",
             permission: .companiesManage, failures: [.notFound, .appHasNoSecret])
+
+        public let authorizedApps = Route<EmptyPayload, [AuthorizedApp]>(
+            .get, "/api/auth/apps", .staff, "The apps the caller allowed, newest first", quarantine: .allowed)
+        public let withdrawApp = Route<EmptyPayload, RevokedSessionsResponse>(
+            .delete, "/api/auth/apps/{clientId}", .staff, "Take back what the caller allowed an app: its sessions end at once",
+            quarantine: .allowed, failures: [.notFound])
     }
     /// Connected apps: the routes of this feature.
     public static let apps = Apps()

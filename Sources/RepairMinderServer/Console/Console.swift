@@ -23,6 +23,12 @@ struct Console: Sendable {
     /// sign in).
     func visitor(_ request: Request) async throws -> ConsoleVisitor? {
         guard let token = ConsoleCookies.value(ConsoleCookies.session, in: request) else { return nil }
+        return try await visitor(token: token)
+    }
+
+    /// The person whose console session `token` holds (the console's cookie, or the sign-in
+    /// cookie an app's authorization request carries, docs/API.md §16.3).
+    func visitor(token: String) async throws -> ConsoleVisitor? {
         let now = clock.now()
         guard let session = try await sessions.live(token: token, now: now) else { return nil }
         // The shop's lifetime as it is now, not as it was at sign-in (docs/API.md §13.3): a
@@ -38,7 +44,7 @@ struct Console: Sendable {
             issuedAt: Int(now), expiresAt: Int(now) + 60, amr: AuthenticationMethods.claim(stored: session.amr))
         do {
             guard let staff = try await callers.caller(for: claims, now: now) else { return nil }
-            return ConsoleVisitor(staff: staff, token: token)
+            return ConsoleVisitor(staff: staff, token: token, signedInAt: session.createdAt)
         } catch let error as APIError where error.code == .tokenExpired {
             // The role changed between the two reads: the next request sees the new one.
             return nil
@@ -93,6 +99,8 @@ struct Console: Sendable {
 struct ConsoleVisitor: Sendable {
     let staff: AuthenticatedStaff
     let token: String
+    /// When the session's sign-in happened (an ID token's `auth_time`).
+    var signedInAt: Double = 0
 
     /// The CSRF token of this visitor's forms.
     var csrf: String { ConsoleCookies.csrfToken(for: token) }

@@ -15,6 +15,7 @@ struct ConsoleAccountPages: Sendable {
     let authenticator: ConsoleAuthenticatorPages
     let passkeys: ConsolePasskeyPages
     let ownAccount: AccountDeletionController
+    let connectedApps: OAuthAppController
 
     func mount(on pages: ConsoleMounting) {
         pages.get("/account") { try await show($0) }
@@ -25,6 +26,10 @@ struct ConsoleAccountPages: Sendable {
         pages.post("/account/password") { try await changePassword($0, $1) }
         pages.post("/account/delete") { try await deleteAccount($0, $1) }
         pages.get("/account/export") { try await export($0) }
+        pages.post("/account/apps/:clientId/withdraw") { page, _ in
+            _ = try await console.call(Routes.apps.withdrawApp, page, body: EmptyPayload(), connectedApps.withdraw)
+            return console.redirect("/account?notice=app-withdrawn")
+        }
         authenticator.mount(on: pages)
         passkeys.mount(on: pages, account: self)
     }
@@ -45,6 +50,9 @@ struct ConsoleAccountPages: Sendable {
         let passkeys: [ConsolePasskeyPages.Row]
         let hasPasskeys: Bool
         let sessions: [Session]
+        /// The apps the person allowed (docs/API.md §16.3).
+        let apps: [App]
+        let hasApps: Bool
         let activity: [ActivityRow]
         let hasActivity: Bool
     }
@@ -66,6 +74,14 @@ struct ConsoleAccountPages: Sendable {
         }
     }
 
+    struct App {
+        let clientId: String
+        let name: String
+        let owner: String
+        let scopes: String
+        let since: String
+    }
+
     struct ActivityRow {
         let event: String
         let at: String
@@ -77,7 +93,7 @@ struct ConsoleAccountPages: Sendable {
     func show(_ page: ConsolePageRequest, problem: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let user = page.staff.user
         let restricted = page.staff.restricted
-        var sessions: [SessionInfo] = [], events: [ActivityEvent] = [], passkeyList: [Passkey] = []
+        var sessions: [SessionInfo] = [], events: [ActivityEvent] = [], passkeyList: [Passkey] = [], apps: [AuthorizedApp] = []
         var totp = TOTPStatusResponse(enabled: false, recoveryCodesRemaining: 0)
         var offerApp = true
         if restricted {
@@ -85,6 +101,7 @@ struct ConsoleAccountPages: Sendable {
             offerApp = try await console.callers.policies.cached(companyId: page.staff.company.id).requiredFactor == .appOrPasskey
         } else {
             sessions = try await console.call(Routes.accountLifecycle.sessions, page, body: EmptyPayload(), sessionList.list)
+            apps = try await console.call(Routes.apps.authorizedApps, page, body: EmptyPayload(), connectedApps.authorized)
             events = try await console.call(Routes.accountLifecycle.activity, page, activity.activity).0
             passkeyList = try await console.call(Routes.passkeys.list, page, body: EmptyPayload(), passkeys.controller.list)
             totp = try await console.call(Routes.staffAuth.totpStatus, page, body: EmptyPayload(), authenticator.controller.status)
@@ -97,6 +114,11 @@ struct ConsoleAccountPages: Sendable {
             recoveryCodesRemaining: "\(totp.recoveryCodesRemaining)",
             passkeys: passkeyList.map(ConsolePasskeyPages.row), hasPasskeys: !passkeyList.isEmpty,
             sessions: sessions.map(Session.init),
+            apps: apps.map {
+                App(
+                    clientId: $0.clientId, name: $0.name, owner: $0.owner, scopes: $0.scopes.joined(separator: ", "),
+                    since: ConsoleDates.readable($0.grantedAt))
+            }, hasApps: !apps.isEmpty,
             activity: events.map(Self.activityRow), hasActivity: !events.isEmpty)
         return console.templates.page(
             "account", page.view("My account", current: "\(Console.root)/account", page: view, problem: problem), status: status)

@@ -12,6 +12,18 @@ enum ConsoleCookies {
     /// Before sign-in: a random value the sign-in forms' CSRF token is derived from, so another
     /// site cannot sign a browser in to an account of its choosing (login CSRF).
     static let preSession = "__Host-rm_console_pre"
+    /// The session's token again, `SameSite=Lax`: the one cookie a browser sends with an app's
+    /// cross-site redirect to `/oauth/authorize` (docs/API.md §16.3), read only there and by
+    /// `/oauth/logout`. The console's pages take only `session`, which no other site's
+    /// request carries.
+    static let signIn = "__Host-rm_sign_in"
+    /// Where sign-in goes on to: the authorization request that sent the browser to sign in.
+    static let continuation = "__Host-rm_continue"
+
+    /// `setting`, but sent with top-level navigations from other sites too.
+    static func settingLax(_ name: String, _ value: String) -> String {
+        Cookie(name: name, value: value, path: "/", secure: true, httpOnly: true, sameSite: .lax).description
+    }
 
     /// The `Set-Cookie` value that stores `value` under `name` until the browser closes.
     static func setting(_ name: String, _ value: String) -> String {

@@ -5,7 +5,7 @@ import Hummingbird
 /// one of the console's own pages: the browser's `Origin` is this server's, and the form
 /// carries the CSRF token of the cookie it was shown with (docs/API.md §15.6).
 struct ConsoleForm: Sendable {
-    private let fields: [String: String]
+    let fields: [String: String]
 
     /// The value of field `name`; nil when the form has none.
     subscript(_ name: String) -> String? { fields[name] }

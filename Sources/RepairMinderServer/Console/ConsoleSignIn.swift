@@ -196,7 +196,19 @@ struct ConsoleSignIn: Sendable {
             now: now)
         var headers = HTTPFields()
         headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.setting(ConsoleCookies.session, token)))
+        headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.settingLax(ConsoleCookies.signIn, token)))
         headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.clearing(ConsoleCookies.preSession)))
+        // An app's authorization request sent the browser here: back to it (only to that path:
+        // the cookie is ours, but nothing else may become a redirect).
+        if tokens.scope != TokenScope.enrolment, let next = request.cookies[ConsoleCookies.continuation]?.value,
+            let path = Data(base64URLEncoded: next).map({ String(decoding: $0, as: UTF8.self) }), path.hasPrefix("/oauth/authorize?")
+        {
+            headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.clearing(ConsoleCookies.continuation)))
+            var response = Response.redirect(to: path, type: .normal)
+            for field in headers { response.headers.append(field) }
+            ConsoleTemplates.pageHeaders(into: &response.headers)
+            return response
+        }
         return console.redirect(tokens.scope == TokenScope.enrolment ? "/account?notice=enrol" : landing, headers: headers)
     }
 
@@ -209,8 +221,10 @@ struct ConsoleSignIn: Sendable {
             isMobile: false, userAgent: page.request.headers[.userAgent].map { TextCharacters.escaped($0) },
             ipAddress: page.context.clientIP)
         _ = try await revocation.transaction { try await $0.revoke(session: session, reason: "logout", device: device, now: now) }
-        return console.redirect(
-            "/sign-in?notice=signed-out", headers: [.setCookie: ConsoleCookies.clearing(ConsoleCookies.session)])
+        var headers = HTTPFields()
+        headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.clearing(ConsoleCookies.session)))
+        headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.clearing(ConsoleCookies.signIn)))
+        return console.redirect("/sign-in?notice=signed-out", headers: headers)
     }
 }
 
@@ -220,6 +234,8 @@ enum ConsoleNotice {
     static func text(_ key: String) -> String? {
         switch key {
         case "signed-out": "You signed out."
+        case "app-sign-in": "Sign in to Repair Minder to continue to the app."
+        case "app-withdrawn": "Taken back: the app's sessions have ended, and it will ask you again."
         case "account-deleted": "Your account has been deleted, and every device signed out."
         case "joined": "Welcome to the team. To sign in with a passkey from now on, add one below; otherwise we email you a code each time."
         case "password-reset": "Your password is changed and every session of yours has ended. Sign in with the new one."

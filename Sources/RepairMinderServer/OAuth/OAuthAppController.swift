@@ -6,6 +6,7 @@ import RepairMinderModels
 /// `companies:manage`), each reaching only its owner's apps.
 struct OAuthAppController {
     let store: OAuthAppStore
+    let grants: OAuthGrantStore
     let clock: ServerClock
 
     func mount(on routes: RouteMounter) {
@@ -22,6 +23,28 @@ struct OAuthAppController {
         routes.on(apps.updatePlatformApp) { try await update($0, owner: .platform) }
         routes.on(apps.deletePlatformApp) { try await delete($0, owner: .platform) }
         routes.on(apps.rotatePlatformAppSecret) { try await rotate($0, owner: .platform) }
+        routes.on(apps.authorizedApps, use: authorized)
+        routes.on(apps.withdrawApp, use: withdraw)
+    }
+
+    // MARK: The person's own (docs/API.md §16.3)
+
+    @Sendable func authorized(_ call: RouteCall<EmptyPayload>) async throws -> [AuthorizedApp] {
+        let staff = try call.staff
+        return try await grants.consentedApps(userId: staff.user.id).map { granted in
+            AuthorizedApp(
+                clientId: granted.app.clientId, name: granted.app.name, owner: granted.owner, scopes: granted.scopes,
+                grantedAt: Timestamp.iso8601(granted.grantedAt))
+        }
+    }
+
+    @Sendable func withdraw(_ call: RouteCall<EmptyPayload>) async throws -> RevokedSessionsResponse {
+        let staff = try call.staff
+        guard let app = try await store.app(clientId: try call.parameter("clientId")),
+            try await grants.consent(userId: staff.user.id, appId: app.id) != nil
+        else { throw APIError.notFound }
+        return RevokedSessionsResponse(
+            revoked: try await grants.withdraw(userId: staff.user.id, appId: app.id, device: call.device, now: clock.now()))
     }
 
     func list(_ owner: OAuthAppOwner) async throws -> [OAuthApp] {

@@ -82,6 +82,13 @@ struct OAuthAppStore: Sendable {
         return found
     }
 
+    /// App `id`, whoever owns it.
+    func app(id: String) async throws -> OAuthAppRecord? {
+        try await database.withConnection { db in
+            try await db.raw("SELECT * FROM oauth_apps WHERE id = \(bind: id)").first().map(Self.record)
+        }
+    }
+
     /// The app whose public `client_id` is `clientId`, whoever owns it.
     func app(clientId: String) async throws -> OAuthAppRecord? {
         try await database.withConnection { db in

@@ -111,6 +111,32 @@ final class TokenSigner: @unchecked Sendable {
         }
     }
 
+    /// A connected app's access token (docs/API.md §16.4): signed and typed as every access
+    /// token, its audience the app.
+    func signOAuthAccess(_ payload: OAuthAccessPayload) async throws -> String {
+        var header = JWTHeader()
+        header.typ = "at+jwt"
+        let state = current
+        return try await state.collection.sign(payload, kid: state.signingID, header: header)
+    }
+
+    /// The payload of an app's access token this server signed (its expiry is the caller's to check).
+    func verifyOAuthAccess(_ token: String) async throws -> OAuthAccessPayload {
+        let state = current
+        guard let header = Self.header(of: token), header.typ == "at+jwt",
+            let key = ([state.keys.signing] + state.keys.verifying).first(where: { $0.kid == header.kid }), header.alg == key.alg.rawValue,
+            !key.alg.signsIDTokens
+        else { throw VerificationError.malformed }
+        let payload: OAuthAccessPayload
+        do {
+            payload = try await state.collection.verify(token, as: OAuthAccessPayload.self)
+        } catch {
+            throw VerificationError.badSignature
+        }
+        guard payload.iss == issuer, payload.aud == payload.clientId else { throw VerificationError.malformed }
+        return payload
+    }
+
     /// An ID token (docs/API.md §16.5) carrying `payload`, signed with the set's RS256 key
     /// (typed `JWT`, naming the key); nil when there is no such key (HS256 alone).
     func signIDToken(_ payload: some JWTPayload) async throws -> String? {

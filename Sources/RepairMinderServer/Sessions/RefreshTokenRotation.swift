@@ -178,14 +178,14 @@ struct RefreshTokenRotation<Account: SessionAccount>: Sendable {
                     }
                 }
             }
-            if realm.isStaff {
+            if realm.auditsStaffUsers {
                 try await ActivityLog.record(
                     .tokenReuseDetected, userId: user.id, sessionId: row.sessionId, device: device, at: now, on: db)
             }
             logger?.warning(
                 "Refresh token reuse: a spent refresh token was presented again after the grace window; the session is revoked",
                 metadata: [
-                    "user_id": .string(user.id), "session_id": .string(row.sessionId), "realm": .string(realm.isStaff ? "staff" : "reki"),
+                    "user_id": .string(user.id), "session_id": .string(row.sessionId), "realm": .string(realm.sessions),
                     "ip": .string(device?.ipAddress ?? "unknown"),
                 ])
             try await ending.revoke(session: row.sessionId, realm: realm, reason: "refresh_token_reuse", device: device, now: now)

@@ -17,7 +17,14 @@ struct SessionRealm: Sendable, Hashable {
     static let staff = SessionRealm(sessions: "sessions", refreshTokens: "refresh_tokens", accounts: "users", isStaff: true)
     static let reki = SessionRealm(
         sessions: "reki_sessions", refreshTokens: "reki_refresh_tokens", accounts: "reki_users", isStaff: false)
-    static let all: [SessionRealm] = [.staff, .reki]
+    /// What staff members allowed connected apps (docs/API.md §16): sessions of staff users that
+    /// only the app's token endpoint refreshes, with no device tokens.
+    static let oauth = SessionRealm(
+        sessions: "oauth_sessions", refreshTokens: "oauth_refresh_tokens", accounts: "users", isStaff: false)
+    static let all: [SessionRealm] = [.staff, .reki, .oauth]
+
+    /// Whether the sessions' accounts are staff users, whose audit log records a stolen refresh token.
+    var auditsStaffUsers: Bool { accounts == Self.staff.accounts }
 }
 
 /// An account that signs in to sessions of a realm: what `RefreshTokenRotation` reads back

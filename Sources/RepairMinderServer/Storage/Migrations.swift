@@ -574,6 +574,73 @@ public enum Migrations {
             """,
             "CREATE INDEX oauth_apps_company ON oauth_apps (company_id, created_at)",
         ]),
+        Step(version: 25, name: "OpenID Connect grants", statements: [
+            // docs/API.md §16: what a person allowed an app (scopes, kept until they revoke it).
+            """
+            CREATE TABLE oauth_consents (
+                user_id TEXT NOT NULL REFERENCES users(id),
+                app_id TEXT NOT NULL REFERENCES oauth_apps(id) ON DELETE CASCADE,
+                scopes TEXT NOT NULL,
+                granted_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (user_id, app_id)
+            )
+            """,
+            // An authorization code: its SHA-256, used once within 60 s (`used_at` set by the
+            // one statement that claims it).
+            """
+            CREATE TABLE oauth_codes (
+                code_hash TEXT PRIMARY KEY,
+                app_id TEXT NOT NULL REFERENCES oauth_apps(id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                redirect_uri TEXT NOT NULL,
+                scope TEXT NOT NULL,
+                nonce TEXT,
+                code_challenge TEXT NOT NULL,
+                auth_time DOUBLE PRECISION NOT NULL,
+                amr TEXT,
+                created_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                used_at DOUBLE PRECISION
+            )
+            """,
+            "CREATE INDEX oauth_codes_expiry ON oauth_codes (expires_at)",
+            // The sessions a code starts (one per exchange), a realm of their own beside the
+            // staff's, so that /api/auth/refresh never takes an app's refresh token; the same
+            // columns, plus the app, its scope and the code it came from.
+            """
+            CREATE TABLE oauth_sessions (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                app_id TEXT NOT NULL REFERENCES oauth_apps(id) ON DELETE CASCADE,
+                scope TEXT NOT NULL,
+                code_hash TEXT,
+                auth_time DOUBLE PRECISION NOT NULL,
+                is_mobile INTEGER NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                revoked_at DOUBLE PRECISION,
+                revoked_reason TEXT,
+                user_agent TEXT,
+                ip_address TEXT,
+                last_used_at DOUBLE PRECISION,
+                amr TEXT
+            )
+            """,
+            "CREATE INDEX oauth_sessions_user ON oauth_sessions (user_id, app_id)",
+            "CREATE INDEX oauth_sessions_code ON oauth_sessions (code_hash)",
+            "CREATE INDEX oauth_sessions_revoked ON oauth_sessions (revoked_at)",
+            """
+            CREATE TABLE oauth_refresh_tokens (
+                token_hash TEXT PRIMARY KEY,
+                session_id TEXT NOT NULL REFERENCES oauth_sessions(id) ON DELETE CASCADE,
+                issued_at DOUBLE PRECISION NOT NULL,
+                expires_at DOUBLE PRECISION NOT NULL,
+                rotated_at DOUBLE PRECISION,
+                successor_hash TEXT
+            )
+            """,
+            "CREATE INDEX oauth_refresh_tokens_session ON oauth_refresh_tokens (session_id)",
+            "CREATE INDEX oauth_refresh_tokens_expiry ON oauth_refresh_tokens (expires_at)",
+        ]),
     ]
 
     /// The newest schema this build knows.

@@ -13,9 +13,44 @@ struct AccountCommand: AsyncParsableCommand {
 
             EXAMPLES:
               repairminder account export --output my-account.json
+              repairminder account apps
               repairminder account delete
             """,
-        subcommands: [Delete.self, Export.self])
+        subcommands: [Delete.self, Export.self, Apps.self])
+
+    struct Apps: AsyncParsableCommand, SendsRoutes {
+        static let sends: [any ErasableRoute] = [Routes.apps.authorizedApps, Routes.apps.withdrawApp]
+        static let configuration = CommandConfiguration(
+            abstract: "List the apps you allowed to sign you in, or take one back.",
+            discussion: """
+                Taking an app back ends its sessions at once; it asks you again the next time you sign in to it.
+
+                EXAMPLES:
+                  repairminder account apps
+                  repairminder account apps --withdraw rmapp_Vb7NcY1mKs8HdP3fJg6RtE
+                """)
+        @Option(help: ArgumentHelp("Take back this app (its client id, as the list shows it).", valueName: "client-id"))
+        var withdraw: String?
+        @OptionGroup var connection: ServerOptions
+
+        func run() async throws {
+            let withdraw = withdraw
+            let context = try ClientContext(server: connection.server)
+            try await context.run {
+                let apps = ConnectedAppsClient(api: context.api)
+                if let withdraw {
+                    let ended = try await apps.withdraw(withdraw)
+                    Terminal.note("Taken back: \(ended) session\(ended == 1 ? "" : "s") ended.")
+                    return
+                }
+                let found = try await apps.authorized()
+                for app in found {
+                    say("\(shown(app.clientId))  \(shown(app.name)) (\(shown(app.owner)))  \(app.scopes.map(shown).joined(separator: " "))  since \(shown(app.grantedAt))")
+                }
+                if found.isEmpty { say("You have not allowed any app.") }
+            }
+        }
+    }
 
     struct Delete: MainActorClientCommand, SendsRoutes {
         static let sends: [any ErasableRoute] = [
