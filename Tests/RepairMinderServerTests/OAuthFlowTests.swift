@@ -318,6 +318,52 @@ import _CryptoExtras
             // The next sign-in to it asks again.
             let again = try await browser.get(Self.authorizePath(clientId: clientId, challenge: challenge))
             #expect(again.status == .ok && again.form("consent-form") != nil)
+
+            // Deleting the app ends what it was given, and its client id signs nobody in.
+            let fresh = Self.pkce()
+            let code2 = try #require(try await Self.authorize(browser, Self.authorizePath(clientId: clientId, challenge: fresh.challenge))["code"])
+            let second = try await Self.form(
+                client, "/oauth/token", ["grant_type": "authorization_code", "code": code2, "redirect_uri": Self.callback, "code_verifier": fresh.verifier],
+                basic: (clientId, try #require(secret)))
+            let secondAccess = try #require(second.json["access_token"] as? String)
+            let appId = try #require(try TeamTests.list(try await client.send(.get, "/api/company/apps", bearer: admin)).first?["id"] as? String)
+            #expect(try await client.send(.delete, "/api/company/apps/\(appId)", bearer: admin).status == .ok)
+            #expect(try await client.send(.get, "/oauth/userinfo", bearer: secondAccess).status == .unauthorized)
+            let gone = try await Self.form(
+                client, "/oauth/token", ["grant_type": "refresh_token", "refresh_token": try #require(second.json["refresh_token"] as? String)],
+                basic: (clientId, try #require(secret)))
+            #expect(gone.status == .unauthorized && gone.json["error"] as? String == "invalid_client")
+            #expect(try await browser.get(Self.authorizePath(clientId: clientId, challenge: fresh.challenge)).status == .badRequest)
+        }
+    }
+
+    /// The purge (docs/operating.md) takes spent codes and the sessions of apps without
+    /// `offline_access` once they are older than the retention; a live app session stays.
+    @Test func thePurgeTakesDeadCodesAndSessionsThatCouldNeverRefresh() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let (clientId, secret) = try await Self.registerApp(client)
+            let browser = try await ConsoleBrowser.signedIn(client)
+            for scope in ["openid", "openid offline_access"] {
+                let (verifier, challenge) = Self.pkce()
+                let code = try #require(try await Self.authorize(browser, Self.authorizePath(clientId: clientId, challenge: challenge, scope: scope))["code"])
+                let tokens = try await Self.form(
+                    client, "/oauth/token", ["grant_type": "authorization_code", "code": code, "redirect_uri": Self.callback, "code_verifier": verifier],
+                    basic: (clientId, try #require(secret)))
+                #expect(tokens.status == .ok)
+            }
+            func count(_ table: String) async throws -> Int {
+                try await server.withDatabase { db in
+                    try await db.withConnection { try await $0.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first(decodingColumn: "n", as: Int.self) ?? -1 }
+                }
+            }
+            #expect(try await count("oauth_codes") == 2)
+            #expect(try await count("oauth_sessions") == 2)
+            server.clock.advance(by: Double(server.settings.purgeRetention) + 120)
+            let removed = try await server.withDatabase { db in try await Purge(database: db, settings: server.settings).run(now: server.clock.now) }
+            #expect(removed["authorization codes"] == 2 && removed["app sessions without a refresh token"] == 1, "\(removed)")
+            #expect(try await count("oauth_codes") == 0)
+            #expect(try await count("oauth_sessions") == 1)
         }
     }
 

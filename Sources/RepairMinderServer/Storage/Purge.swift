@@ -1,7 +1,8 @@
 import SQLKit
 
 /// Deletes rows that can no longer mean anything, once they have been dead for `retention`
-/// seconds: expired refresh tokens, revoked or run-out staff and REKI sessions, expired or
+/// seconds: expired refresh tokens, revoked or run-out staff, REKI and connected apps' sessions
+/// (and authorization codes), expired or
 /// revoked customer sessions (with the device tokens their sessions registered), expired login
 /// challenges, emailed codes, REKI reset links and pending registrations, and idle limit counters.
 ///
@@ -47,7 +48,11 @@ struct Purge: Sendable {
             count("revoked sessions", try await batches { try await revokedSessions(of: realm, before: cutoff, on: $0) })
             count("expired refresh tokens", try await batches { try await expiredRefreshTokens(of: realm, before: cutoff, on: $0) })
         }
+        count("app sessions without a refresh token", try await batches { try await appSessionsWithoutRefresh(before: cutoff, on: $0) })
         count("customer sessions", try await batches { try await deadCustomerSessions(before: cutoff, on: $0) })
+        count("authorization codes", try await batches { db in
+            try await deleteBatch(db, "oauth_codes", "code_hash", where: "expires_at < \(bind: cutoff)")
+        })
         count("login challenges", try await batches { db in
             try await deleteBatch(db, "login_challenges", "id", where: "expires_at < \(bind: cutoff)")
         })
@@ -106,6 +111,19 @@ struct Purge: Sendable {
             "SELECT id FROM \(ident: realm.sessions) WHERE revoked_at < \(bind: cutoff) LIMIT \(literal: batchSize)"
         ).all(decodingColumn: "id", as: String.self)
         try await deleteSessions(ids, of: realm, on: db)
+        return ids.count
+    }
+
+    /// A connected app's sessions that never had a refresh token (no `offline_access`, docs/API.md
+    /// §16.4), made before `cutoff`: they lived as long as their access token.
+    private func appSessionsWithoutRefresh(before cutoff: Double, on db: any SQLDatabase) async throws -> Int {
+        let ids = try await db.raw(
+            """
+            SELECT id FROM oauth_sessions s WHERE created_at < \(bind: cutoff)
+              AND NOT EXISTS (SELECT 1 FROM oauth_refresh_tokens WHERE session_id = s.id) LIMIT \(literal: batchSize)
+            """
+        ).all(decodingColumn: "id", as: String.self)
+        try await deleteSessions(ids, of: .oauth, on: db)
         return ids.count
     }
 
