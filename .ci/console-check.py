@@ -351,6 +351,15 @@ try:
     open_page("/console/clients?q=fine")
     check("fine@example.test" not in page.main_text(driver), "a dry run wrote a client")
     look("clients")
+    # Connected apps (§16.1): registered from the form, its secret shown once.
+    open_page("/console/apps")
+    look("apps-empty")
+    driver.find_element(By.ID, "name").send_keys("Acme bookings")
+    driver.find_element(By.ID, "redirectUris").send_keys("https://bookings.acme.test/callback")
+    click_and_wait(By.CSS_SELECTOR, "#register-app button[type=submit]")
+    check(driver.find_elements(By.ID, "client-secret") and "rmsec_" in driver.find_element(By.ID, "client-secret").text,
+          f"registering an app showed no secret: {page.main_text(driver)[:300]!r}")
+    look("apps")
 
     # ---- 6. The platform administrator approves a pending shop, then suspends it.
     owner_token = api_sign_in("owner@pending.test", "pending password")

@@ -271,7 +271,8 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
             passkeys: ConsolePasskeyPages(console: console, controller: passkeyController), ownAccount: ownAccount,
             connectedApps: appsController),
         clients: ConsoleClientPages(console: console, clients: clients),
-        policy: ConsolePolicyPages(console: console, policies: securityPolicy, team: team)
+        policy: ConsolePolicyPages(console: console, policies: securityPolicy, team: team),
+        apps: ConsoleAppPages(console: console, controller: appsController)
     ).mount(on: router)
     // The OpenID Connect provider (docs/API.md §16): OAuth's own shapes (forms, redirects,
     // RFC 6749's errors), so beside the table.

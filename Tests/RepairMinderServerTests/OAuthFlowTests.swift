@@ -280,6 +280,16 @@ import _CryptoExtras
             let stranger = ConsoleBrowser(client)
             let none = try await stranger.get(Self.authorizePath(clientId: clientId, challenge: challenge, extra: ["prompt": "none"]))
             #expect(try Self.query(none.location)["error"] == "login_required")
+            // A suspended shop's staff cannot sign in to an app, even one of the platform's.
+            let platform = try await PlatformAdminTests.platformAdmin(client)
+            let dashboard = try await OAuthAppTests.register(
+                client, platform, ["name": "Dashboard", "type": "public", "redirectUris": [Self.callback], "scopes": ["openid"]],
+                path: OAuthAppTests.platformPath)
+            let dashboardId = try #require(dashboard.string("clientId"))
+            let suspended = try await ConsoleBrowser.signedIn(client, "owner@suspended.test", "suspended password")
+            let quarantined = try await suspended.get(Self.authorizePath(clientId: dashboardId, challenge: challenge, scope: "openid"))
+            let answer = try Self.query(quarantined.location)
+            #expect(answer["error"] == "access_denied" && answer["error_description"]?.contains("not active") == true)
             // An engineer's role has no clients:read.
             let engineer = try await ConsoleBrowser.signedIn(client, DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
             let beyond = try await engineer.get(Self.authorizePath(clientId: clientId, challenge: challenge, scope: "openid clients:read"))

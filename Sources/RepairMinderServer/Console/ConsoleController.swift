@@ -14,6 +14,7 @@ struct ConsoleController: Sendable {
     let account: ConsoleAccountPages
     let clients: ConsoleClientPages
     let policy: ConsolePolicyPages
+    let apps: ConsoleAppPages
 
     func mount(on router: Router<AppRequestContext>) {
         let pages = ConsoleMounting(console: console, router: router)
@@ -24,6 +25,7 @@ struct ConsoleController: Sendable {
         account.mount(on: pages)
         clients.mount(on: pages)
         policy.mount(on: pages)
+        apps.mount(on: pages)
         let assets = console.templates.assets
         router.get(RouterPath(Console.root + "/assets/:file")) { _, context in
             guard let file = context.parameters.get("file"), let asset = assets[file] else { throw APIError.notFound }

@@ -17,10 +17,12 @@ enum ConsoleSections {
         Section(path: "/team", label: "Team", route: Routes.team.members.erased),
         Section(path: "/clients", label: "Clients", route: Routes.clients.list.erased),
         Section(path: ConsolePolicyPages.path, label: "Sign-in requirements", route: Routes.securityPolicy.policy.erased),
+        Section(path: ConsoleAppPages.shop.path, label: "Connected apps", route: Routes.apps.shopApps.erased),
         Section(path: "/admin/shops", label: "Shops", route: Routes.platformAdmin.companies.erased),
         Section(path: "/admin/users", label: "Users", route: Routes.platformAdmin.users.erased),
         Section(path: "/admin/audit", label: "Audit log", route: Routes.platformAdmin.audit.erased),
         Section(path: "/admin/mail", label: "Mail", route: Routes.platformAdmin.mail.erased),
+        Section(path: ConsoleAppPages.platform.path, label: "Apps", route: Routes.apps.platformApps.erased),
         Section(path: "/account", label: "My account", route: Routes.staffAuth.me.erased),
     ]
 
