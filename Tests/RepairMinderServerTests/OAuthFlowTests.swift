@@ -87,6 +87,19 @@ import _CryptoExtras
         return try query(page.location)
     }
 
+    /// `browser`'s person signs in to the app (allowing it when asked) and the app exchanges
+    /// the code: the token endpoint's answer.
+    static func signIn(
+        _ client: TestClient, _ browser: ConsoleBrowser, clientId: String, secret: String?,
+        scope: String = "openid profile email offline_access", extra: [String: String] = [:]
+    ) async throws -> Reply {
+        let (verifier, challenge) = pkce()
+        let code = try #require(try await authorize(browser, authorizePath(clientId: clientId, challenge: challenge, scope: scope, extra: extra))["code"])
+        return try await form(
+            client, "/oauth/token", ["grant_type": "authorization_code", "code": code, "redirect_uri": callback, "code_verifier": verifier],
+            basic: secret.map { (clientId, $0) })
+    }
+
     /// The claims of a JWT whose RS256 signature the server's JWKS verifies.
     static func verifiedIDToken(_ client: TestClient, _ token: String) async throws -> [String: Any] {
         let parts = token.split(separator: ".").map(String.init)
@@ -297,17 +310,66 @@ import _CryptoExtras
         }
     }
 
+    /// `prompt=login` asks for a fresh sign-in, whose time the ID token's `auth_time` carries;
+    /// the session the browser had is not ended by it (another site could send a browser there).
+    @Test func promptLoginAsksForAFreshSignInWithoutEndingTheOldOne() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let (clientId, secret) = try await Self.registerApp(client)
+            let browser = try await ConsoleBrowser.signedIn(client)
+            let old = try #require(browser.sessionToken)
+            let first = try await Self.signIn(client, browser, clientId: clientId, secret: secret)
+            let firstToken = try #require(first.json["id_token"] as? String)
+            let firstAuth = try #require(try await Self.verifiedIDToken(client, firstToken)["auth_time"] as? Int)
+            server.clock.advance(by: 120)
+            let (verifier, challenge) = Self.pkce()
+            let asked = try await browser.get(Self.authorizePath(clientId: clientId, challenge: challenge, extra: ["prompt": "login"]))
+            #expect(asked.location == "/console/sign-in?notice=app-sign-in")
+            #expect(try await browser.get("/console/account").status == .ok, "the old session still works")
+            let signedIn = try await browser.signIn(follow: false)
+            #expect(browser.sessionToken != old)
+            let back = try #require(signedIn.location)
+            #expect(back.hasPrefix("/oauth/authorize?") && !back.contains("prompt"))
+            let code = try #require(try await Self.authorize(browser, back)["code"])
+            let tokens = try await Self.form(
+                client, "/oauth/token", ["grant_type": "authorization_code", "code": code, "redirect_uri": Self.callback, "code_verifier": verifier],
+                basic: (clientId, try #require(secret)))
+            let idToken = try #require(tokens.json["id_token"] as? String)
+            let auth = try #require(try await Self.verifiedIDToken(client, idToken)["auth_time"] as? Int)
+            #expect(auth >= firstAuth + 120)
+        }
+    }
+
+    /// Deleting one's account (docs/API.md §9.5) ends what apps were given and forgets the consents.
+    @Test func aDeletedAccountsAppSessionsEnd() async throws {
+        let server = try await TestServer()
+        try await server.run { client in
+            let (clientId, secret) = try await Self.registerApp(client, scopes: ["openid", "offline_access"])
+            let browser = try await ConsoleBrowser.signedIn(client, DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
+            let tokens = try await Self.signIn(client, browser, clientId: clientId, secret: secret, scope: "openid offline_access")
+            let engineer = try await TeamTests.token(client, DemoFixtures.engineerEmail, DemoFixtures.engineerPassword)
+            let deleted = try await client.send(
+                .delete, "/api/auth/me", json: #"{"password":"\#(DemoFixtures.engineerPassword)"}"#, bearer: engineer)
+            #expect(deleted.status == .ok)
+            #expect(try await client.send(.get, "/oauth/userinfo", bearer: try #require(tokens.json["access_token"] as? String)).status == .unauthorized)
+            let refreshed = try await Self.form(
+                client, "/oauth/token", ["grant_type": "refresh_token", "refresh_token": try #require(tokens.json["refresh_token"] as? String)],
+                basic: (clientId, try #require(secret)))
+            #expect(refreshed.json["error"] as? String == "invalid_grant")
+            let left = try await server.withDatabase { db in
+                try await db.withConnection { try await $0.raw("SELECT COUNT(*) AS n FROM oauth_consents").first(decodingColumn: "n", as: Int.self) }
+            }
+            #expect(left == 0)
+        }
+    }
+
     /// My account → Connected apps (docs/API.md §16.3): what the person allowed, taken back.
     @Test func aPersonTakesBackAnAppAndItsSessionsEnd() async throws {
         let server = try await TestServer()
         try await server.run { client in
             let (clientId, secret) = try await Self.registerApp(client)
             let browser = try await ConsoleBrowser.signedIn(client)
-            let (verifier, challenge) = Self.pkce()
-            let code = try #require(try await Self.authorize(browser, Self.authorizePath(clientId: clientId, challenge: challenge))["code"])
-            let tokens = try await Self.form(
-                client, "/oauth/token", ["grant_type": "authorization_code", "code": code, "redirect_uri": Self.callback, "code_verifier": verifier],
-                basic: (clientId, try #require(secret)))
+            let tokens = try await Self.signIn(client, browser, clientId: clientId, secret: secret)
             let access = try #require(tokens.json["access_token"] as? String)
             let admin = try await TeamTests.token(client)
             let listed = try TeamTests.list(try await client.send(.get, "/api/auth/apps", bearer: admin))
@@ -326,15 +388,11 @@ import _CryptoExtras
             #expect(try TeamTests.list(try await client.send(.get, "/api/auth/apps", bearer: admin)).isEmpty)
             try await client.send(.delete, "/api/auth/apps/\(clientId)", bearer: admin).expectFailure(.notFound, "NOT_FOUND")
             // The next sign-in to it asks again.
-            let again = try await browser.get(Self.authorizePath(clientId: clientId, challenge: challenge))
+            let again = try await browser.get(Self.authorizePath(clientId: clientId, challenge: Self.pkce().challenge))
             #expect(again.status == .ok && again.form("consent-form") != nil)
 
             // Deleting the app ends what it was given, and its client id signs nobody in.
-            let fresh = Self.pkce()
-            let code2 = try #require(try await Self.authorize(browser, Self.authorizePath(clientId: clientId, challenge: fresh.challenge))["code"])
-            let second = try await Self.form(
-                client, "/oauth/token", ["grant_type": "authorization_code", "code": code2, "redirect_uri": Self.callback, "code_verifier": fresh.verifier],
-                basic: (clientId, try #require(secret)))
+            let second = try await Self.signIn(client, browser, clientId: clientId, secret: secret)
             let secondAccess = try #require(second.json["access_token"] as? String)
             let appId = try #require(try TeamTests.list(try await client.send(.get, "/api/company/apps", bearer: admin)).first?["id"] as? String)
             #expect(try await client.send(.delete, "/api/company/apps/\(appId)", bearer: admin).status == .ok)
@@ -343,7 +401,7 @@ import _CryptoExtras
                 client, "/oauth/token", ["grant_type": "refresh_token", "refresh_token": try #require(second.json["refresh_token"] as? String)],
                 basic: (clientId, try #require(secret)))
             #expect(gone.status == .unauthorized && gone.json["error"] as? String == "invalid_client")
-            #expect(try await browser.get(Self.authorizePath(clientId: clientId, challenge: fresh.challenge)).status == .badRequest)
+            #expect(try await browser.get(Self.authorizePath(clientId: clientId, challenge: Self.pkce().challenge)).status == .badRequest)
         }
     }
 
@@ -355,12 +413,7 @@ import _CryptoExtras
             let (clientId, secret) = try await Self.registerApp(client)
             let browser = try await ConsoleBrowser.signedIn(client)
             for scope in ["openid", "openid offline_access"] {
-                let (verifier, challenge) = Self.pkce()
-                let code = try #require(try await Self.authorize(browser, Self.authorizePath(clientId: clientId, challenge: challenge, scope: scope))["code"])
-                let tokens = try await Self.form(
-                    client, "/oauth/token", ["grant_type": "authorization_code", "code": code, "redirect_uri": Self.callback, "code_verifier": verifier],
-                    basic: (clientId, try #require(secret)))
-                #expect(tokens.status == .ok)
+                #expect(try await Self.signIn(client, browser, clientId: clientId, secret: secret, scope: scope).status == .ok)
             }
             func count(_ table: String) async throws -> Int {
                 try await server.withDatabase { db in
@@ -382,11 +435,7 @@ import _CryptoExtras
         try await server.run { client in
             let (clientId, secret) = try await Self.registerApp(client)
             let browser = try await ConsoleBrowser.signedIn(client)
-            let (verifier, challenge) = Self.pkce()
-            let code = try #require(try await Self.authorize(browser, Self.authorizePath(clientId: clientId, challenge: challenge))["code"])
-            let tokens = try await Self.form(
-                client, "/oauth/token", ["grant_type": "authorization_code", "code": code, "redirect_uri": Self.callback, "code_verifier": verifier],
-                basic: (clientId, try #require(secret)))
+            let tokens = try await Self.signIn(client, browser, clientId: clientId, secret: secret)
             let hint = try #require(tokens.json["id_token"] as? String)
             // An address the app did not register is never followed, hint or not.
             let open = try await browser.get("/oauth/logout?id_token_hint=\(hint)&post_logout_redirect_uri=https%3A%2F%2Fevil.test%2F")

@@ -41,6 +41,9 @@ struct AccountDeletion: Sendable {
                 try await Self.close(companyId: companyId, now: now, on: db)
             }
             try await deleting.revokeAll(ofUser: user.id, reason: "account_deleted", device: nil, now: now)
+            // And what connected apps were given (docs/API.md §16): their sessions and the consents.
+            try await deleting.revokeAll(ofUser: user.id, realm: .oauth, reason: "account_deleted", device: nil, now: now)
+            try await db.raw("DELETE FROM oauth_consents WHERE user_id = \(bind: user.id)").run()
             try await Self.erase(user, now: now, on: db)
             deleting.changedUser(user.id)
             try await ActivityLog.record(.accountDeleted, companyId: companyId, userId: user.id, actor: Self.actor, at: now, on: db)

@@ -32,7 +32,9 @@ struct ConsoleSignIn: Sendable {
     // MARK: Step 1: address and password
 
     private func showSignIn(_ request: Request) async throws -> Response {
-        if try await console.visitor(request) != nil { return console.redirect("/") }
+        // Signed in already: to the console, unless an app asked for a fresh sign-in
+        // (docs/API.md §16.3, a continuation waiting).
+        if request.cookies[ConsoleCookies.continuation] == nil, try await console.visitor(request) != nil { return console.redirect("/") }
         return form(request, email: "", problem: nil)
     }
 

@@ -56,15 +56,13 @@ struct OAuthAuthorizeController: Sendable {
             if prompts.contains("none") { return back(authorization, OAuthError(error: "login_required", description: "No one is signed in")) }
             return toSignIn(authorization, request)
         }
-        // A fresh sign-in asked for (prompt=login, or one older than max_age): this session
-        // ends and the person signs in again, after which the request goes on without asking
-        // again (its continuation drops prompt=login and max_age).
-        let now = console.clock.now()
-        let tooOld = authorization.maxAge.map { now - visitor.signedInAt > Double($0) } ?? false
+        // A fresh sign-in asked for (prompt=login, or one older than max_age): the person signs
+        // in again, whose new session the request then goes on with (its continuation drops
+        // prompt=login and max_age, so it does not ask again). The session they had is left as
+        // it is: another site could send a browser here, and must not be able to sign it out.
+        let tooOld = authorization.maxAge.map { console.clock.now() - visitor.signedInAt > Double($0) } ?? false
         if prompts.contains("login") || tooOld {
             if prompts.contains("none") { return back(authorization, OAuthError(error: "login_required", description: "A new sign-in is needed")) }
-            let session = visitor.staff.claims.sid
-            _ = try await revocation.transaction { try await $0.revoke(session: session, reason: "reauthentication", now: now) }
             return toSignIn(authorization, request, dropping: ["prompt", "max_age"])
         }
         if let refusal = refusal(of: visitor.staff, for: authorization) { return back(authorization, refusal) }
