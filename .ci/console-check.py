@@ -23,13 +23,8 @@ Usage: console-check.py BINARY [SCREENSHOT_DIR]
 Exits 0 when every check holds; prints what failed otherwise. .ci/run installs Chromium, its
 driver, Selenium and axe-selenium-python (axe-core).
 """
-import http.cookiejar
-import json
 import os
 import re
-import socket
-import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +33,7 @@ import urllib.parse
 import urllib.request
 
 import browser_page as page
+from demo_server import DemoServer
 
 try:
     from axe_selenium_python import Axe
@@ -67,97 +63,11 @@ def check(condition, message):
 
 
 # ---- The server: `serve --demo` on a free loopback port, addressed as localhost (browsers
-# take a `Secure` cookie there, and a passkey's rp id must not be an IP address).
-with socket.socket() as probe:
-    probe.bind(("127.0.0.1", 0))
-    port = probe.getsockname()[1]
-base = f"http://localhost:{port}"
-data_dir = tempfile.mkdtemp(prefix="repairminder-console-")
-outbox = os.path.join(data_dir, "outbox.jsonl")
-log = open(os.path.join(data_dir, "server.log"), "w")
-server = subprocess.Popen(
-    [binary, "serve", "--demo", "--data-dir", data_dir, "--port", str(port), "--public-url", base,
-     "--ip-rate-limit", "0"], stdout=log, stderr=subprocess.STDOUT)
-
-
-def stop_server():
-    server.terminate()
-    try:
-        server.wait(10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-
-
-deadline = time.time() + 120
-while time.time() < deadline:
-    try:
-        urllib.request.urlopen(base + "/api/health", timeout=2)
-        break
-    except Exception:
-        if server.poll() is not None:
-            break
-        time.sleep(0.3)
-else:
-    stop_server()
-    page.give_up("the server did not start in 120 s")
-if server.poll() is not None:
-    page.give_up("the server stopped: " + open(os.path.join(data_dir, "server.log")).read())
-
-
-# ---- Mail and the API, as an app would use them.
-def mails_to(address):
-    if not os.path.exists(outbox):
-        return []
-    with open(outbox, encoding="utf-8") as lines:
-        return [m for m in (json.loads(line) for line in lines if line.strip()) if m.get("to") == address]
-
-
-def next_mail(address, before, pattern):
-    """The first match of `pattern` in a mail to `address` after the first `before` ones."""
-    deadline = time.time() + 15
-    while time.time() < deadline:
-        for mail in mails_to(address)[before:]:
-            found = re.search(pattern, mail["text"])
-            if found:
-                return found
-        time.sleep(0.1)
-    give_up(f"no mail to {address} matching {pattern} within 15 s")
-
-
-def api(method, path, body=None, token=None, headers=None):
-    request = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(), method=method)
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read() or b"{}")
-    except urllib.error.HTTPError as error:
-        text = error.read()
-        try:
-            return error.code, json.loads(text or b"{}")
-        except ValueError:
-            return error.code, {"html": text.decode("utf-8", "replace")}
-
-
-def api_sign_in(email, password):
-    """The staff sign-in of §2.1–§2.3; the access token."""
-    status, step1 = api("POST", "/api/auth/login", {"email": email, "password": password})
-    if status != 200:
-        give_up(f"API login of {email} answered {status} {step1}")
-    data = step1["data"] if "data" in step1 else step1
-    challenge = {"userId": data["userId"], "email": email, "challengeToken": data.get("challengeToken")}
-    before = len(mails_to(email))
-    api("POST", "/api/auth/2fa/request", challenge)
-    code = next_mail(email, before, r"\b(\d{6})\b").group(1)
-    status, tokens = api("POST", "/api/auth/2fa/verify", {"userId": data["userId"], "code": code,
-                                                          "challengeToken": data.get("challengeToken")})
-    if status != 200:
-        give_up(f"API 2FA of {email} answered {status} {tokens}")
-    return tokens["data"]["token"]
+# take a `Secure` cookie there, and a passkey's rp id must not be an IP address), and its mail
+# and API as an app would use them (demo_server.py).
+server = DemoServer(binary, prefix="repairminder-console-")
+base, data_dir = server.base, server.data_dir
+stop_server, mails_to, next_mail, api, api_sign_in = server.stop, server.mails_to, server.next_mail, server.api, server.api_sign_in
 
 
 # ---- The browser.

@@ -1,5 +1,5 @@
 """`repairminder serve --demo` for a check: started on a free loopback port with its development
-mail outbox, its mail read back, its API called as an app would (oidc-check.py)."""
+mail outbox, its mail read back, its API called as an app would (console-check.py, oidc-check.py)."""
 import json
 import os
 import re
@@ -65,18 +65,24 @@ class DemoServer:
             time.sleep(0.1)
         give_up(f"no mail to {address} matching {pattern} within 15 s")
 
-    def api(self, method, path, body=None, token=None):
-        """The API's status and JSON answer."""
+    def api(self, method, path, body=None, token=None, headers=None):
+        """The status and JSON answer (a page that is not JSON as `{"html": ...}`)."""
         request = urllib.request.Request(self.base + path, data=None if body is None else json.dumps(body).encode(), method=method)
         if body is not None:
             request.add_header("Content-Type", "application/json")
         if token:
             request.add_header("Authorization", f"Bearer {token}")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
         try:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return response.status, json.loads(response.read() or b"{}")
         except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read() or b"{}")
+            text = error.read()
+            try:
+                return error.code, json.loads(text or b"{}")
+            except ValueError:
+                return error.code, {"html": text.decode("utf-8", "replace")}
 
     def api_sign_in(self, email, password):
         """The staff sign-in of §2.1–§2.3; the access token."""

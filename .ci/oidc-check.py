@@ -19,12 +19,9 @@ Usage: oidc-check.py BINARY
 Exits 0 when every check holds; prints what failed otherwise. .ci/run installs Authlib, idpyoidc,
 requests, Chromium, its driver and Selenium.
 """
-import json
 import secrets
-import socket
 import sys
 import threading
-import time
 import urllib.parse
 import warnings
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
