@@ -55,6 +55,8 @@ EXPECTED = {
     "docs/walkthrough.md: A new shop: register, approve, passwords, sessions": ["pending_approval → active", '"revoked":0'],
     "docs/walkthrough.md: REKI: the second app's contract (`/auth/*`)": ['"refresh_token"', '{"message":"success"}', '"statusCode":401', '"access_token"'],
     "docs/walkthrough.md: Push tokens and configuration": ['"payments":false', "ETag", '"status":"ok"'],
+    "docs/walkthrough.md: Sign in with Repair Minder: an app (OpenID Connect)": [
+        '"authorization_endpoint"', '"alg":"RS256"', "303 ", "/console/sign-in?notice=app-sign-in", '"error":"invalid_client"'],
 }
 # Commands whose documented answer is a refusal, with the exit code the page implies.
 REFUSALS = {r"clients import /tmp/customers\.csv --(dry-run|partial)": 1}
