@@ -127,7 +127,11 @@ import _CryptoExtras
             let path = Self.authorizePath(clientId: clientId, challenge: challenge)
             let browser = ConsoleBrowser(client)
 
-            // Not signed in: to the console's sign-in, which comes back to the request.
+            // Not signed in: to the console's sign-in, which comes back to the request (and
+            // takes the app's login_hint as the address to fill in).
+            let hinted = ConsoleBrowser(client)
+            _ = try await hinted.get(Self.authorizePath(clientId: clientId, challenge: challenge, extra: ["login_hint": "ada@acme.test"]))
+            #expect(try await hinted.get("/console/sign-in?notice=app-sign-in").html.contains(#"value="ada@acme.test""#))
             let toSignIn = try await browser.get(path)
             #expect(toSignIn.status == .seeOther && toSignIn.location == "/console/sign-in?notice=app-sign-in")
             #expect(try await browser.get("/console/sign-in?notice=app-sign-in").notice == "Sign in to Repair Minder to continue to the app.")

@@ -35,7 +35,7 @@ struct ConsoleSignIn: Sendable {
         // Signed in already: to the console, unless an app asked for a fresh sign-in
         // (docs/API.md §16.3, a continuation waiting).
         if request.cookies[ConsoleCookies.continuation] == nil, try await console.visitor(request) != nil { return console.redirect("/") }
-        return form(request, email: "", problem: nil)
+        return form(request, email: Self.continuation(request)?["login_hint"] ?? "", problem: nil)
     }
 
     /// The address-and-password form.
@@ -58,6 +58,20 @@ struct ConsoleSignIn: Sendable {
 
     struct SignInPage {
         let email: String
+    }
+
+    /// The authorization request waiting for this sign-in (docs/API.md §16.3), as a path: only
+    /// ever `/oauth/authorize?…` (the cookie is ours, but nothing else may become a redirect).
+    static func continuationPath(_ request: Request) -> String? {
+        guard let next = request.cookies[ConsoleCookies.continuation]?.value,
+            let path = Data(base64URLEncoded: next).map({ String(decoding: $0, as: UTF8.self) }), path.hasPrefix("/oauth/authorize?")
+        else { return nil }
+        return path
+    }
+
+    /// The waiting authorization request's parameters (its `login_hint` fills in the address).
+    static func continuation(_ request: Request) -> [String: String]? {
+        continuationPath(request).flatMap { OAuthParameters(Substring($0.dropFirst("/oauth/authorize?".count)))?.values }
     }
 
     /// The request's pre-session value, or a new one with the `Set-Cookie` that stores it.
@@ -200,11 +214,8 @@ struct ConsoleSignIn: Sendable {
         headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.setting(ConsoleCookies.session, token)))
         headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.settingLax(ConsoleCookies.signIn, token)))
         headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.clearing(ConsoleCookies.preSession)))
-        // An app's authorization request sent the browser here: back to it (only to that path:
-        // the cookie is ours, but nothing else may become a redirect).
-        if tokens.scope != TokenScope.enrolment, let next = request.cookies[ConsoleCookies.continuation]?.value,
-            let path = Data(base64URLEncoded: next).map({ String(decoding: $0, as: UTF8.self) }), path.hasPrefix("/oauth/authorize?")
-        {
+        // An app's authorization request sent the browser here: back to it.
+        if tokens.scope != TokenScope.enrolment, let path = Self.continuationPath(request) {
             headers.append(HTTPField(name: .setCookie, value: ConsoleCookies.clearing(ConsoleCookies.continuation)))
             var response = Response.redirect(to: path, type: .normal)
             for field in headers { response.headers.append(field) }

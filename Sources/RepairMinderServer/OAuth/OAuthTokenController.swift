@@ -289,6 +289,10 @@ struct OAuthTokenController: Sendable {
             return try await work()
         } catch let error as OAuthError {
             return error.response(bearer: bearer)
+        } catch where DatabaseUnavailable.matches(error) {
+            // RFC 6749 §4.1.2.1's word for a moment's wait (API.md §1's 503).
+            return OAuthError(error: "temporarily_unavailable", description: "The server cannot reach its database; try again in a moment",
+                              status: .serviceUnavailable).response()
         } catch {
             return OAuthError(error: "server_error", description: "Something went wrong on our side", status: .internalServerError)
                 .response()
