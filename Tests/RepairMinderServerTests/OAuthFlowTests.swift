@@ -175,6 +175,12 @@ import _CryptoExtras
             // Refresh rotates; the spent token presented again, past the retry grace, ends the session.
             let refreshed = try await Self.form(client, "/oauth/token", ["grant_type": "refresh_token", "refresh_token": refresh], basic: (clientId, clientSecret))
             #expect(refreshed.status == .ok && refreshed.json["refresh_token"] as? String != refresh && refreshed.json["id_token"] is String)
+            // A spent refresh token is no longer active (RFC 7662); its successor is.
+            func introspect(_ token: String?) async throws -> Bool? {
+                try await Self.form(client, "/oauth/introspect", ["token": try #require(token)], basic: (clientId, clientSecret)).json["active"] as? Bool
+            }
+            #expect(try await introspect(refresh) == false)
+            #expect(try await introspect(refreshed.json["refresh_token"] as? String) == true)
             server.clock.advance(by: Double(server.settings.refreshReuseGrace) + 1)
             let replay = try await Self.form(client, "/oauth/token", ["grant_type": "refresh_token", "refresh_token": refresh], basic: (clientId, clientSecret))
             #expect(replay.status == .badRequest && replay.json["error"] as? String == "invalid_grant")

@@ -194,13 +194,15 @@ struct OAuthGrantStore: Sendable {
         }
     }
 
-    /// The session refresh token `token` belongs to, if it is one of ours (spent or not).
-    func session(ofRefreshToken token: String) async throws -> OAuthSessionRecord? {
-        try await database.withConnection { db in
+    /// The session refresh token `token` belongs to, if it is one of ours: spent or not, or with
+    /// `usableAt`, only while it can still be exchanged then (not rotated, not expired).
+    func session(ofRefreshToken token: String, usableAt now: Double? = nil) async throws -> OAuthSessionRecord? {
+        let usable: SQLQueryString = now.map { " AND rt.rotated_at IS NULL AND rt.expires_at > \(bind: $0)" } ?? ""
+        return try await database.withConnection { db in
             try await db.raw(
                 """
                 SELECT s.* FROM oauth_refresh_tokens rt JOIN oauth_sessions s ON s.id = rt.session_id
-                WHERE rt.token_hash = \(bind: SecretHashing.tokenHash(token))
+                WHERE rt.token_hash = \(bind: SecretHashing.tokenHash(token))\(usable)
                 """
             ).first(decoding: OAuthSessionRecord.self, with: AccountStore.rowDecoder)
         }

@@ -232,7 +232,8 @@ struct OAuthTokenController: Sendable {
             guard access.clientId == app.clientId, acceptingExpired || Double(access.exp) > now else { return nil }
             return try await grants.session(access.sid)
         }
-        guard let session = try await grants.session(ofRefreshToken: token), session.appId == app.id else { return nil }
+        // A spent or expired refresh token is no longer a token (RFC 7662 §2.2, RFC 7009 §2.2).
+        guard let session = try await grants.session(ofRefreshToken: token, usableAt: now), session.appId == app.id else { return nil }
         return session
     }
 
