@@ -1,24 +1,7 @@
 -- wrk script: POST /api/auth/refresh, each request with a refresh token this thread holds,
 -- each successor kept for a later request. run.py hands each thread two tokens per connection:
 -- wrk may ask for a connection's next request before handing over the answer to its last.
--- `token_slices` (one comma-separated list per wrk thread) is defined by run.py before this file.
-local next_slice = 1
-local threads = {}
-
-function setup(thread)
-    thread:set("token_list", token_slices[next_slice])
-    next_slice = next_slice + 1
-    table.insert(threads, thread)
-end
-
-local held = {}
-failures = 0
-
-function init(args)
-    for token in string.gmatch(token_list or "", "[^,]+") do
-        table.insert(held, token)
-    end
-end
+dofile(string.match(debug.getinfo(1, "S").source, "^@(.*/)") .. "token_slices.lua")
 
 function request()
     local token = table.remove(held) or "none-left"
@@ -31,16 +14,6 @@ function response(status, headers, body)
     if status == 200 and successor then
         table.insert(held, successor)
     else
-        failures = failures + 1
-        -- The first few failures say why, in run.py's output.
-        if failures <= 3 then io.write("refresh failed: " .. status .. " " .. string.sub(body, 1, 120) .. "\n") end
+        failed("refresh", status, body)
     end
-end
-
-function done(summary, latency, requests)
-    local failed = 0
-    for _, thread in ipairs(threads) do
-        failed = failed + (tonumber(thread:get("failures")) or 0)
-    end
-    io.write(string.format("refresh failures: %d\n", failed))
 end
