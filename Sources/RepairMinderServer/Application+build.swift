@@ -276,7 +276,7 @@ func buildRouter(_ parts: ServerParts, mountingAlso extra: (RouteMounter) -> Voi
     ).mount(on: router)
     // The OpenID Connect provider (docs/API.md §16): OAuth's own shapes (forms, redirects,
     // RFC 6749's errors), so beside the table.
-    OAuthAuthorizeController(console: console, apps: oauthApps, grants: grants, revocation: revocation, issuer: settings.serverURL)
+    OAuthAuthorizeController(console: console, apps: oauthApps, grants: grants, issuer: settings.serverURL)
         .mount(on: router)
     OAuthTokenController(
         apps: oauthApps, grants: grants, accounts: accounts, signer: signer,

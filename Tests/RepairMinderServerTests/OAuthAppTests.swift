@@ -79,6 +79,10 @@ import Testing
             #expect(afterRotation.accepts(secret: newSecret, now: server.clock.now))
             #expect(afterRotation.accepts(secret: secret, now: server.clock.now + 3599))
             #expect(!afterRotation.accepts(secret: secret, now: server.clock.now + 3601))
+            // An overlap beyond 7 days is refused, and the secrets stay as they were.
+            try await client.send(.post, "\(Self.shopPath)/\(id)/secret", json: #"{"previousSecretValidSeconds":604801}"#, bearer: admin)
+                .expectFailure(.badRequest, "VALIDATION_ERROR")
+            #expect(try await Self.stored(server, clientId: clientId).secretHash == afterRotation.secretHash)
             // Rotating again with no overlap ends both older secrets at once (after a leak).
             let again = try await client.send(
                 .post, "\(Self.shopPath)/\(id)/secret", json: #"{"previousSecretValidSeconds":0}"#, bearer: admin)

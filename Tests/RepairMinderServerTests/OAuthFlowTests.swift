@@ -232,6 +232,12 @@ import _CryptoExtras
                 ["grant_type": "authorization_code", "code": lateCode, "redirect_uri": Self.callback, "code_verifier": lateVerifier],
                 basic: (clientId, clientSecret))
             #expect(late.json["error"] as? String == "invalid_grant")
+            // A public app sending a secret, and a body that is not a form: refused, nothing spent.
+            let withSecret = try await Self.form(
+                client, "/oauth/token", ["grant_type": "refresh_token", "refresh_token": "x", "client_id": other, "client_secret": "rmsec_x"])
+            #expect(withSecret.status == .unauthorized && withSecret.json["error"] as? String == "invalid_client")
+            let json = try await client.send(.post, "/oauth/token", json: #"{"grant_type":"authorization_code"}"#)
+            #expect(json.status == .badRequest && json.json["error"] as? String == "invalid_request")
             // A wrong secret, and no credentials: 401 invalid_client with WWW-Authenticate.
             let badClient = try await Self.form(client, "/oauth/token", exchange, basic: (clientId, "rmsec_wrong"))
             #expect(badClient.status == .unauthorized && badClient.json["error"] as? String == "invalid_client")

@@ -19,7 +19,6 @@ struct OAuthAuthorizationRequest: Sendable {
     var codeChallenge: String { parameters["code_challenge"] ?? "" }
     var prompts: Set<String> { Set((parameters["prompt"] ?? "").split(separator: " ").map(String.init)) }
     var maxAge: Int? { parameters["max_age"].flatMap { Int($0) } }
-    var loginHint: String? { parameters["login_hint"] }
 
     /// A problem before the redirect URI is known good: shown as a page.
     struct Unredirectable: Error {

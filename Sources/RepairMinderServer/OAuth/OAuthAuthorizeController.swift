@@ -12,7 +12,6 @@ struct OAuthAuthorizeController: Sendable {
     let console: Console
     let apps: OAuthAppStore
     let grants: OAuthGrantStore
-    let revocation: SessionRevocation
     let issuer: String
 
     static let path = "/oauth/authorize"
